@@ -1,0 +1,69 @@
+/**
+ * Every error code the service answers with. The HTTP layer maps each code to its status;
+ * the core only names what went wrong.
+ */
+export const ErrorCodes = [
+  'BAD_REQUEST',
+  'VALIDATION_ERROR',
+  'INVALID_NUMBER',
+  'UNAUTHORIZED',
+  'BULK_DISABLED',
+  'PLAN_EXPIRED',
+  'FORBIDDEN',
+  'MULTI_NUMBER_DISABLED',
+  'SAFE_HOUR_VIOLATION',
+  'CONCURRENT_LIMIT_EXCEEDED',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'CONFLICT',
+  'INVALID_TRANSITION',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'IDEMPOTENCY_KEY_MISMATCH',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'UNPROCESSABLE',
+  'WINDOW_EXPIRED',
+  'TOO_MANY_REQUESTS',
+  'INTERNAL_ERROR',
+  'PROVIDER_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+export type ErrorCode = (typeof ErrorCodes)[number];
+
+/** An expected failure of a use case, carried to the client in the error envelope. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    /** Seconds the client should wait before trying again (sent as `Retry-After`). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** A missing record, or another company's record: both answer the same way. */
+export class NotFoundError extends DomainError {
+  constructor(what: string, details?: Record<string, unknown>) {
+    super('NOT_FOUND', `${what} not found`, details);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** Input that breaks a rule of the specification. */
+export class ValidationError extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>, code: 'VALIDATION_ERROR' | 'BAD_REQUEST' | 'INVALID_NUMBER' = 'VALIDATION_ERROR') {
+    super(code, message, details);
+    this.name = 'ValidationError';
+  }
+}
+
+/** A state machine refused a move; `allowed` lists the states it could have moved from. */
+export class InvalidTransitionError extends DomainError {
+  constructor(entity: string, status: string, action: string, allowed: readonly string[]) {
+    super('INVALID_TRANSITION', `Cannot ${action} a ${entity} in status ${status}`, { status, allowed: [...allowed] });
+    this.name = 'InvalidTransitionError';
+  }
+}

@@ -1,0 +1,9 @@
+import type { Page, PageRequest } from '../shared/pagination.js';
+import type { Team } from './team.js';
+
+/** Stores teams with their boxes. */
+export interface TeamRepository {
+  insert(team: Team): Promise<void>;
+  findByIdInCompany(companyId: string, id: string): Promise<Team | null>;
+  listByCompany(companyId: string, page: PageRequest): Promise<Page<Team>>;
+}

@@ -1,0 +1,47 @@
+import type { ApiKey } from '../api-keys/api-key.js';
+import type { Company } from '../companies/company.js';
+import type { DomainEvent } from '../events/domain-event.js';
+import type { Setor } from '../setores/setor.js';
+import type { Team } from '../teams/team.js';
+
+/**
+ * The tables of the in-memory fakes. A feature adds its own tables here; `snapshot` and
+ * `restore` give the fake unit of work its rollback.
+ */
+export class InMemoryStore {
+  companies = new Map<string, Company>();
+  apiKeys = new Map<string, ApiKey>();
+  setores = new Map<string, Setor>();
+  teams = new Map<string, Team>();
+  /** `company:<id>:<day>` and `setor:<id>:<day>` counters. */
+  usage = new Map<string, number>();
+  events: DomainEvent[] = [];
+  rateLimits = new Map<string, number>();
+  /** Tables added by features that the foundation does not know by name. */
+  extra = new Map<string, unknown>();
+
+  /** A feature's own table, created on first use. */
+  table<T>(name: string, create: () => T): T {
+    if (!this.extra.has(name)) this.extra.set(name, create());
+    return this.extra.get(name) as T;
+  }
+
+  snapshot(): unknown {
+    return structuredClone({ ...this });
+  }
+
+  restore(snapshot: unknown): void {
+    Object.assign(this, structuredClone(snapshot));
+  }
+}
+
+export function paginate<T>(all: T[], page: { page: number; limit: number }) {
+  const start = (page.page - 1) * page.limit;
+  return {
+    items: all.slice(start, start + page.limit),
+    total: all.length,
+    page: page.page,
+    limit: page.limit,
+    totalPages: Math.ceil(all.length / page.limit),
+  };
+}

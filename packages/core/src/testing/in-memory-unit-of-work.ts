@@ -1,0 +1,50 @@
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import { InMemoryStore } from './in-memory-store.js';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryCompanyRepository,
+  InMemoryEventOutbox,
+  InMemorySetorRepository,
+  InMemoryTeamRepository,
+  InMemoryUsageRepository,
+} from './in-memory-foundation-repositories.js';
+
+/** Every in-memory repository over one store. */
+export function inMemoryRepositories(store: InMemoryStore): Repositories {
+  return {
+    companies: new InMemoryCompanyRepository(store),
+    apiKeys: new InMemoryApiKeyRepository(store),
+    setores: new InMemorySetorRepository(store),
+    teams: new InMemoryTeamRepository(store),
+    usage: new InMemoryUsageRepository(store),
+    events: new InMemoryEventOutbox(store),
+  };
+}
+
+/**
+ * Transactions over the in-memory store: serialised (as if every transaction locked every
+ * row) and rolled back by restoring a snapshot when the work throws.
+ */
+export class InMemoryUnitOfWork implements UnitOfWork {
+  private tail: Promise<unknown> = Promise.resolve();
+  readonly repos: Repositories;
+
+  constructor(readonly store: InMemoryStore = new InMemoryStore()) {
+    this.repos = inMemoryRepositories(store);
+  }
+
+  transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    const run = async () => {
+      const before = this.store.snapshot();
+      try {
+        return await work(this.repos);
+      } catch (error) {
+        this.store.restore(before);
+        throw error;
+      }
+    };
+    const result = this.tail.then(run, run);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}

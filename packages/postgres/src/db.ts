@@ -1,0 +1,35 @@
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './schema/database.js';
+
+// bigint (int8) results, such as count(*), arrive as JS numbers: every count here fits easily.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+// `date` columns stay 'YYYY-MM-DD' strings: they are calendar days, not instants.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+
+export interface DbOptions {
+  /** Connections in this process's pool. */
+  poolSize?: number;
+  applicationName?: string;
+}
+
+/** A Kysely instance over a pg pool. */
+export function createDb(connectionString: string, options: DbOptions = {}): Kysely<Database> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolSize ?? 10,
+    application_name: options.applicationName ?? 'carteiro',
+  });
+  // An idle client that loses its server must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Applies every pending migration. Safe to call from several processes at once (Kysely takes a lock). */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,16 @@
+import pg from 'pg';
+
+export default async function globalTeardown() {
+  if (globalThis.__carteiroPg) {
+    await globalThis.__carteiroPg.stop();
+    return;
+  }
+  // An external server keeps running: drop this run's template.
+  const client = new pg.Client({ connectionString: process.env.CARTEIRO_TEST_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS carteiro_template_${process.env.CARTEIRO_TEST_RUN} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
