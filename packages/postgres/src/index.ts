@@ -9,3 +9,4 @@ export * from './repositories/kysely-setor-repository.js';
 export * from './repositories/kysely-team-repository.js';
 export * from './repositories/kysely-usage-repository.js';
 export * from './repositories/kysely-event-outbox.js';
+export * from './repositories/kysely-channel-instance-repository.js';

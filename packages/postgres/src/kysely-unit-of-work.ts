@@ -1,6 +1,7 @@
 import type { Repositories, UnitOfWork } from '@carteiro/core';
 import type { Kysely } from 'kysely';
 import { KyselyApiKeyRepository } from './repositories/kysely-api-key-repository.js';
+import { KyselyChannelInstanceRepository } from './repositories/kysely-channel-instance-repository.js';
 import { KyselyCompanyRepository } from './repositories/kysely-company-repository.js';
 import { KyselyEventOutbox } from './repositories/kysely-event-outbox.js';
 import { KyselySetorRepository } from './repositories/kysely-setor-repository.js';
@@ -17,6 +18,7 @@ export function kyselyRepositories(db: Kysely<Database>): Repositories {
     teams: new KyselyTeamRepository(db),
     usage: new KyselyUsageRepository(db),
     events: new KyselyEventOutbox(db),
+    channelInstances: new KyselyChannelInstanceRepository(db),
   };
 }
 

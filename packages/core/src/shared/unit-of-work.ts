@@ -1,4 +1,5 @@
 import type { ApiKeyRepository } from '../api-keys/api-key-repository.js';
+import type { ChannelInstanceRepository } from '../channel/channel-instance-repository.js';
 import type { CompanyRepository } from '../companies/company-repository.js';
 import type { EventOutbox } from '../events/domain-event.js';
 import type { SetorRepository } from '../setores/setor-repository.js';
@@ -16,6 +17,7 @@ export interface Repositories {
   teams: TeamRepository;
   usage: UsageRepository;
   events: EventOutbox;
+  channelInstances: ChannelInstanceRepository;
 }
 export const Repositories = Symbol.for('carteiro.Repositories');
 

@@ -1,4 +1,5 @@
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import { InMemoryChannelInstanceRepository } from './in-memory-channel-instance-repository.js';
 import { InMemoryStore } from './in-memory-store.js';
 import {
   InMemoryApiKeyRepository,
@@ -18,6 +19,7 @@ export function inMemoryRepositories(store: InMemoryStore): Repositories {
     teams: new InMemoryTeamRepository(store),
     usage: new InMemoryUsageRepository(store),
     events: new InMemoryEventOutbox(store),
+    channelInstances: new InMemoryChannelInstanceRepository(store),
   };
 }
 

@@ -5,3 +5,5 @@ export * from './in-memory-foundation-repositories.js';
 export * from './in-memory-unit-of-work.js';
 export * from './in-memory-rate-limiter.js';
 export * from './contracts/index.js';
+export * from './in-memory-channel-instance-repository.js';
+export * from './fake-channel-gateway.js';

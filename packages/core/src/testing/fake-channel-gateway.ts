@@ -1,0 +1,89 @@
+import type { KeyMode } from '../api-keys/api-key.js';
+import type {
+  ChannelGateway,
+  HealthProbe,
+  Profile,
+  ProfileUpdate,
+  QrCode,
+  SendRequest,
+  SendResult,
+  SessionState,
+  SessionTarget,
+} from '../channel/channel-gateway.js';
+import type { ChannelCapabilities } from '../channel/outbound-content.js';
+import type { SendFailureCode } from '../channel/send-failure.js';
+import type { Clock } from '../shared/clock.js';
+import type { Setor } from '../setores/setor.js';
+
+/** A scripted failure for sends to one recipient. */
+export interface ScriptedFailure {
+  code: SendFailureCode;
+  providerFailure?: boolean;
+}
+
+/**
+ * A channel gateway for core tests: records every send, succeeds unless a failure was
+ * scripted for the recipient, and connects at once. The real simulator lives in
+ * `@carteiro/channels`.
+ */
+export class FakeChannelGateway implements ChannelGateway {
+  readonly sent: SendRequest[] = [];
+  readonly failures = new Map<string, ScriptedFailure>();
+  readonly sessions = new Map<string, SessionState>();
+  private counter = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  capabilities(setor: Setor, _mode: KeyMode): ChannelCapabilities {
+    const official = setor.channelType === 'official';
+    return {
+      text: true,
+      media: true,
+      templates: official,
+      interactive: official,
+      polls: !official,
+      events: !official,
+      conversationWindow: official,
+    };
+  }
+
+  failFor(to: string, failure: ScriptedFailure): void {
+    this.failures.set(to, failure);
+  }
+
+  async connect(target: SessionTarget): Promise<QrCode> {
+    this.sessions.set(target.instance.id, { status: 'connected', phoneNumber: '+5511900000000' });
+    return { qrCode: 'data:image/png;base64,', expiresInSeconds: 60 };
+  }
+
+  async sessionState(target: SessionTarget): Promise<SessionState> {
+    return this.sessions.get(target.instance.id) ?? { status: target.instance.status, phoneNumber: target.instance.phoneNumber };
+  }
+
+  async disconnect(target: SessionTarget): Promise<void> {
+    this.sessions.set(target.instance.id, { status: 'disconnected', phoneNumber: null });
+  }
+
+  async probe(target: SessionTarget): Promise<HealthProbe> {
+    const state = await this.sessionState(target);
+    return { responding: true, connected: state.status === 'connected', error: null };
+  }
+
+  async fetchProfile(_target: SessionTarget): Promise<Profile> {
+    return { name: null, pictureUrl: null };
+  }
+
+  async updateProfile(_target: SessionTarget, update: ProfileUpdate): Promise<Profile> {
+    return { name: update.name ?? null, pictureUrl: update.pictureUrl ?? null };
+  }
+
+  async send(request: SendRequest): Promise<SendResult> {
+    this.sent.push(structuredClone(request));
+    const failure = this.failures.get(request.to);
+    if (failure) {
+      return { ok: false, code: failure.code, error: `scripted ${failure.code}`, providerFailure: failure.providerFailure ?? false };
+    }
+    this.counter += 1;
+    return { ok: true, providerMessageId: `fake-${this.counter}`, sentAt: this.clock.now() };
+  }
+}
