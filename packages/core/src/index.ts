@@ -23,3 +23,4 @@ export * from './channel/channel-instance.js';
 export * from './channel/channel-instance-repository.js';
 export * from './channel/channel-gateway.js';
 export * from './contacts/contact.js';
+export * from './phone/phone-number.js';
