@@ -1,0 +1,68 @@
+import { describe, expect, it } from '@jest/globals';
+import { InvalidTransitionError } from '../shared/errors.js';
+import { ManualClock } from '../testing/manual-clock.js';
+import { CampaignStatusEnglish, progressOf, transitionCampaign, type CampaignCommand, type CampaignStatus } from './campaign.js';
+import { campaignFixture } from '../testing/campaign-fixtures.js';
+
+const clock = new ManualClock('2026-01-15T15:00:00.000Z');
+
+describe('campaign state machine', () => {
+  const moves: [CampaignStatus, CampaignCommand, CampaignStatus][] = [
+    ['pendente', { type: 'start' }, 'processando'],
+    ['processando', { type: 'pause' }, 'pausado'],
+    ['pausado', { type: 'resume' }, 'processando'],
+    ['processando', { type: 'cancel' }, 'concluido'],
+    ['pausado', { type: 'cancel' }, 'concluido'],
+    ['pendente', { type: 'cancel' }, 'concluido'],
+    ['processando', { type: 'fail', error: 'no sender' }, 'falha'],
+  ];
+  it.each(moves)('given a campaign %s, when %o, then it is %s', (from, command, to) => {
+    const { campaign } = transitionCampaign(campaignFixture({ status: from }), command, clock.now());
+    expect(campaign.status).toBe(to);
+    expect(campaign.updatedAt).toEqual(clock.now());
+  });
+
+  const refused: [CampaignStatus, CampaignCommand['type'], string[]][] = [
+    ['pendente', 'pause', ['processando']],
+    ['pausado', 'pause', ['processando']],
+    ['processando', 'resume', ['pausado']],
+    ['concluido', 'resume', ['pausado']],
+    ['concluido', 'cancel', ['pendente', 'processando', 'pausado']],
+    ['falha', 'cancel', ['pendente', 'processando', 'pausado']],
+    ['processando', 'start', ['pendente']],
+  ];
+  it.each(refused)('given a campaign %s, when %s, then 409 INVALID_TRANSITION with status and allowed', (from, type, allowed) => {
+    const act = () => transitionCampaign(campaignFixture({ status: from }), { type } as CampaignCommand, clock.now());
+    expect(act).toThrow(InvalidTransitionError);
+    try {
+      act();
+    } catch (error) {
+      expect((error as InvalidTransitionError).code).toBe('INVALID_TRANSITION');
+      expect((error as InvalidTransitionError).details).toEqual({ status: from, allowed });
+    }
+  });
+
+  it('given a cancel, then the campaign records it was cancelled by the user and when it finished', () => {
+    const { campaign } = transitionCampaign(campaignFixture({ status: 'processando' }), { type: 'cancel' }, clock.now());
+    expect(campaign.cancelledByUser).toBe(true);
+    expect(campaign.finishedAt).toEqual(clock.now());
+  });
+
+  it('given unsettled messages, when completing, then it refuses; once settled it completes', () => {
+    const running = campaignFixture({ status: 'processando', totals: { total: 3, enviados: 1, falhas: 1, pulados: 0 } });
+    expect(() => transitionCampaign(running, { type: 'complete' }, clock.now())).toThrow('still has messages');
+    const settled = { ...running, totals: { total: 3, enviados: 1, falhas: 1, pulados: 1 } };
+    expect(transitionCampaign(settled, { type: 'complete' }, clock.now()).campaign.status).toBe('concluido');
+  });
+
+  it('given a failure, then the error text is kept', () => {
+    const { campaign } = transitionCampaign(campaignFixture({ status: 'processando' }), { type: 'fail', error: 'all banned' }, clock.now());
+    expect(campaign.error).toBe('all banned');
+  });
+
+  it('speaks English in action responses and computes progress as an integer percent', () => {
+    expect(CampaignStatusEnglish).toEqual({ pendente: 'queued', processando: 'processing', pausado: 'paused', concluido: 'completed', falha: 'failed' });
+    expect(progressOf({ total: 3, enviados: 1, falhas: 0, pulados: 0 })).toBe(33);
+    expect(progressOf({ total: 4, enviados: 2, falhas: 1, pulados: 1 })).toBe(100);
+  });
+});
