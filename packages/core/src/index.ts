@@ -24,3 +24,4 @@ export * from './channel/channel-instance-repository.js';
 export * from './channel/channel-gateway.js';
 export * from './contacts/contact.js';
 export * from './phone/phone-number.js';
+export * from './webhooks/index.js';

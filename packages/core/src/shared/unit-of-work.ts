@@ -5,6 +5,9 @@ import type { EventOutbox } from '../events/domain-event.js';
 import type { SetorRepository } from '../setores/setor-repository.js';
 import type { TeamRepository } from '../teams/team-repository.js';
 import type { UsageRepository } from '../usage/usage-repository.js';
+import type { WebhookRepository } from '../webhooks/webhook-repository.js';
+import type { WebhookDeliveryRepository } from '../webhooks/webhook-delivery-repository.js';
+import type { WebhookEventQueue } from '../webhooks/webhook-event-queue.js';
 
 /**
  * Every repository of the service. Inside `UnitOfWork.transaction` they all write in one
@@ -18,6 +21,9 @@ export interface Repositories {
   usage: UsageRepository;
   events: EventOutbox;
   channelInstances: ChannelInstanceRepository;
+  webhooks: WebhookRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
+  webhookEvents: WebhookEventQueue;
 }
 export const Repositories = Symbol.for('carteiro.Repositories');
 

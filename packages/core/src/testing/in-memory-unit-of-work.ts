@@ -1,6 +1,7 @@
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { InMemoryChannelInstanceRepository } from './in-memory-channel-instance-repository.js';
 import { InMemoryStore } from './in-memory-store.js';
+import { InMemoryWebhookDeliveryRepository, InMemoryWebhookEventQueue, InMemoryWebhookRepository } from './in-memory-webhook-repositories.js';
 import {
   InMemoryApiKeyRepository,
   InMemoryCompanyRepository,
@@ -20,6 +21,9 @@ export function inMemoryRepositories(store: InMemoryStore): Repositories {
     usage: new InMemoryUsageRepository(store),
     events: new InMemoryEventOutbox(store),
     channelInstances: new InMemoryChannelInstanceRepository(store),
+    webhooks: new InMemoryWebhookRepository(store),
+    webhookDeliveries: new InMemoryWebhookDeliveryRepository(store),
+    webhookEvents: new InMemoryWebhookEventQueue(store),
   };
 }
 

@@ -1,1 +1,2 @@
 export * from './foundation-repositories.contract.js';
+export * from './webhook-repositories.contract.js';
