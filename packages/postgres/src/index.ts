@@ -10,3 +10,4 @@ export * from './repositories/kysely-team-repository.js';
 export * from './repositories/kysely-usage-repository.js';
 export * from './repositories/kysely-event-outbox.js';
 export * from './repositories/kysely-channel-instance-repository.js';
+export * from './postgres.module.js';

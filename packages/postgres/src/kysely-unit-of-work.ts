@@ -1,5 +1,5 @@
-import type { Repositories, UnitOfWork } from '@carteiro/core';
-import type { Kysely } from 'kysely';
+import type { JobScheduler, Repositories, UnitOfWork } from '@carteiro/core';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { KyselyApiKeyRepository } from './repositories/kysely-api-key-repository.js';
 import { KyselyChannelInstanceRepository } from './repositories/kysely-channel-instance-repository.js';
 import { KyselyCompanyRepository } from './repositories/kysely-company-repository.js';
@@ -9,8 +9,28 @@ import { KyselyTeamRepository } from './repositories/kysely-team-repository.js';
 import { KyselyUsageRepository } from './repositories/kysely-usage-repository.js';
 import type { Database } from './schema/database.js';
 
+/** Runs raw SQL on a Kysely connection or transaction (how the job queue joins our transactions). */
+export type SqlExecutor = (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
+
+/** Builds the job scheduler that writes through the given executor. */
+export type JobSchedulerFactory = (executor: SqlExecutor) => JobScheduler;
+
+export function sqlExecutor(db: Kysely<Database>): SqlExecutor {
+  return async (text, values) => {
+    const result = await db.executeQuery(CompiledQuery.raw(text, values));
+    return { rows: result.rows as unknown[] };
+  };
+}
+
+/** A scheduler for processes or tests without a queue: enqueuing is a programming error there. */
+export const noJobScheduler: JobSchedulerFactory = () => ({
+  enqueue: async (queue) => {
+    throw new Error(`No job queue is configured (tried to enqueue on ${queue})`);
+  },
+});
+
 /** Every Kysely repository over one connection or transaction. */
-export function kyselyRepositories(db: Kysely<Database>): Repositories {
+export function kyselyRepositories(db: Kysely<Database>, jobs: JobSchedulerFactory = noJobScheduler): Repositories {
   return {
     companies: new KyselyCompanyRepository(db),
     apiKeys: new KyselyApiKeyRepository(db),
@@ -19,13 +39,17 @@ export function kyselyRepositories(db: Kysely<Database>): Repositories {
     usage: new KyselyUsageRepository(db),
     events: new KyselyEventOutbox(db),
     channelInstances: new KyselyChannelInstanceRepository(db),
+    jobs: jobs(sqlExecutor(db)),
   };
 }
 
 export class KyselyUnitOfWork implements UnitOfWork {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly jobs: JobSchedulerFactory = noJobScheduler,
+  ) {}
 
   transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(kyselyRepositories(trx)));
+    return this.db.transaction().execute((trx) => work(kyselyRepositories(trx, this.jobs)));
   }
 }

@@ -17,6 +17,8 @@ export class InMemoryStore {
   usage = new Map<string, number>();
   events: DomainEvent[] = [];
   rateLimits = new Map<string, number>();
+  /** Jobs enqueued through the in-memory JobScheduler, oldest first. */
+  jobs: { id: string; queue: string; data: Record<string, unknown>; startAfter: Date | null; singletonKey: string | null }[] = [];
   /** Tables added by features that the foundation does not know by name. */
   extra = new Map<string, unknown>();
 

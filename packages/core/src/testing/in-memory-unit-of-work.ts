@@ -1,6 +1,9 @@
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { InMemoryChannelInstanceRepository } from './in-memory-channel-instance-repository.js';
+import { InMemoryJobScheduler } from './in-memory-job-scheduler.js';
 import { InMemoryStore } from './in-memory-store.js';
+import { InMemoryContactAffinityRepository, InMemoryContactRepository, InMemoryTagRepository } from './in-memory-contact-repositories.js';
+import { InMemoryConversationRepository, InMemoryMessageRepository, InMemoryRotationCursorRepository } from './in-memory-message-repositories.js';
 import { InMemoryWebhookDeliveryRepository, InMemoryWebhookEventQueue, InMemoryWebhookRepository } from './in-memory-webhook-repositories.js';
 import {
   InMemoryApiKeyRepository,
@@ -21,6 +24,13 @@ export function inMemoryRepositories(store: InMemoryStore): Repositories {
     usage: new InMemoryUsageRepository(store),
     events: new InMemoryEventOutbox(store),
     channelInstances: new InMemoryChannelInstanceRepository(store),
+    contacts: new InMemoryContactRepository(store),
+    contactAffinities: new InMemoryContactAffinityRepository(store),
+    tags: new InMemoryTagRepository(store),
+    rotationCursors: new InMemoryRotationCursorRepository(store),
+    conversations: new InMemoryConversationRepository(store),
+    messages: new InMemoryMessageRepository(store),
+    jobs: new InMemoryJobScheduler(store),
     webhooks: new InMemoryWebhookRepository(store),
     webhookDeliveries: new InMemoryWebhookDeliveryRepository(store),
     webhookEvents: new InMemoryWebhookEventQueue(store),

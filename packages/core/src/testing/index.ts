@@ -7,5 +7,6 @@ export * from './in-memory-rate-limiter.js';
 export * from './contracts/index.js';
 export * from './in-memory-channel-instance-repository.js';
 export * from './fake-channel-gateway.js';
+export * from './in-memory-job-scheduler.js';
 export * from './in-memory-webhook-repositories.js';
 export * from './fake-webhook-sender.js';

@@ -1,0 +1,49 @@
+import express, { Router, type Express } from 'express';
+import type { Container } from 'inversify';
+import { AuthenticateApiKey, EnforceRateLimit } from '@carteiro/core';
+import { adminAuthenticate, adminTokenCheck } from './http/admin-auth.js';
+import { authenticate } from './http/auth.js';
+import { AdminController, Controller } from './http/controller.js';
+import { errorHandler, notFoundHandler, requireJsonBody } from './http/error-handler.js';
+import { ApiSettings, Logger } from './http/tokens.js';
+
+/**
+ * The Express application: health probes, the public `/v1` API behind API keys and rate limits,
+ * the operator's `/admin/v1` API behind the admin token, and one error handler for all.
+ */
+export function createApp(container: Container): Express {
+  const settings = container.get<ApiSettings>(ApiSettings);
+  const logger = container.get<Logger>(Logger);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const ready = await settings.readiness().catch(() => false);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
+  });
+
+  const json = express.json({ limit: settings.bodyLimit, type: 'application/json' });
+
+  const v1 = Router();
+  v1.use(requireJsonBody, json);
+  v1.use(authenticate(container.get(AuthenticateApiKey), container.get(EnforceRateLimit)));
+  for (const controller of container.getAll<Controller>(Controller)) controller.register(v1);
+  v1.use(notFoundHandler);
+  app.use('/v1', v1);
+
+  const admin = Router();
+  admin.use(adminAuthenticate(adminTokenCheck(settings.adminToken)));
+  admin.use(requireJsonBody, json);
+  for (const controller of container.getAll<Controller>(AdminController)) controller.register(admin);
+  admin.use(notFoundHandler);
+  app.use('/admin/v1', admin);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

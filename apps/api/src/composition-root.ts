@@ -1,0 +1,49 @@
+import 'reflect-metadata';
+import { Container, type ContainerModule } from 'inversify';
+import type { Kysely } from 'kysely';
+import type PgBoss from 'pg-boss';
+import { postgresModule, type Database } from '@carteiro/postgres';
+import { jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
+import { systemModule, type Config } from '@carteiro/system';
+import { SetorWarmingReader } from './admin/admin-setores.controller.js';
+import { foundationModule } from './foundation/foundation.module.js';
+import { ActiveCampaigns } from './foundation/tokens.js';
+import { ApiSettings, Logger } from './http/tokens.js';
+
+/** What the API process is given by whoever starts it (the server, or a test). */
+export interface ApiInfrastructure {
+  config: Config;
+  db: Kysely<Database>;
+  boss: PgBoss;
+  logger: Logger;
+  readiness: () => Promise<boolean>;
+  /** Applied last: tests rebind the clock or a gateway here. */
+  overrides?: ContainerModule[];
+}
+
+/**
+ * The API's composition root: the one place where its adapters are chosen. Feature modules
+ * are listed here in dependency order.
+ */
+export function buildApiContainer(infra: ApiInfrastructure): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.bind(Logger).toConstantValue(infra.logger);
+  container.bind<ApiSettings>(ApiSettings).toConstantValue({
+    adminToken: infra.config.adminToken,
+    readiness: infra.readiness,
+    bodyLimit: '5mb',
+  });
+  container.load(
+    systemModule(infra.config),
+    postgresModule(infra.db, jobSchedulerFactory(infra.boss)),
+    pgBossModule(infra.boss),
+    foundationModule,
+  );
+  // Until the campaign engine binds these, no campaign exists and boxes have no warming data.
+  if (!container.isBound(ActiveCampaigns)) container.bind(ActiveCampaigns).toConstantValue(async () => 0);
+  if (!container.isBound(SetorWarmingReader)) {
+    container.bind(SetorWarmingReader).toConstantValue(async () => ({ stage: 0, daily_limit: 0, sent_today: 0 }));
+  }
+  if (infra.overrides) container.load(...infra.overrides);
+  return container;
+}

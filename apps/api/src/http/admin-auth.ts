@@ -1,0 +1,22 @@
+import type { RequestHandler } from 'express';
+import { DomainError, bearerToken, hashApiKey, hashesEqual } from '@carteiro/core';
+
+/** Answers whether a presented admin token is right; null when no admin token is configured. */
+export type AdminTokenCheck = ((token: string) => boolean) | null;
+
+/** Builds the check from the configured token, comparing hashes in constant time. */
+export function adminTokenCheck(adminToken: string | undefined): AdminTokenCheck {
+  if (!adminToken) return null;
+  const expected = hashApiKey(adminToken);
+  return (token) => hashesEqual(hashApiKey(token), expected);
+}
+
+/** Without a configured token the admin API does not exist (404); with one, a wrong or missing token is a 401. */
+export function adminAuthenticate(check: AdminTokenCheck): RequestHandler {
+  return (req, _res, next) => {
+    if (!check) throw new DomainError('NOT_FOUND', `Route ${req.method} ${req.originalUrl} not found`);
+    const token = bearerToken(req.headers.authorization);
+    if (!token || !check(token)) throw new DomainError('UNAUTHORIZED', 'Missing or invalid admin token');
+    next();
+  };
+}

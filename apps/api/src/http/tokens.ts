@@ -1,0 +1,19 @@
+/** Values the composition root provides to the HTTP layer. */
+export const ApiSettings = Symbol.for('carteiro.api.ApiSettings');
+
+export interface ApiSettings {
+  /** The admin token, or undefined: the admin API then answers 404. */
+  adminToken: string | undefined;
+  /** Answers whether the database and the queue are reachable (`/readyz`). */
+  readiness: () => Promise<boolean>;
+  /** Largest accepted JSON body. */
+  bodyLimit: string;
+}
+
+/** A pino-compatible logger. */
+export const Logger = Symbol.for('carteiro.Logger');
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}

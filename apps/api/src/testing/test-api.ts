@@ -1,0 +1,124 @@
+import type { Express } from 'express';
+import type { Container, ContainerModule } from 'inversify';
+import type PgBoss from 'pg-boss';
+import request from 'supertest';
+import { UnitOfWork, type ChannelInstance, type Scope } from '@carteiro/core';
+import { createBoss, ensureQueues, queueDefinitions } from '@carteiro/pgboss';
+import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
+import { loadConfig, type Config } from '@carteiro/system';
+import { createApp } from '../app.js';
+import { buildApiContainer } from '../composition-root.js';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+export interface TestCompany {
+  id: string;
+  [setting: string]: unknown;
+}
+
+export interface TestApi {
+  app: Express;
+  container: Container;
+  database: TestDatabase;
+  boss: PgBoss;
+  config: Config;
+  /** Authorization header of the admin API. */
+  adminAuth: { Authorization: string };
+  createCompany(settings?: Record<string, unknown>): Promise<TestCompany>;
+  /** Creates a key through the admin API and returns the full key. */
+  createKey(companyId: string, options?: { scopes?: (Scope | '*')[]; mode?: 'live' | 'test'; rpm?: number }): Promise<string>;
+  createSetor(companyId: string, options?: { nome?: string; channel_type?: 'qr' | 'official'; official?: Record<string, string> }): Promise<{ id: string }>;
+  /** Marks the box's channel instance connected, as if its QR code had been scanned. */
+  connectSetor(companyId: string, setorId: string, phoneNumber?: string): Promise<ChannelInstance>;
+  close(): Promise<void>;
+}
+
+let phoneCounter = 0;
+
+/**
+ * The whole API on a fresh database of its own with a real pg-boss, ready for supertest.
+ * Call `close()` in the test file's afterAll.
+ */
+export async function createTestApi(options: { env?: Record<string, string>; overrides?: ContainerModule[] } = {}): Promise<TestApi> {
+  const database = await createTestDatabase({ poolSize: 10 });
+  const config = loadConfig({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env });
+  const boss = createBoss(database.url, { worker: false });
+  boss.on('error', () => undefined);
+  await boss.start();
+  await ensureQueues(boss, queueDefinitions);
+  const container = buildApiContainer({
+    config,
+    db: database.db,
+    boss,
+    logger: silentLogger,
+    readiness: async () => true,
+    overrides: options.overrides,
+  });
+  const app = createApp(container);
+  const adminAuth = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+  let closed = false;
+
+  const api: TestApi = {
+    app,
+    container,
+    database,
+    boss,
+    config,
+    adminAuth,
+    async createCompany(settings = {}) {
+      const res = await request(app).post('/admin/v1/companies').set(adminAuth).send({ name: 'Test Co', ...settings });
+      if (res.status !== 201) throw new Error(`createCompany: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data;
+    },
+    async createKey(companyId, { scopes = ['*'], mode = 'test', rpm } = {}) {
+      const res = await request(app)
+        .post(`/admin/v1/companies/${companyId}/api-keys`)
+        .set(adminAuth)
+        .send({ name: 'test key', scopes, mode, ...(rpm ? { rpm } : {}) });
+      if (res.status !== 201) throw new Error(`createKey: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data.key;
+    },
+    async createSetor(companyId, { nome = 'Caixa', ...rest } = {}) {
+      const res = await request(app).post(`/admin/v1/companies/${companyId}/setores`).set(adminAuth).send({ nome, ...rest });
+      if (res.status !== 201) throw new Error(`createSetor: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data;
+    },
+    async connectSetor(companyId, setorId, phoneNumber) {
+      const uow = container.get<UnitOfWork>(UnitOfWork);
+      phoneCounter += 1;
+      const now = new Date();
+      const phone = phoneNumber ?? `+55119${String(70000000 + phoneCounter).padStart(8, '0')}`;
+      return uow.transaction(async (tx) => {
+        const existing = await tx.channelInstances.findBySetor(setorId);
+        const instance: ChannelInstance = {
+          id: existing?.id ?? crypto.randomUUID(),
+          companyId,
+          setorId,
+          status: 'connected',
+          phoneNumber: phone,
+          providerRef: existing?.providerRef ?? null,
+          proxyConfigured: false,
+          qrRequestedAt: existing?.qrRequestedAt ?? now,
+          connectedAt: now,
+          disconnectedAt: null,
+          profileName: null,
+          profilePictureUrl: null,
+          createdAt: existing?.createdAt ?? now,
+          updatedAt: now,
+        };
+        if (existing) await tx.channelInstances.update(instance);
+        else await tx.channelInstances.insert(instance);
+        return instance;
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+      await database.destroy();
+    },
+  };
+  return api;
+}

@@ -1,0 +1,155 @@
+import { generateApiKeySecret, validateScopes, type ApiKey, type KeyMode } from '../api-keys/api-key.js';
+import { DEFAULT_RPM, createCompany, updateCompany, type Company, type CompanySettingsInput } from '../companies/company.js';
+import { createSetor, type ChannelType, type OfficialConfig, type Setor } from '../setores/setor.js';
+import type { Team } from '../teams/team.js';
+import type { Clock } from '../shared/clock.js';
+import { NotFoundError, ValidationError } from '../shared/errors.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
+import type { Random } from '../shared/random.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+
+/** A key as created: the only moment the full key is known. */
+export interface IssuedApiKey {
+  apiKey: ApiKey;
+  key: string;
+}
+
+export interface NewApiKeyInput {
+  name: string;
+  scopes: string[];
+  mode: KeyMode;
+  rpm?: number;
+}
+
+/** The operator's use cases behind `/admin/v1` and `npm run admin`. */
+export class AdminService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly repos: Repositories,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly random: Random,
+  ) {}
+
+  async createCompany(input: CompanySettingsInput & { name: string }): Promise<Company> {
+    const company = createCompany(this.ids.newId(), this.clock.now(), input);
+    await this.repos.companies.insert(company);
+    return company;
+  }
+
+  async getCompany(id: string): Promise<Company> {
+    const company = await this.repos.companies.findById(id);
+    if (!company) throw new NotFoundError('Company');
+    return company;
+  }
+
+  async updateCompany(id: string, input: CompanySettingsInput): Promise<Company> {
+    return this.uow.transaction(async (tx) => {
+      const company = await tx.companies.findByIdForUpdate(id);
+      if (!company) throw new NotFoundError('Company');
+      const next = updateCompany(company, this.clock.now(), input);
+      await tx.companies.update(next);
+      return next;
+    });
+  }
+
+  async createApiKey(companyId: string, input: NewApiKeyInput): Promise<IssuedApiKey> {
+    await this.getCompany(companyId);
+    return this.issueKey(this.repos, companyId, input);
+  }
+
+  private async issueKey(repos: Repositories, companyId: string, input: NewApiKeyInput): Promise<IssuedApiKey> {
+    const rpm = input.rpm ?? DEFAULT_RPM;
+    if (!Number.isInteger(rpm) || rpm < 1) throw new ValidationError('rpm must be a positive integer', { field: 'rpm' });
+    const secret = generateApiKeySecret(this.random, input.mode);
+    const apiKey: ApiKey = {
+      id: this.ids.newId(),
+      companyId,
+      name: input.name,
+      prefix: secret.prefix,
+      keyHash: secret.hash,
+      scopes: validateScopes(input.scopes),
+      mode: input.mode,
+      rpm,
+      createdAt: this.clock.now(),
+      revokedAt: null,
+      expiresAt: null,
+    };
+    await repos.apiKeys.insert(apiKey);
+    return { apiKey, key: secret.key };
+  }
+
+  async listApiKeys(companyId: string, page: PageRequest): Promise<Page<ApiKey>> {
+    await this.getCompany(companyId);
+    return this.repos.apiKeys.listByCompany(companyId, page);
+  }
+
+  /** A new key with the same settings; the old one keeps working for `graceSeconds`, then answers 401. */
+  async rotateApiKey(id: string, graceSeconds: number): Promise<IssuedApiKey> {
+    if (!Number.isInteger(graceSeconds) || graceSeconds < 0) {
+      throw new ValidationError('grace_seconds must be a non-negative integer', { field: 'grace_seconds' });
+    }
+    return this.uow.transaction(async (tx) => {
+      const old = await tx.apiKeys.findById(id);
+      if (!old || old.revokedAt) throw new NotFoundError('API key');
+      const expiresAt = new Date(this.clock.now().getTime() + graceSeconds * 1000);
+      if (!old.expiresAt || old.expiresAt > expiresAt) await tx.apiKeys.update({ ...old, expiresAt });
+      return this.issueKey(tx, old.companyId, { name: old.name, scopes: old.scopes, mode: old.mode, rpm: old.rpm });
+    });
+  }
+
+  async revokeApiKey(id: string): Promise<ApiKey> {
+    const key = await this.repos.apiKeys.findById(id);
+    if (!key) throw new NotFoundError('API key');
+    const revoked = { ...key, revokedAt: key.revokedAt ?? this.clock.now() };
+    await this.repos.apiKeys.update(revoked);
+    return revoked;
+  }
+
+  async createSetor(
+    companyId: string,
+    input: { nome: string; channelType?: ChannelType; official?: OfficialConfig | null },
+  ): Promise<Setor> {
+    await this.getCompany(companyId);
+    const setor = createSetor(this.ids.newId(), companyId, this.clock.now(), input);
+    await this.repos.setores.insert(setor);
+    return setor;
+  }
+
+  async listSetores(companyId: string, page: PageRequest): Promise<Page<Setor>> {
+    await this.getCompany(companyId);
+    return this.repos.setores.listByCompany(companyId, page);
+  }
+
+  async getSetor(id: string): Promise<Setor> {
+    const setor = await this.repos.setores.findById(id);
+    if (!setor) throw new NotFoundError('Setor');
+    return setor;
+  }
+
+  async updateSetor(id: string, input: { nome?: string; warmingDailyLimit?: number | null }): Promise<Setor> {
+    const setor = await this.getSetor(id);
+    const next: Setor = {
+      ...setor,
+      nome: input.nome ?? setor.nome,
+      warmingDailyLimitOverride: input.warmingDailyLimit === undefined ? setor.warmingDailyLimitOverride : input.warmingDailyLimit,
+      updatedAt: this.clock.now(),
+    };
+    await this.repos.setores.update(next);
+    return next;
+  }
+
+  async createTeam(companyId: string, input: { nome: string; setorIds?: string[] }): Promise<Team> {
+    await this.getCompany(companyId);
+    const setorIds = [...new Set(input.setorIds ?? [])];
+    for (const setorId of setorIds) {
+      if (!(await this.repos.setores.findByIdInCompany(companyId, setorId))) {
+        throw new ValidationError(`Setor ${setorId} does not belong to this company`, { field: 'setor_ids', setor_id: setorId });
+      }
+    }
+    const team: Team = { id: this.ids.newId(), companyId, nome: input.nome, setorIds, createdAt: this.clock.now() };
+    await this.uow.transaction((tx) => tx.teams.insert(team));
+    return team;
+  }
+}

@@ -1,0 +1,47 @@
+import PgBoss from 'pg-boss';
+
+/** A queue and its pg-boss policy. */
+export interface QueueDefinition {
+  name: string;
+  /** `singleton` keeps at most one job queued or active per singletonKey. */
+  policy?: 'standard' | 'short' | 'singleton' | 'stately';
+  retryLimit?: number;
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+}
+
+export interface BossOptions {
+  /** Processes that only enqueue (the API) skip maintenance and cron monitoring. */
+  worker: boolean;
+  poolSize?: number;
+}
+
+/** The schema pg-boss keeps its tables in, beside ours. */
+export const BOSS_SCHEMA = 'pgboss';
+
+export function createBoss(connectionString: string, options: BossOptions): PgBoss {
+  const boss = new PgBoss({
+    connectionString,
+    schema: BOSS_SCHEMA,
+    max: options.poolSize ?? (options.worker ? 5 : 2),
+    application_name: options.worker ? 'carteiro-worker-queue' : 'carteiro-api-queue',
+    supervise: options.worker,
+    schedule: options.worker,
+  });
+  return boss;
+}
+
+/** Creates every queue that does not exist yet (idempotent; every process calls it at start). */
+export async function ensureQueues(boss: PgBoss, queues: readonly QueueDefinition[]): Promise<void> {
+  const existing = new Set((await boss.getQueues()).map((q) => q.name));
+  for (const queue of queues) {
+    if (existing.has(queue.name)) continue;
+    try {
+      await boss.createQueue(queue.name, { ...queue });
+    } catch (error) {
+      // Another process created it between our read and our insert.
+      if (!(await boss.getQueue(queue.name))) throw error;
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from './system-adapters.js';
+export * from './config.js';
+export * from './system.module.js';

@@ -1,0 +1,27 @@
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import type { Clock, IdGenerator, Random } from '@carteiro/core';
+
+/** The real clock. */
+export class SystemClock implements Clock {
+  now(): Date {
+    return new Date();
+  }
+}
+
+/** Random UUIDs (v4) from the platform's CSPRNG. */
+export class UuidGenerator implements IdGenerator {
+  newId(): string {
+    return randomUUID();
+  }
+}
+
+/** Cryptographically secure randomness. */
+export class CryptoRandom implements Random {
+  next(): number {
+    // 48 random bits are plenty for jitter and sampling, and stay exact in a double.
+    return randomInt(0, 2 ** 48) / 2 ** 48;
+  }
+  bytes(length: number): Uint8Array {
+    return new Uint8Array(randomBytes(length));
+  }
+}
