@@ -10,4 +10,6 @@ export * from './repositories/kysely-team-repository.js';
 export * from './repositories/kysely-usage-repository.js';
 export * from './repositories/kysely-event-outbox.js';
 export * from './repositories/kysely-channel-instance-repository.js';
+export * from './repositories/kysely-contact-repositories.js';
+export * from './repositories/kysely-message-repositories.js';
 export * from './postgres.module.js';

@@ -7,6 +7,8 @@ import { KyselyEventOutbox } from './repositories/kysely-event-outbox.js';
 import { KyselySetorRepository } from './repositories/kysely-setor-repository.js';
 import { KyselyTeamRepository } from './repositories/kysely-team-repository.js';
 import { KyselyUsageRepository } from './repositories/kysely-usage-repository.js';
+import { KyselyContactAffinityRepository, KyselyContactRepository, KyselyTagRepository } from './repositories/kysely-contact-repositories.js';
+import { KyselyConversationRepository, KyselyMessageRepository, KyselyRotationCursorRepository } from './repositories/kysely-message-repositories.js';
 import type { Database } from './schema/database.js';
 
 /** Runs raw SQL on a Kysely connection or transaction (how the job queue joins our transactions). */
@@ -39,6 +41,12 @@ export function kyselyRepositories(db: Kysely<Database>, jobs: JobSchedulerFacto
     usage: new KyselyUsageRepository(db),
     events: new KyselyEventOutbox(db),
     channelInstances: new KyselyChannelInstanceRepository(db),
+    contacts: new KyselyContactRepository(db),
+    contactAffinities: new KyselyContactAffinityRepository(db),
+    tags: new KyselyTagRepository(db),
+    rotationCursors: new KyselyRotationCursorRepository(db),
+    conversations: new KyselyConversationRepository(db),
+    messages: new KyselyMessageRepository(db),
     jobs: jobs(sqlExecutor(db)),
   };
 }

@@ -7,6 +7,8 @@ export * from './in-memory-rate-limiter.js';
 export * from './contracts/index.js';
 export * from './in-memory-channel-instance-repository.js';
 export * from './fake-channel-gateway.js';
+export * from './in-memory-contact-repositories.js';
+export * from './in-memory-message-repositories.js';
 export * from './in-memory-job-scheduler.js';
 export * from './in-memory-webhook-repositories.js';
 export * from './fake-webhook-sender.js';

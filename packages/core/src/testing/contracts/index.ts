@@ -1,2 +1,3 @@
 export * from './foundation-repositories.contract.js';
+export * from './contact-repositories.contract.js';
 export * from './webhook-repositories.contract.js';

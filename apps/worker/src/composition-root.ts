@@ -1,0 +1,30 @@
+import 'reflect-metadata';
+import { Container, type ContainerModule } from 'inversify';
+import type { Kysely } from 'kysely';
+import type PgBoss from 'pg-boss';
+import { postgresModule, type Database } from '@carteiro/postgres';
+import { jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
+import { systemModule, type Config } from '@carteiro/system';
+import { HousekeepingJob } from './housekeeping/housekeeping.job.js';
+import { JobHandler } from './jobs/job-handler.js';
+import { Logger } from './tokens.js';
+
+/** What the worker process is given by whoever starts it (the server, or a test). */
+export interface WorkerInfrastructure {
+  config: Config;
+  db: Kysely<Database>;
+  boss: PgBoss;
+  logger: Logger;
+  /** Applied last: tests rebind the clock or a gateway here. */
+  overrides?: ContainerModule[];
+}
+
+/** The worker's composition root: the one place where its adapters are chosen. */
+export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.bind(Logger).toConstantValue(infra.logger);
+  container.load(systemModule(infra.config), postgresModule(infra.db, jobSchedulerFactory(infra.boss)), pgBossModule(infra.boss));
+  container.bind(JobHandler).to(HousekeepingJob);
+  if (infra.overrides) container.load(...infra.overrides);
+  return container;
+}

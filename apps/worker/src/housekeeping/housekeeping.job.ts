@@ -1,0 +1,29 @@
+import { Clock, RateLimiter, RATE_LIMIT_WINDOW_MS } from '@carteiro/core';
+import { Queues } from '@carteiro/pgboss';
+import { inject, injectable, multiInject, optional } from 'inversify';
+import type { Job, JobHandler } from '../jobs/job-handler.js';
+
+/** A clean-up step of another feature (expired idempotency records, old health history, …). */
+export type Housekeeper = (now: Date) => Promise<number>;
+export const Housekeeper = Symbol.for('carteiro.worker.Housekeeper');
+
+/** Every minute: drops rate-limit windows that ended and runs the features' clean-up steps. */
+@injectable()
+export class HousekeepingJob implements JobHandler {
+  readonly queue = Queues.housekeeping;
+  readonly cron = '* * * * *';
+  lastRun: { at: Date; removed: number } | null = null;
+
+  constructor(
+    @inject(RateLimiter) private readonly limiter: RateLimiter,
+    @inject(Clock) private readonly clock: Clock,
+    @multiInject(Housekeeper) @optional() private readonly housekeepers: Housekeeper[] = [],
+  ) {}
+
+  async handle(_jobs: Job<Record<string, unknown>>[]): Promise<void> {
+    const now = this.clock.now();
+    let removed = await this.limiter.purge(new Date(now.getTime() - RATE_LIMIT_WINDOW_MS));
+    for (const housekeeper of this.housekeepers ?? []) removed += await housekeeper(now);
+    this.lastRun = { at: now, removed };
+  }
+}
