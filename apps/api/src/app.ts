@@ -37,7 +37,7 @@ export function createApp(container: Container): Express {
   app.use('/v1', v1);
 
   const admin = Router();
-  admin.use(adminAuthenticate(adminTokenCheck(settings.adminToken)));
+  admin.use(adminAuthenticate(adminTokenCheck(settings.adminTokenHash)));
   admin.use(requireJsonBody, json);
   for (const controller of container.getAll<Controller>(AdminController)) controller.register(admin);
   admin.use(notFoundHandler);

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Container, type ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
+import { hashApiKey } from '@carteiro/core';
 import { postgresModule, type Database } from '@carteiro/postgres';
 import { jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
 import { systemModule, type Config } from '@carteiro/system';
@@ -17,6 +18,8 @@ export interface ApiInfrastructure {
   boss: PgBoss;
   logger: Logger;
   readiness: () => Promise<boolean>;
+  /** SHA-256 of the admin token; defaults to the hash of `config.adminToken`. */
+  adminTokenHash?: string;
   /** Applied last: tests rebind the clock or a gateway here. */
   overrides?: ContainerModule[];
 }
@@ -29,7 +32,7 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind(Logger).toConstantValue(infra.logger);
   container.bind<ApiSettings>(ApiSettings).toConstantValue({
-    adminToken: infra.config.adminToken,
+    adminTokenHash: infra.adminTokenHash ?? (infra.config.adminToken ? hashApiKey(infra.config.adminToken) : undefined),
     readiness: infra.readiness,
     bodyLimit: '5mb',
   });

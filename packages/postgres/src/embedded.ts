@@ -22,7 +22,13 @@ export interface EmbeddedOptions {
 }
 
 const USER = 'postgres';
+// The embedded server listens on 127.0.0.1 only and exists for one machine: a fixed password is enough.
 const PASSWORD = 'carteiro';
+
+/** The connection string of a database on an embedded server listening on `port`. */
+export function embeddedUrl(port: number, database: string): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -76,7 +82,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await server.initialise();
   }
   await server.start();
-  const urlFor = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  const urlFor = (database: string) => embeddedUrl(port, database);
   return {
     adminUrl: urlFor('postgres'),
     urlFor,

@@ -4,11 +4,10 @@ import { DomainError, bearerToken, hashApiKey, hashesEqual } from '@carteiro/cor
 /** Answers whether a presented admin token is right; null when no admin token is configured. */
 export type AdminTokenCheck = ((token: string) => boolean) | null;
 
-/** Builds the check from the configured token, comparing hashes in constant time. */
-export function adminTokenCheck(adminToken: string | undefined): AdminTokenCheck {
-  if (!adminToken) return null;
-  const expected = hashApiKey(adminToken);
-  return (token) => hashesEqual(hashApiKey(token), expected);
+/** Builds the check from the SHA-256 of the admin token, comparing hashes in constant time. */
+export function adminTokenCheck(adminTokenHash: string | undefined): AdminTokenCheck {
+  if (!adminTokenHash) return null;
+  return (token) => hashesEqual(hashApiKey(token), adminTokenHash);
 }
 
 /** Without a configured token the admin API does not exist (404); with one, a wrong or missing token is a 401. */

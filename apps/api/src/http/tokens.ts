@@ -2,8 +2,8 @@
 export const ApiSettings = Symbol.for('carteiro.api.ApiSettings');
 
 export interface ApiSettings {
-  /** The admin token, or undefined: the admin API then answers 404. */
-  adminToken: string | undefined;
+  /** SHA-256 (hex) of the admin token, or undefined: the admin API then answers 404. */
+  adminTokenHash: string | undefined;
   /** Answers whether the database and the queue are reachable (`/readyz`). */
   readiness: () => Promise<boolean>;
   /** Largest accepted JSON body. */

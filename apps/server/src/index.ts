@@ -1,0 +1,3 @@
+export * from './database.js';
+export * from './first-start.js';
+export * from './logger.js';

@@ -1,0 +1,26 @@
+import pino, { type Logger as Pino } from 'pino';
+
+/** Paths that may carry secrets: keys, tokens, webhook secrets. They never reach a log line. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  '*.authorization',
+  'key',
+  '*.key',
+  'secret',
+  '*.secret',
+  'token',
+  '*.token',
+  'access_token',
+  '*.access_token',
+  'accessToken',
+  '*.accessToken',
+  'adminToken',
+  'password',
+  '*.password',
+];
+
+export function createLogger(level: string): Pino {
+  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'carteiro' } });
+}
