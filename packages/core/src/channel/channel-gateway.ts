@@ -24,6 +24,7 @@ export interface SendRequest extends SessionTarget {
   clientMessageId: string;
 }
 
+/** The outcome of one send; failures carry the specification's classified code. */
 export type SendResult =
   | { ok: true; providerMessageId: string; sentAt: Date }
   | {
@@ -36,15 +37,25 @@ export type SendResult =
 
 /** A QR code to scan, as an image data URL. */
 export interface QrCode {
-  qrCode: string;
+  /**
+   * `data:image/png;base64,…`; null when no code is needed: the provider reports the session already
+   * connected, or the box connects without one (official boxes, with their Cloud API credentials).
+   */
+  qrCode: string | null;
   expiresInSeconds: number;
+  /** The session state the provider reported with the code, when it did (always set when `qrCode` is null). */
+  state?: SessionState;
+  /** The provider's name for the session, to store on the instance (`providerRef`). */
+  providerRef?: string;
 }
 
+/** The provider's view of a session. */
 export interface SessionState {
   status: InstanceStatus;
   phoneNumber: string | null;
 }
 
+/** The answer to one health probe; probes never throw: a failure is `responding: false`. */
 export interface HealthProbe {
   /** The provider answered the probe. */
   responding: boolean;
@@ -52,11 +63,13 @@ export interface HealthProbe {
   error: string | null;
 }
 
+/** A change of the connected number's public profile; absent fields stay as they are. */
 export interface ProfileUpdate {
   name?: string;
   pictureUrl?: string;
 }
 
+/** The connected number's public profile. */
 export interface Profile {
   name: string | null;
   pictureUrl: string | null;
@@ -64,7 +77,10 @@ export interface Profile {
 
 /**
  * The port through which the core reaches a messaging channel. Adapters: the simulator,
- * the QR provider (Evolution-API-compatible) and the official Cloud API.
+ * the QR provider (Evolution-API-compatible) and the official Cloud API, behind a router that picks
+ * one per call (`@carteiro/channels`). Session and profile calls throw `DomainError('PROVIDER_ERROR')`
+ * when the provider fails; `send` never throws for a provider failure, it returns a classified
+ * `SendResult`; `probe` never throws. Unsupported content is sent as its `fallbackText`.
  */
 export interface ChannelGateway {
   capabilities(setor: Setor, mode: KeyMode): ChannelCapabilities;

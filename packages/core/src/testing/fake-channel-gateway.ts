@@ -30,6 +30,10 @@ export class FakeChannelGateway implements ChannelGateway {
   readonly sent: SendRequest[] = [];
   readonly failures = new Map<string, ScriptedFailure>();
   readonly sessions = new Map<string, SessionState>();
+  /** Instance ids whose probes get no answer (the provider is unreachable for them). */
+  readonly unreachable = new Set<string>();
+  /** Instance ids passed to `disconnect`, in order. */
+  readonly disconnected: string[] = [];
   private counter = 0;
 
   constructor(private readonly clock: Clock) {}
@@ -61,10 +65,12 @@ export class FakeChannelGateway implements ChannelGateway {
   }
 
   async disconnect(target: SessionTarget): Promise<void> {
+    this.disconnected.push(target.instance.id);
     this.sessions.set(target.instance.id, { status: 'disconnected', phoneNumber: null });
   }
 
   async probe(target: SessionTarget): Promise<HealthProbe> {
+    if (this.unreachable.has(target.instance.id)) return { responding: false, connected: false, error: 'provider did not answer' };
     const state = await this.sessionState(target);
     return { responding: true, connected: state.status === 'connected', error: null };
   }

@@ -8,6 +8,10 @@ export class InMemoryChannelInstanceRepository implements ChannelInstanceReposit
     return this.store.table('channelInstances', () => new Map<string, ChannelInstance>());
   }
   async insert(instance: ChannelInstance) {
+    // Mirrors the UNIQUE constraints of the table: one instance per id and per box.
+    if (this.rows.has(instance.id) || [...this.rows.values()].some((i) => i.setorId === instance.setorId)) {
+      throw new Error(`duplicate channel instance for box ${instance.setorId}`);
+    }
     this.rows.set(instance.id, structuredClone(instance));
   }
   async update(instance: ChannelInstance) {

@@ -1,5 +1,7 @@
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { InMemoryChannelInstanceRepository } from './in-memory-channel-instance-repository.js';
+import { InMemoryChannelHealthRepository } from './in-memory-channel-health-repository.js';
+import { InMemoryConversationWindowRepository } from './in-memory-channel-conversation-window-repository.js';
 import { InMemoryJobScheduler } from './in-memory-job-scheduler.js';
 import { InMemoryStore } from './in-memory-store.js';
 import { InMemoryContactAffinityRepository, InMemoryContactRepository, InMemoryTagRepository } from './in-memory-contact-repositories.js';
@@ -24,6 +26,8 @@ export function inMemoryRepositories(store: InMemoryStore): Repositories {
     usage: new InMemoryUsageRepository(store),
     events: new InMemoryEventOutbox(store),
     channelInstances: new InMemoryChannelInstanceRepository(store),
+    channelHealth: new InMemoryChannelHealthRepository(store),
+    conversationWindows: new InMemoryConversationWindowRepository(store),
     contacts: new InMemoryContactRepository(store),
     contactAffinities: new InMemoryContactAffinityRepository(store),
     tags: new InMemoryTagRepository(store),

@@ -1,3 +1,5 @@
 export * from './foundation-repositories.contract.js';
+export * from './channel-repositories.contract.js';
+export * from './channel-gateway.contract.js';
 export * from './contact-repositories.contract.js';
 export * from './webhook-repositories.contract.js';

@@ -1,0 +1,90 @@
+import { systemActor } from '../events/domain-event.js';
+import type { Clock } from '../shared/clock.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { ChannelGateway, HealthProbe } from './channel-gateway.js';
+import { HEALTH_HISTORY_MAX_MINUTES, historyEntryOf, nextHealth, type HealthState, type InstanceHealth } from './channel-health.js';
+import type { ChannelInstance } from './channel-instance.js';
+import { applyInstanceCommand } from './instance-transitions.js';
+
+export interface HealthCheckSummary {
+  checked: number;
+  byState: Record<HealthState, number>;
+  /** History entries dropped because they left the longest window. */
+  purged: number;
+}
+
+/**
+ * The periodic health check (a worker job): probes every instance, reconciles its status with what
+ * the provider answered (a session lost at the provider becomes disconnected; a pairing that
+ * completed becomes connected, with their events), and records the health and a history entry.
+ * History older than 1,440 minutes is purged.
+ */
+export class CheckChannelHealth {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly repos: Repositories,
+    private readonly gateway: ChannelGateway,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(): Promise<HealthCheckSummary> {
+    const byState: Record<HealthState, number> = { healthy: 0, degraded: 0, down: 0, unknown: 0 };
+    const instances = await this.repos.channelInstances.all();
+    for (const instance of instances) {
+      const health = await this.checkOne(instance);
+      if (health) byState[health.state] += 1;
+    }
+    const purged = await this.repos.channelHealth.purgeHistory(
+      new Date(this.clock.now().getTime() - HEALTH_HISTORY_MAX_MINUTES * 60_000),
+    );
+    return { checked: instances.length, byState, purged };
+  }
+
+  /** Checks one instance; null when its box no longer exists. */
+  async checkOne(instance: ChannelInstance): Promise<InstanceHealth | null> {
+    const setor = await this.repos.setores.findById(instance.setorId);
+    if (!setor) return null;
+    // The health job acts for no key: the router picks the box's live adapter (or the simulator for
+    // sessions the simulator holds).
+    const target = { setor, instance, mode: 'live' as const };
+    const probe = await this.safeProbe(target);
+    let observed: { status: ChannelInstance['status']; phoneNumber: string | null } | null = null;
+    if (probe.responding && probe.connected !== (instance.status === 'connected')) {
+      observed = await this.gateway.sessionState(target).catch(() => null);
+    }
+    return this.uow.transaction(async (repos) => {
+      let current = instance;
+      if (observed) {
+        const result = await applyInstanceCommand(
+          repos,
+          setor.id,
+          { type: 'observe-session', at: this.clock.now(), ...observed },
+          this.ids,
+          systemActor,
+        );
+        current = result?.instance ?? current;
+      }
+      const previous = await repos.channelHealth.findByInstance(current.id);
+      const health = nextHealth(
+        previous,
+        { instanceId: current.id, companyId: current.companyId, setorId: current.setorId },
+        current.status,
+        probe,
+        this.clock.now(),
+      );
+      await repos.channelHealth.save(health);
+      await repos.channelHealth.appendHistory(historyEntryOf(health));
+      return health;
+    });
+  }
+
+  private async safeProbe(target: Parameters<ChannelGateway['probe']>[0]): Promise<HealthProbe> {
+    try {
+      return await this.gateway.probe(target);
+    } catch (error) {
+      return { responding: false, connected: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import type { KeyMode } from '../api-keys/api-key.js';
+import { apiActor } from '../events/domain-event.js';
+import type { Clock } from '../shared/clock.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { ChannelGateway } from './channel-gateway.js';
+import { qrSecondsLeft, type InstanceStatus } from './channel-instance.js';
+import { applyInstanceCommand } from './instance-transitions.js';
+import { loadInstanceInCompany } from './load-instance.js';
+
+export interface InstanceQrResult {
+  instanceId: string;
+  /** PNG data URL; null when no code is needed (already connected, or an official box). */
+  qrCode: string | null;
+  expiresInSeconds: number;
+  status: InstanceStatus;
+  phoneNumber: string | null;
+}
+
+/**
+ * GET /v1/channel/instances/:id/qr: opens a QR window (60 s) unless one is open, and asks the
+ * gateway for the code. Within the window the same code comes back with the seconds left; after
+ * it, a new code. A connected instance is refused (409 INVALID_TRANSITION).
+ */
+export class RequestInstanceQr {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly repos: Repositories,
+    private readonly gateway: ChannelGateway,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(input: { companyId: string; instanceId: string; mode: KeyMode }): Promise<InstanceQrResult> {
+    const { setor, instance: found } = await loadInstanceInCompany(this.repos, input.companyId, input.instanceId);
+    const opened = await this.uow.transaction((repos) =>
+      applyInstanceCommand(repos, setor.id, { type: 'request-qr', at: this.clock.now() }, this.ids, apiActor),
+    );
+    let instance = opened?.instance ?? found;
+    const qr = await this.gateway.connect({ setor, instance, mode: input.mode });
+    if (qr.state || (qr.providerRef && qr.providerRef !== instance.providerRef)) {
+      instance = await this.uow.transaction(async (repos) => {
+        const locked = await repos.channelInstances.findBySetorForUpdate(setor.id);
+        if (!locked) return instance;
+        let current = locked;
+        if (qr.providerRef && locked.providerRef !== qr.providerRef) {
+          current = { ...locked, providerRef: qr.providerRef };
+          await repos.channelInstances.update(current);
+        }
+        if (!qr.state) return current;
+        const observed = { type: 'observe-session', at: this.clock.now(), ...qr.state } as const;
+        return (await applyInstanceCommand(repos, setor.id, observed, this.ids, apiActor))?.instance ?? current;
+      });
+    }
+    const showCode = qr.qrCode !== null && instance.status !== 'connected';
+    return {
+      instanceId: instance.id,
+      qrCode: showCode ? qr.qrCode : null,
+      expiresInSeconds: showCode ? qrSecondsLeft(instance, this.clock.now()) || qr.expiresInSeconds : 0,
+      status: instance.status,
+      phoneNumber: instance.phoneNumber,
+    };
+  }
+}
