@@ -1,4 +1,6 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/core';
+// The metadata as a JS module (not the JSON file), so that ESM loaders need no import attributes.
+import metadata from 'libphonenumber-js/min/metadata';
 import { ValidationError } from '../shared/errors.js';
 
 /** Digits with an optional leading plus, and the punctuation people type between groups. */
@@ -22,7 +24,7 @@ export function normalizePhone(input: unknown, field = 'phone'): string {
   if (!ACCEPTED_SHAPE.test(trimmed)) return fail();
   const digits = trimmed.replace(/\D/g, '');
   if (digits.length < 8 || digits.length > 15) return fail();
-  const parsed = parsePhoneNumberFromString(`+${digits}`);
+  const parsed = parsePhoneNumberFromString(`+${digits}`, metadata);
   if (!parsed || !parsed.isValid()) return fail();
   return parsed.number;
 }

@@ -1,0 +1,10 @@
+import type { ContactAffinity } from './contact-affinity.js';
+
+/** Stores contact-box affinities (one per contact and box). */
+export interface ContactAffinityRepository {
+  /** Adds the affinity unless the contact already has one with that box; true when added. */
+  add(affinity: ContactAffinity): Promise<boolean>;
+  /** The contact's affinities, oldest first. */
+  listByContact(companyId: string, contactId: string): Promise<ContactAffinity[]>;
+}
+export const ContactAffinityRepository = Symbol.for('carteiro.ContactAffinityRepository');

@@ -1,0 +1,14 @@
+/** How an affinity came to be. */
+export type AffinitySource = 'first_contact' | 'inbound' | 'campaign';
+
+/**
+ * The link between a contact and a box (sending number): later first contacts without a
+ * `setor_id` go through the box the contact already knows.
+ */
+export interface ContactAffinity {
+  companyId: string;
+  contactId: string;
+  setorId: string;
+  source: AffinitySource;
+  createdAt: Date;
+}

@@ -1,0 +1,11 @@
+import type { MessageRecord } from './message.js';
+
+/** Stores single-message records. Reads are scoped by company. */
+export interface MessageRepository {
+  insert(message: MessageRecord): Promise<void>;
+  update(message: MessageRecord): Promise<void>;
+  findById(companyId: string, id: string): Promise<MessageRecord | null>;
+  /** The record, locked until the transaction ends (edits and reactions serialise on it). */
+  findByIdForUpdate(companyId: string, id: string): Promise<MessageRecord | null>;
+}
+export const MessageRepository = Symbol.for('carteiro.MessageRepository');

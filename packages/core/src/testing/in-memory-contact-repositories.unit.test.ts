@@ -1,0 +1,11 @@
+import { describeContactRepositoriesContract } from './contracts/index.js';
+import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
+
+describeContactRepositoriesContract(
+  'in-memory',
+  async () => {
+    const uow = new InMemoryUnitOfWork();
+    return { uow, repos: uow.repos };
+  },
+  { bulk: { size: 2_000, budgetMs: 2_000 } },
+);
