@@ -26,5 +26,6 @@ const config: Config = {
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
   testTimeout: 30_000,
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
 export default config;
