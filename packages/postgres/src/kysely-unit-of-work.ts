@@ -9,6 +9,7 @@ import { KyselyTeamRepository } from './repositories/kysely-team-repository.js';
 import { KyselyUsageRepository } from './repositories/kysely-usage-repository.js';
 import { KyselyContactAffinityRepository, KyselyContactRepository, KyselyTagRepository } from './repositories/kysely-contact-repositories.js';
 import { KyselyConversationRepository, KyselyMessageRepository, KyselyRotationCursorRepository } from './repositories/kysely-message-repositories.js';
+import { KyselyWebhookDeliveryRepository, KyselyWebhookEventQueue, KyselyWebhookRepository } from './repositories/kysely-webhook-repositories.js';
 import type { Database } from './schema/database.js';
 
 /** Runs raw SQL on a Kysely connection or transaction (how the job queue joins our transactions). */
@@ -47,6 +48,9 @@ export function kyselyRepositories(db: Kysely<Database>, jobs: JobSchedulerFacto
     rotationCursors: new KyselyRotationCursorRepository(db),
     conversations: new KyselyConversationRepository(db),
     messages: new KyselyMessageRepository(db),
+    webhooks: new KyselyWebhookRepository(db),
+    webhookDeliveries: new KyselyWebhookDeliveryRepository(db),
+    webhookEvents: new KyselyWebhookEventQueue(db),
     jobs: jobs(sqlExecutor(db)),
   };
 }

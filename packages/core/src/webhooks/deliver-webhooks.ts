@@ -39,6 +39,8 @@ export class DeliverWebhooks {
     private readonly clock: Clock,
     private readonly sender: WebhookSender,
     private readonly policy: RetryPolicy,
+    /** The receiver's time limit; 5 seconds (the specification's), shorter only in tests. */
+    private readonly timeoutMs: number = WEBHOOK_TIMEOUT_MS,
   ) {}
 
   /** Leases up to `limit` due deliveries for `leaseMs` (longer than an attempt can take). */
@@ -55,7 +57,7 @@ export class DeliverWebhooks {
       url: target.url,
       body: delivery.payload,
       headers: deliveryHeaders({ id: delivery.id, event: delivery.event, attempt: delivery.attempts + 1 }, target.secret, delivery.payload, startedAt),
-      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      timeoutMs: this.timeoutMs,
     });
     return afterAttempt(delivery, outcome, startedAt, this.clock.now(), this.policy);
   }
