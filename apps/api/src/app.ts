@@ -5,7 +5,8 @@ import { adminAuthenticate, adminTokenCheck } from './http/admin-auth.js';
 import { authenticate } from './http/auth.js';
 import { AdminController, Controller } from './http/controller.js';
 import { errorHandler, notFoundHandler, requireJsonBody } from './http/error-handler.js';
-import { ApiSettings, Logger } from './http/tokens.js';
+import { ApiMetrics, requestLogger } from './http/observability.js';
+import { ApiSettings, Logger, MetricsCollector } from './http/tokens.js';
 
 /**
  * The Express application: health probes, the public `/v1` API behind API keys and rate limits,
@@ -18,6 +19,16 @@ export function createApp(container: Container): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+
+  const metrics = new ApiMetrics();
+  for (const collector of container.isBound(MetricsCollector) ? container.getAll<MetricsCollector>(MetricsCollector) : []) {
+    collector.register(metrics.registry);
+  }
+  app.use(requestLogger(logger), metrics.middleware());
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
+  });
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

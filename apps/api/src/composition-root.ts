@@ -8,6 +8,7 @@ import { jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
 import { systemModule, type Config } from '@carteiro/system';
 import { SetorWarmingReader } from './admin/admin-setores.controller.js';
 import { foundationModule } from './foundation/foundation.module.js';
+import { webhooksModule } from './webhooks/webhooks.module.js';
 import { ActiveCampaigns } from './foundation/tokens.js';
 import { ApiSettings, Logger } from './http/tokens.js';
 
@@ -41,6 +42,7 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     postgresModule(infra.db, jobSchedulerFactory(infra.boss)),
     pgBossModule(infra.boss),
     foundationModule,
+    webhooksModule,
   );
   // Until the campaign engine binds these, no campaign exists and boxes have no warming data.
   if (!container.isBound(ActiveCampaigns)) container.bind(ActiveCampaigns).toConstantValue(async () => 0);

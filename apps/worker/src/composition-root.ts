@@ -8,6 +8,7 @@ import { systemModule, type Config } from '@carteiro/system';
 import { HousekeepingJob } from './housekeeping/housekeeping.job.js';
 import { JobHandler } from './jobs/job-handler.js';
 import { Logger } from './tokens.js';
+import { webhooksModule } from './webhooks/webhooks.module.js';
 
 /** What the worker process is given by whoever starts it (the server, or a test). */
 export interface WorkerInfrastructure {
@@ -25,6 +26,7 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container.bind(Logger).toConstantValue(infra.logger);
   container.load(systemModule(infra.config), postgresModule(infra.db, jobSchedulerFactory(infra.boss)), pgBossModule(infra.boss));
   container.bind(JobHandler).to(HousekeepingJob);
+  container.load(webhooksModule);
   if (infra.overrides) container.load(...infra.overrides);
   return container;
 }

@@ -1,7 +1,5 @@
-/** A pino-compatible logger. */
+import type { Logger as Pino } from 'pino';
+
+/** The process's pino logger (secrets redacted by its configuration). */
 export const Logger = Symbol.for('carteiro.Logger');
-export interface Logger {
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-}
+export type Logger = Pino;

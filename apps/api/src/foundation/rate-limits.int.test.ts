@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
+import { pino } from 'pino';
 import request from 'supertest';
 import { createApp } from '../app.js';
 import { buildApiContainer } from '../composition-root.js';
@@ -14,7 +15,7 @@ beforeAll(async () => {
     config: api.config,
     db: api.database.db,
     boss: api.boss,
-    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    logger: pino({ level: 'silent' }),
     readiness: async () => true,
   });
   secondApp = createApp(container);

@@ -10,10 +10,14 @@ export interface ApiSettings {
   bodyLimit: string;
 }
 
-/** A pino-compatible logger. */
+import type { Logger as Pino } from 'pino';
+
+/** The process's pino logger (secrets redacted by its configuration). */
 export const Logger = Symbol.for('carteiro.Logger');
-export interface Logger {
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
+export type Logger = Pino;
+
+/** A Prometheus collector of business metrics read from the shared database at scrape time. */
+export const MetricsCollector = Symbol.for('carteiro.api.MetricsCollector');
+export interface MetricsCollector {
+  register(registry: import('prom-client').Registry): void;
 }

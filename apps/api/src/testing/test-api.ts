@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import type { Container, ContainerModule } from 'inversify';
 import type PgBoss from 'pg-boss';
+import { pino } from 'pino';
 import request from 'supertest';
 import { UnitOfWork, type ChannelInstance, type Scope } from '@carteiro/core';
 import { createBoss, ensureQueues, queueDefinitions } from '@carteiro/pgboss';
@@ -11,7 +12,7 @@ import { buildApiContainer } from '../composition-root.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
-const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const silentLogger = pino({ level: 'silent' });
 
 export interface TestCompany {
   id: string;

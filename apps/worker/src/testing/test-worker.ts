@@ -1,12 +1,13 @@
 import type { Container, ContainerModule } from 'inversify';
 import type PgBoss from 'pg-boss';
+import { pino } from 'pino';
 import { createBoss } from '@carteiro/pgboss';
 import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
 import { loadConfig, type Config } from '@carteiro/system';
 import { buildWorkerContainer } from '../composition-root.js';
 import { runWorker, type RunningWorker } from '../worker.js';
 
-const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const silentLogger = pino({ level: 'silent' });
 
 export interface TestWorker {
   container: Container;

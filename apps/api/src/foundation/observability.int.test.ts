@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import request from 'supertest';
+import { createApp } from '../app.js';
+import { buildApiContainer } from '../composition-root.js';
+import { createTestApi, type TestApi } from '../testing/test-api.js';
+
+let api: TestApi;
+const lines: Record<string, unknown>[] = [];
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  api = await createTestApi();
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const logger = pino({ level: 'info', redact: { paths: ['req.headers.authorization', '*.authorization'], censor: '[redacted]' } }, sink);
+  app = createApp(buildApiContainer({ config: api.config, db: api.database.db, boss: api.boss, logger, readiness: async () => true }));
+});
+afterAll(() => api.close());
+
+it('logs one line per request with its request id and never the key', async () => {
+  const company = await api.createCompany();
+  const key = await api.createKey(company.id);
+  const res = await request(app).get('/v1/limits').set('Authorization', `Bearer ${key}`).set('X-Request-Id', 'trace-123');
+  expect(res.headers['x-request-id']).toBe('trace-123');
+  const generated = await request(app).get('/healthz');
+  expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  const line = lines.find((l) => l.reqId === 'trace-123');
+  expect(line).toMatchObject({ req: { method: 'GET', url: '/v1/limits' }, res: { statusCode: 200 } });
+  expect(JSON.stringify(lines)).not.toContain(key);
+});
+
+it('exposes Prometheus metrics with requests by route pattern and status', async () => {
+  const company = await api.createCompany();
+  const key = await api.createKey(company.id);
+  await request(app).get('/v1/limits').set('Authorization', `Bearer ${key}`);
+  await request(app).get('/v1/limits');
+  const res = await request(app).get('/metrics');
+  expect(res.status).toBe(200);
+  expect(res.text).toMatch(/carteiro_http_requests_total\{method="GET",route="\/v1\/limits",status="200"\} [1-9]\d*$/m);
+  expect(res.text).toMatch(/carteiro_http_requests_total\{method="GET",route="unmatched",status="401"\} 1/);
+  expect(res.text).toContain('carteiro_http_request_duration_seconds_bucket');
+});

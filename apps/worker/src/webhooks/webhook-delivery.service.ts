@@ -1,0 +1,50 @@
+import { inject, injectable } from 'inversify';
+import type { Kysely } from 'kysely';
+import { Clock, DeliverWebhooks, FanOutEvents, IdGenerator, RetryPolicy, UnitOfWork, WebhookSender } from '@carteiro/core';
+import { connectionStringOf, Db, PgNotificationListener, WEBHOOKS_NOTIFY_CHANNEL, type Database } from '@carteiro/postgres';
+import { WebhookDispatcher, type DispatcherOptions } from '@carteiro/webhooks';
+import type { BackgroundService } from '../jobs/job-handler.js';
+import { Logger } from '../tokens.js';
+
+/** Tuning of the delivery loop; tests and the benchmark rebind it. */
+export const WebhookDispatcherOptions = Symbol.for('carteiro.worker.WebhookDispatcherOptions');
+
+/**
+ * The worker's webhook delivery loop: fans out outbox events into deliveries and makes their
+ * attempts, woken by NOTIFY on `carteiro_webhooks` (at commit of every outbox insert), with
+ * polling as the fallback. Runs in every worker process; they share the work through row leases.
+ */
+@injectable()
+export class WebhookDeliveryService implements BackgroundService {
+  readonly name = 'webhook-delivery';
+  private readonly dispatcher: WebhookDispatcher;
+
+  constructor(
+    @inject(UnitOfWork) uow: UnitOfWork,
+    @inject(IdGenerator) ids: IdGenerator,
+    @inject(Clock) clock: Clock,
+    @inject(WebhookSender) sender: WebhookSender,
+    @inject(RetryPolicy) policy: RetryPolicy,
+    @inject(Db) db: Kysely<Database>,
+    @inject(Logger) logger: Logger,
+    @inject(WebhookDispatcherOptions) options: Partial<DispatcherOptions>,
+  ) {
+    const url = connectionStringOf(db);
+    const onError = (error: unknown) => logger.warn({ err: error }, 'webhook LISTEN connection lost; polling until it is back');
+    this.dispatcher = new WebhookDispatcher(
+      new FanOutEvents(uow, ids, clock),
+      new DeliverWebhooks(uow, clock, sender, policy),
+      url ? new PgNotificationListener(url, WEBHOOKS_NOTIFY_CHANNEL, { onError }) : null,
+      options,
+      { error: (message, error) => logger.error({ err: error }, message) },
+    );
+  }
+
+  start(): Promise<void> {
+    return this.dispatcher.start();
+  }
+
+  stop(): Promise<void> {
+    return this.dispatcher.stop();
+  }
+}
