@@ -52,6 +52,8 @@ export * from './messages/conversation.js';
 export * from './messages/conversation-repository.js';
 export * from './messages/message.js';
 export * from './messages/message-repository.js';
+export * from './messages/send-message.js';
+export * from './credits/send-credits.js';
 export * from './shared/local-time.js';
 export * from './api-keys/authenticate.js';
 export * from './rate-limits/rate-limit-policy.js';

@@ -12,6 +12,7 @@ export * from './in-memory-channel-conversation-window-repository.js';
 export * from './in-memory-channel-simulator-store.js';
 export * from './in-memory-contact-repositories.js';
 export * from './in-memory-message-repositories.js';
+export * from './messaging-world.js';
 export * from './in-memory-job-scheduler.js';
 export * from './in-memory-webhook-repositories.js';
 export * from './fake-webhook-sender.js';
