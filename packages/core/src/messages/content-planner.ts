@@ -1,6 +1,6 @@
-import type { ChannelCapabilities, OutboundContent } from '../channel/outbound-content.js';
+import { fallbackText, type ChannelCapabilities, type OutboundContent } from '../channel/outbound-content.js';
 import { ValidationError } from '../shared/errors.js';
-import type { EventContent, InteractiveContent, MediaAttachment, MessageContent, PollContent } from './message-content.js';
+import type { MediaAttachment, MessageContent } from './message-content.js';
 
 export interface PlanOptions {
   /** IANA zone in which event times are written when the card falls back to text. */
@@ -21,53 +21,9 @@ function mediaMessage(media: MediaAttachment, caption?: string): OutboundContent
   return out;
 }
 
-/** The numbered-text version of interactive buttons or a list: the body line, then `1. option` lines. */
-export function interactiveAsText(interactive: InteractiveContent): string {
-  const options =
-    interactive.type === 'button'
-      ? (interactive.buttons ?? []).map((b) => b.title)
-      : (interactive.sections ?? []).flatMap((s) => s.rows.map((r) => (r.description ? `${r.title} - ${r.description}` : r.title)));
-  return [interactive.bodyText, ...options.map((o, i) => `${i + 1}. ${o}`)].join('\n');
-}
-
-/** The numbered-text version of a poll. */
-export function pollAsText(poll: PollContent): string {
-  const hint = poll.multipleAnswers ? '(responda com um ou mais números)' : '(responda com o número da opção)';
-  return [`📊 ${poll.name}`, ...poll.options.map((o, i) => `${i + 1}. ${o}`), hint].join('\n');
-}
-
-const dateTimeFormatters = new Map<string, Intl.DateTimeFormat>();
-function formatLocal(unixSeconds: number, timeZone: string): string {
-  let f = dateTimeFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hourCycle: 'h23',
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    dateTimeFormatters.set(timeZone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(unixSeconds * 1000)).map((x) => [x.type, x.value]));
-  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
-}
-
-/** The formatted-text version of an event card, times in the company's zone (DD/MM/YYYY HH:MM). */
-export function eventAsText(event: EventContent, timeZone: string): string {
-  const start = formatLocal(event.startTime, timeZone);
-  let when = start;
-  if (event.endTime !== undefined) {
-    const end = formatLocal(event.endTime, timeZone);
-    // Same day: only the end's hour.
-    when = end.slice(0, 10) === start.slice(0, 10) ? `${start} - ${end.slice(11)}` : `${start} - ${end}`;
-  }
-  const lines = [`📅 ${event.name}`, `🕒 ${when}`];
-  if (event.location) lines.push(`📍 ${event.location}`);
-  if (event.description) lines.push('', event.description);
-  return lines.join('\n');
+/** The text version of content the box cannot carry (the same rendering the gateways fall back to). */
+function asText(content: OutboundContent, options: PlanOptions): OutboundContent {
+  return { kind: 'text', text: fallbackText(content, { timeZone: options.timeZone }) };
 }
 
 /**
@@ -107,19 +63,19 @@ export function planOutboundContent(content: MessageContent, capabilities: Chann
       return [{ kind: 'template', name: content.template.name, language: content.template.language, components: content.template.components }];
     case 'interactive': {
       const i = content.interactive;
-      if (!capabilities.interactive) return [{ kind: 'text', text: interactiveAsText(i) }];
       const out: OutboundContent = { kind: 'interactive', interactiveType: i.type, bodyText: i.bodyText };
       if (i.buttons) out.buttons = i.buttons;
       if (i.sections) out.sections = i.sections;
       if (i.type === 'list') out.buttonText = i.buttonText ?? 'Ver opções';
-      return [out];
+      return [capabilities.interactive ? out : asText(out, options)];
     }
-    case 'poll':
-      if (!capabilities.polls) return [{ kind: 'text', text: pollAsText(content.poll) }];
-      return [{ kind: 'poll', name: content.poll.name, options: content.poll.options, multipleAnswers: content.poll.multipleAnswers }];
+    case 'poll': {
+      const out: OutboundContent = { kind: 'poll', name: content.poll.name, options: content.poll.options, multipleAnswers: content.poll.multipleAnswers };
+      return [capabilities.polls ? out : asText(out, options)];
+    }
     case 'event': {
-      if (!capabilities.events) return [{ kind: 'text', text: eventAsText(content.event, options.timeZone) }];
-      return [{ kind: 'event', ...content.event }];
+      const out: OutboundContent = { kind: 'event', ...content.event };
+      return [capabilities.events ? out : asText(out, options)];
     }
   }
   throw new Error('unreachable');
