@@ -61,3 +61,4 @@ export * from './admin/admin-service.js';
 export * from './limits/get-limits.js';
 export * from './phone/phone-number.js';
 export * from './webhooks/index.js';
+export * from './campaigns/index.js';

@@ -10,6 +10,7 @@ import { KyselyUsageRepository } from './repositories/kysely-usage-repository.js
 import { KyselyContactAffinityRepository, KyselyContactRepository, KyselyTagRepository } from './repositories/kysely-contact-repositories.js';
 import { KyselyConversationRepository, KyselyMessageRepository, KyselyRotationCursorRepository } from './repositories/kysely-message-repositories.js';
 import { KyselyWebhookDeliveryRepository, KyselyWebhookEventQueue, KyselyWebhookRepository } from './repositories/kysely-webhook-repositories.js';
+import { KyselyCampaignRepository, KyselyDispatchLaneRepository, KyselyIdempotencyRepository } from './repositories/kysely-campaign-repositories.js';
 import type { Database } from './schema/database.js';
 
 /** Runs raw SQL on a Kysely connection or transaction (how the job queue joins our transactions). */
@@ -52,6 +53,9 @@ export function kyselyRepositories(db: Kysely<Database>, jobs: JobSchedulerFacto
     webhookDeliveries: new KyselyWebhookDeliveryRepository(db),
     webhookEvents: new KyselyWebhookEventQueue(db),
     jobs: jobs(sqlExecutor(db)),
+    campaigns: new KyselyCampaignRepository(db),
+    dispatchLanes: new KyselyDispatchLaneRepository(db),
+    idempotency: new KyselyIdempotencyRepository(db),
   };
 }
 

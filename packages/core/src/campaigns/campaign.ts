@@ -1,5 +1,5 @@
 import type { KeyMode } from '../api-keys/api-key.js';
-import type { MediaType } from '../channel/outbound-content.js';
+import type { MediaDelivery, MediaType } from '../channel/outbound-content.js';
 import { DomainError, InvalidTransitionError } from '../shared/errors.js';
 import type { AntiBanLevel } from './anti-ban.js';
 import type { Distribution, DistributionMode } from './distribution.js';
@@ -17,7 +17,6 @@ export const CampaignStatusEnglish: Record<CampaignStatus, string> = {
   falha: 'failed',
 };
 
-export type MediaDelivery = 'inline' | 'after_text' | 'media_first';
 export type ExecutionMode = 'immediate' | 'scheduled' | 'deferred_to_safe_window';
 
 /** The message of a campaign as requested, personalised per recipient when it is sent. */
@@ -107,7 +106,8 @@ export type CampaignCommand =
   | { type: 'resume' }
   | { type: 'cancel' }
   | { type: 'complete' }
-  | { type: 'fail'; error: string };
+  | { type: 'fail'; error: string }
+  | { type: 'reopen' };
 
 export type CampaignEvent =
   | { type: 'started'; at: Date }
@@ -115,7 +115,8 @@ export type CampaignEvent =
   | { type: 'resumed'; at: Date }
   | { type: 'cancelled'; at: Date }
   | { type: 'completed'; at: Date }
-  | { type: 'failed'; at: Date; error: string };
+  | { type: 'failed'; at: Date; error: string }
+  | { type: 'reopened'; at: Date };
 
 /**
  * Which statuses each command may leave from. Cancel is also allowed from pendente, so that a
@@ -128,6 +129,8 @@ export const CampaignTransitions: Record<CampaignCommand['type'], readonly Campa
   cancel: ['pendente', 'processando', 'pausado'],
   complete: ['processando'],
   fail: ['pendente', 'processando', 'pausado'],
+  // A retry of failed messages reopens a finished campaign (not one the user cancelled).
+  reopen: ['concluido', 'falha'],
 };
 
 const verbs: Record<CampaignCommand['type'], string> = {
@@ -137,6 +140,7 @@ const verbs: Record<CampaignCommand['type'], string> = {
   cancel: 'cancel',
   complete: 'complete',
   fail: 'fail',
+  reopen: 'retry',
 };
 
 /** Decides what a command does to a campaign, or refuses it with 409 INVALID_TRANSITION. */
@@ -161,6 +165,9 @@ export function decideCampaign(campaign: Campaign, command: CampaignCommand, now
       return { type: 'completed', at: now };
     case 'fail':
       return { type: 'failed', at: now, error: command.error };
+    case 'reopen':
+      if (campaign.cancelledByUser) throw new InvalidTransitionError('cancelled campaign', campaign.status, 'retry', []);
+      return { type: 'reopened', at: now };
   }
 }
 
@@ -179,6 +186,8 @@ export function evolveCampaign(campaign: Campaign, event: CampaignEvent): Campai
       return { ...campaign, status: 'concluido', finishedAt: event.at, updatedAt: event.at };
     case 'failed':
       return { ...campaign, status: 'falha', error: event.error, finishedAt: event.at, updatedAt: event.at };
+    case 'reopened':
+      return { ...campaign, status: 'processando', error: null, finishedAt: null, updatedAt: event.at };
   }
 }
 

@@ -17,6 +17,9 @@ import type { MessageRepository } from '../messages/message-repository.js';
 import type { WebhookRepository } from '../webhooks/webhook-repository.js';
 import type { WebhookDeliveryRepository } from '../webhooks/webhook-delivery-repository.js';
 import type { WebhookEventQueue } from '../webhooks/webhook-event-queue.js';
+import type { CampaignRepository } from '../campaigns/campaign-repository.js';
+import type { DispatchLaneRepository } from '../campaigns/dispatch-lane-repository.js';
+import type { IdempotencyRepository } from '../campaigns/idempotency-repository.js';
 
 /**
  * Every repository of the service. Inside `UnitOfWork.transaction` they all write in one
@@ -43,6 +46,9 @@ export interface Repositories {
   webhooks: WebhookRepository;
   webhookDeliveries: WebhookDeliveryRepository;
   webhookEvents: WebhookEventQueue;
+  campaigns: CampaignRepository;
+  dispatchLanes: DispatchLaneRepository;
+  idempotency: IdempotencyRepository;
 }
 export const Repositories = Symbol.for('carteiro.Repositories');
 

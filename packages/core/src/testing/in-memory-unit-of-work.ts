@@ -3,6 +3,7 @@ import { InMemoryChannelInstanceRepository } from './in-memory-channel-instance-
 import { InMemoryChannelHealthRepository } from './in-memory-channel-health-repository.js';
 import { InMemoryConversationWindowRepository } from './in-memory-channel-conversation-window-repository.js';
 import { InMemoryJobScheduler } from './in-memory-job-scheduler.js';
+import { InMemoryCampaignRepository, InMemoryDispatchLaneRepository, InMemoryIdempotencyRepository } from './in-memory-campaign-repositories.js';
 import { InMemoryStore } from './in-memory-store.js';
 import { InMemoryContactAffinityRepository, InMemoryContactRepository, InMemoryTagRepository } from './in-memory-contact-repositories.js';
 import { InMemoryConversationRepository, InMemoryMessageRepository, InMemoryRotationCursorRepository } from './in-memory-message-repositories.js';
@@ -35,6 +36,9 @@ export function inMemoryRepositories(store: InMemoryStore): Repositories {
     conversations: new InMemoryConversationRepository(store),
     messages: new InMemoryMessageRepository(store),
     jobs: new InMemoryJobScheduler(store),
+    campaigns: new InMemoryCampaignRepository(store),
+    dispatchLanes: new InMemoryDispatchLaneRepository(store),
+    idempotency: new InMemoryIdempotencyRepository(store),
     webhooks: new InMemoryWebhookRepository(store),
     webhookDeliveries: new InMemoryWebhookDeliveryRepository(store),
     webhookEvents: new InMemoryWebhookEventQueue(store),

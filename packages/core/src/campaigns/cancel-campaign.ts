@@ -1,0 +1,39 @@
+import { apiActor } from '../events/domain-event.js';
+import type { Clock } from '../shared/clock.js';
+import { NotFoundError } from '../shared/errors.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { chargesCredits, transitionCampaign } from './campaign.js';
+import { campaignCompletedEvent } from './campaign-events.js';
+
+/**
+ * POST /v1/campaigns/:id/cancel: every pending message becomes pulado (cancelled_by_user) and
+ * gives its unit back; sent ones stay; campaign.completed with cancelledByUser true.
+ * Messages already handed to the channel when the cancel lands are recorded as they end.
+ */
+export class CancelCampaign {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  execute(companyId: string, campaignId: string): Promise<{ cancelled: number }> {
+    return this.uow.transaction(async (repos) => {
+      const found = await repos.campaigns.findByIdInCompany(companyId, campaignId);
+      const campaign = found && (await repos.campaigns.findByIdForUpdate(found.id));
+      if (!campaign) throw new NotFoundError('Campaign', { id: campaignId });
+      const now = this.clock.now();
+      const next = transitionCampaign(campaign, { type: 'cancel' }, now).campaign;
+      const cancelled = await repos.campaigns.skipPending(campaign.id, { reason: 'cancelled_by_user', code: null, error: 'cancelled_by_user' }, now);
+      await repos.campaigns.update(next);
+      if (cancelled > 0) {
+        await repos.campaigns.addTotals(campaign.id, { enviados: 0, falhas: 0, pulados: cancelled });
+        if (chargesCredits(campaign)) await repos.companies.adjustBalance(campaign.companyId, cancelled);
+      }
+      const totals = { ...next.totals, pulados: next.totals.pulados + cancelled };
+      await repos.events.record([campaignCompletedEvent({ ...next, totals }, this.ids, now, apiActor)]);
+      return { cancelled };
+    });
+  }
+}

@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../shared/clock.js';
+import { DomainError, ValidationError } from '../shared/errors.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+
+/** The key a client sent and the fingerprint of its request. */
+export interface IdempotencyInput {
+  key: string;
+  requestHash: string;
+}
+
+/** Responses are replayed for 24 hours (the specification's idempotency cache). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A request still in flight after this long is presumed dead and its key may be taken over. */
+export const IDEMPOTENCY_LOCK_MS = 60_000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+/** SHA-256 of a request in canonical JSON (key order does not matter). */
+export function requestFingerprint(request: unknown): string {
+  return createHash('sha256').update(JSON.stringify(canonical(request)) ?? '').digest('hex');
+}
+
+/**
+ * Idempotency-Key handling after the IETF draft (draft-ietf-httpapi-idempotency-key-header)
+ * and Stripe: the first request with a key runs and its response is kept for 24 hours per
+ * company; a later request with the same key and the same body gets that response again
+ * (a replay); the same key with a different body is 422 IDEMPOTENCY_KEY_MISMATCH; the same key
+ * while the first request is still running is 409 IDEMPOTENCY_KEY_IN_USE. A request that ends
+ * in an error keeps nothing, so that the client may retry it with the same key.
+ */
+export class IdempotentRequests {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async run(
+    companyId: string,
+    input: IdempotencyInput,
+    work: (repos: Repositories) => Promise<{ status: number; body: unknown }>,
+  ): Promise<{ status: number; body: unknown; replay: boolean }> {
+    if (!KEY_PATTERN.test(input.key)) {
+      throw new ValidationError('Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is recommended)', { header: 'Idempotency-Key' });
+    }
+    const now = this.clock.now();
+    const existing = await this.uow.transaction((repos) =>
+      repos.idempotency.begin(
+        {
+          companyId,
+          key: input.key,
+          requestHash: input.requestHash,
+          state: 'in_flight',
+          responseStatus: null,
+          responseBody: null,
+          createdAt: now,
+          lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
+        },
+        new Date(now.getTime() - IDEMPOTENCY_TTL_MS),
+      ),
+    );
+    if (existing) {
+      if (existing.requestHash !== input.requestHash) {
+        throw new DomainError('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was already used with a different request body', {
+          idempotency_key: input.key,
+        });
+      }
+      if (existing.state === 'in_flight') {
+        throw new DomainError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', { idempotency_key: input.key }, 1);
+      }
+      return { status: existing.responseStatus ?? 200, body: existing.responseBody, replay: true };
+    }
+    try {
+      return await this.uow.transaction(async (repos) => {
+        const result = await work(repos);
+        await repos.idempotency.complete(companyId, input.key, result.status, result.body);
+        return { ...result, replay: false };
+      });
+    } catch (error) {
+      await this.uow.transaction((repos) => repos.idempotency.release(companyId, input.key)).catch(() => undefined);
+      throw error;
+    }
+  }
+}

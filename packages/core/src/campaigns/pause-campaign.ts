@@ -1,0 +1,29 @@
+import { apiActor } from '../events/domain-event.js';
+import type { Clock } from '../shared/clock.js';
+import { NotFoundError } from '../shared/errors.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { transitionCampaign } from './campaign.js';
+import { campaignPausedEvent } from './campaign-events.js';
+
+/** POST /v1/campaigns/:id/pause: lanes stop claiming its messages; sent ones stay; pending ones wait. */
+export class PauseCampaign {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  execute(companyId: string, campaignId: string): Promise<{ status: 'paused' }> {
+    return this.uow.transaction(async (repos) => {
+      const found = await repos.campaigns.findByIdInCompany(companyId, campaignId);
+      const campaign = found && (await repos.campaigns.findByIdForUpdate(found.id));
+      if (!campaign) throw new NotFoundError('Campaign', { id: campaignId });
+      const now = this.clock.now();
+      const next = transitionCampaign(campaign, { type: 'pause' }, now).campaign;
+      await repos.campaigns.update(next);
+      await repos.events.record([campaignPausedEvent(next, this.ids, now, apiActor)]);
+      return { status: 'paused' as const };
+    });
+  }
+}

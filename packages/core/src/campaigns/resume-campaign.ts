@@ -1,0 +1,26 @@
+import type { Clock } from '../shared/clock.js';
+import { NotFoundError } from '../shared/errors.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { transitionCampaign } from './campaign.js';
+import { wakeLanes } from './lane-wakeups.js';
+
+/** POST /v1/campaigns/:id/resume: only still-pending messages go back to their lanes. */
+export class ResumeCampaign {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(companyId: string, campaignId: string): Promise<{ status: 'processing'; pending_requeued: number }> {
+    return this.uow.transaction(async (repos) => {
+      const found = await repos.campaigns.findByIdInCompany(companyId, campaignId);
+      const campaign = found && (await repos.campaigns.findByIdForUpdate(found.id));
+      if (!campaign) throw new NotFoundError('Campaign', { id: campaignId });
+      const next = transitionCampaign(campaign, { type: 'resume' }, this.clock.now()).campaign;
+      await repos.campaigns.update(next);
+      const pending = await repos.campaigns.messagesInStatus(campaign.id, ['pendente']);
+      await wakeLanes(repos.jobs, pending.map((m) => m.setorId));
+      return { status: 'processing' as const, pending_requeued: pending.length };
+    });
+  }
+}

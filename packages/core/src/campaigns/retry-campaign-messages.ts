@@ -1,0 +1,95 @@
+import type { Clock } from '../shared/clock.js';
+import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { chargesCredits, transitionCampaign } from './campaign.js';
+import { MAX_MANUAL_RETRIES, transitionMessage, type CampaignMessage } from './campaign-message.js';
+import type { MessageChange } from './campaign-repository.js';
+import { redistribute } from './distribution.js';
+import { wakeLanes } from './lane-wakeups.js';
+
+/** Body of POST /v1/campaigns/:id/retry. */
+export interface RetryCampaignInput {
+  detailIds?: string[] | null;
+  all_failures?: boolean | null;
+}
+
+export interface RetryCampaignResult {
+  status: string;
+  retried: number;
+  not_retried: { id: string; reason: 'not_failed' | 'retry_limit_reached' | 'not_found' }[];
+}
+
+/**
+ * POST /v1/campaigns/:id/retry: failed messages (by `detailIds[]` or `all_failures`) go back
+ * to pending, at most {@link MAX_MANUAL_RETRIES} times each; a finished campaign reopens.
+ * Messages whose number can no longer send move to a connected number of the pool.
+ */
+export class RetryCampaignMessages {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(companyId: string, campaignId: string, input: RetryCampaignInput): Promise<RetryCampaignResult> {
+    const byIds = Array.isArray(input.detailIds) && input.detailIds.length > 0;
+    if (byIds === (input.all_failures === true)) {
+      throw new ValidationError('Send either detailIds[] or all_failures: true', { fields: ['detailIds', 'all_failures'] });
+    }
+    return this.uow.transaction(async (repos) => {
+      const found = await repos.campaigns.findByIdInCompany(companyId, campaignId);
+      let campaign = found && (await repos.campaigns.findByIdForUpdate(found.id));
+      if (!campaign) throw new NotFoundError('Campaign', { id: campaignId });
+      if (campaign.status === 'pendente' || campaign.cancelledByUser) {
+        throw new DomainError('INVALID_TRANSITION', `Cannot retry messages of a campaign in status ${campaign.status}${campaign.cancelledByUser ? ' (cancelled)' : ''}`, {
+          status: campaign.status,
+          allowed: ['processando', 'pausado', 'concluido', 'falha'],
+        });
+      }
+      const now = this.clock.now();
+      const notRetried: RetryCampaignResult['not_retried'] = [];
+      let candidates: CampaignMessage[];
+      if (byIds) {
+        const ids = [...new Set(input.detailIds!)];
+        candidates = await repos.campaigns.findMessagesByIds(campaign.id, ids);
+        const known = new Set(candidates.map((m) => m.id));
+        for (const id of ids) if (!known.has(id)) notRetried.push({ id, reason: 'not_found' });
+      } else {
+        candidates = await repos.campaigns.messagesInStatus(campaign.id, ['falha']);
+      }
+      const retried: CampaignMessage[] = [];
+      for (const m of candidates) {
+        if (m.status !== 'falha') notRetried.push({ id: m.id, reason: 'not_failed' });
+        else if (m.manualRetries >= MAX_MANUAL_RETRIES) notRetried.push({ id: m.id, reason: 'retry_limit_reached' });
+        else retried.push(transitionMessage(m, { type: 'retry' }, now));
+      }
+      if (retried.length === 0) return { status: campaign.status, retried: 0, not_retried: notRetried };
+
+      const connected: string[] = [];
+      for (const setorId of campaign.setorIds) {
+        const instance = await repos.channelInstances.findBySetor(setorId);
+        if (instance?.status === 'connected') connected.push(setorId);
+      }
+      if (connected.length === 0) throw new DomainError('NOT_FOUND', 'No connected channel instance in the campaign pool', { setor_ids: campaign.setorIds });
+      const stranded = retried.filter((m) => !connected.includes(m.setorId));
+      const plan = redistribute(stranded.map((m) => m.id), connected);
+      const target = new Map<string, string>();
+      for (const [setorId, ids] of plan ?? []) for (const id of ids) target.set(id, setorId);
+      const changes: MessageChange[] = retried.map((m) => {
+        const to = target.get(m.id);
+        return { message: to ? transitionMessage(m, { type: 'reassign', setorId: to }, now) : m, expectedStatus: 'falha' };
+      });
+
+      if (chargesCredits(campaign) && (await repos.companies.adjustBalance(campaign.companyId, -retried.length)) === null) {
+        throw new DomainError('BULK_DISABLED', 'Insufficient balance to retry these messages', { required: retried.length });
+      }
+      const written = await repos.campaigns.updateMessages(changes);
+      await repos.campaigns.addTotals(campaign.id, { enviados: 0, falhas: -written.length, pulados: 0 });
+      if (campaign.status === 'concluido' || campaign.status === 'falha') {
+        campaign = transitionCampaign(campaign, { type: 'reopen' }, now).campaign;
+        await repos.campaigns.update(campaign);
+      }
+      await wakeLanes(repos.jobs, changes.map((c) => c.message.setorId));
+      return { status: campaign.status, retried: written.length, not_retried: notRetried };
+    });
+  }
+}

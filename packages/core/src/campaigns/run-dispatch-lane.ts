@@ -1,0 +1,293 @@
+import type { ChannelGateway, SendResult } from '../channel/channel-gateway.js';
+import type { ChannelInstance } from '../channel/channel-instance.js';
+import type { SendFailureCode } from '../channel/send-failure.js';
+import type { Company } from '../companies/company.js';
+import { planOutboundContent } from '../messages/content-planner.js';
+import type { Clock } from '../shared/clock.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { Random } from '../shared/random.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { Setor } from '../setores/setor.js';
+import type { Campaign } from './campaign.js';
+import { recipientContent } from './campaign-content.js';
+import { clientMessageIdOf, transitionMessage, type CampaignMessage } from './campaign-message.js';
+import type { MessageChange } from './campaign-repository.js';
+import { redistribute } from './distribution.js';
+import { wakeLanes } from './lane-wakeups.js';
+import { minimumGapMs, pacingGapMs } from './pacing.js';
+import { isWithinSafeHours, nextSafeInstant } from './safe-hours.js';
+import { applyOutcome, failCampaign, recordChanges, type SendOutcome } from './settle-outcomes.js';
+import type { Sleeper } from './sleeper.js';
+import { warmingRemaining, warmingStatus, type WarmingStatus } from './warming.js';
+import { zonedDay } from './zoned-time.js';
+import { failureGroupOf } from '../channel/send-failure.js';
+
+/** Marks a box's instance disconnected (with its event) when a send reports a sender failure. */
+export interface SenderFailureHandler {
+  within(repos: Repositories, input: { setorId: string; code: SendFailureCode; error?: string | null }): Promise<unknown>;
+}
+
+export interface DispatchSettings {
+  pacingScale: number;
+  /** How long a lane lease lasts without renewal; a dead worker's lane is taken over after it. */
+  leaseMs: number;
+  /** Longest time one run keeps a lane before yielding it (the job is re-enqueued). */
+  sliceMs: number;
+  /** Pacing gaps up to this long are waited in process; longer ones end the run with a reschedule. */
+  maxInProcessWaitMs: number;
+  /** Most messages claimed at once (when pacing allows several per second). */
+  maxBatch: number;
+  /** Claims are sized so that one batch spans about this long. */
+  batchSpanMs: number;
+  autoRetryBaseMs: number;
+}
+
+export const DEFAULT_DISPATCH_SETTINGS: DispatchSettings = {
+  pacingScale: 1,
+  leaseMs: 30_000,
+  sliceMs: 60_000,
+  maxInProcessWaitMs: 5_000,
+  maxBatch: 200,
+  batchSpanMs: 1_000,
+  autoRetryBaseMs: 60_000,
+};
+
+export type LaneOutcome = 'busy' | 'idle' | 'yielded' | 'sender_unavailable';
+
+export interface LaneRunResult {
+  outcome: LaneOutcome;
+  sent: number;
+  failed: number;
+  /** When the lane should run again (null: nothing to do until new work wakes it). */
+  rescheduleAt: Date | null;
+}
+
+interface LaneContext {
+  setor: Setor;
+  instance: ChannelInstance;
+  company: Company;
+  warming: WarmingStatus;
+  day: string;
+  remaining: number;
+}
+
+/**
+ * One run of a box's dispatch lane: the only sender of that number while it holds the lane's
+ * lease. Exactly-once: a message is claimed (pendente → enviando, in a committed transaction),
+ * sent with `clientMessageId` = its id (so a provider that deduplicates drops a re-send), and
+ * recorded with a compare-and-set on `enviando`. A run that dies leaves `enviando` messages;
+ * the next holder of the lane re-sends them with the same client ids before claiming more.
+ */
+export class RunDispatchLane {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly random: Random,
+    private readonly gateway: ChannelGateway,
+    private readonly sleeper: Sleeper,
+    private readonly senderFailure: SenderFailureHandler,
+    private readonly settings: DispatchSettings,
+  ) {}
+
+  async run(setorId: string, owner: string): Promise<LaneRunResult> {
+    const started = this.clock.now();
+    const lease = () => new Date(this.clock.now().getTime() + this.settings.leaseMs);
+    const lane = await this.uow.transaction((repos) => repos.dispatchLanes.acquire(setorId, owner, started, lease()));
+    if (!lane) {
+      const held = await this.uow.transaction((repos) => repos.dispatchLanes.find(setorId));
+      return { outcome: 'busy', sent: 0, failed: 0, rescheduleAt: held?.leaseUntil ?? null };
+    }
+    let nextSendAt = lane.nextSendAt;
+    const result: LaneRunResult = { outcome: 'idle', sent: 0, failed: 0, rescheduleAt: null };
+    const campaigns = new Map<string, Campaign>();
+    try {
+      for (;;) {
+        const now = this.clock.now();
+        if (now.getTime() - started.getTime() >= this.settings.sliceMs) {
+          return { ...result, outcome: 'yielded', rescheduleAt: nextSendAt && nextSendAt > now ? nextSendAt : now };
+        }
+        const ctx = await this.context(setorId, now);
+        if (!ctx) return { ...result, outcome: 'idle' };
+        if (ctx.instance.status !== 'connected') {
+          await this.uow.transaction((repos) => this.senderUnavailable(repos, setorId, 'SENDER_DISCONNECTED', 'The box has no connected channel instance', now));
+          return { ...result, outcome: 'sender_unavailable' };
+        }
+        if (!isWithinSafeHours(now, ctx.company.safeHours, ctx.company.timezone)) {
+          // Campaigns only send inside the company's safe hours; the lane sleeps until the window opens.
+          return { ...result, outcome: 'yielded', rescheduleAt: nextSafeInstant(now, ctx.company.safeHours, ctx.company.timezone) };
+        }
+        if (nextSendAt && nextSendAt.getTime() > now.getTime()) {
+          const wait = nextSendAt.getTime() - now.getTime();
+          if (wait > this.settings.maxInProcessWaitMs) return { ...result, outcome: 'yielded', rescheduleAt: nextSendAt };
+          await this.sleeper.sleep(wait);
+        }
+
+        let batch = await this.uow.transaction((repos) => repos.campaigns.inFlight(setorId));
+        if (batch.length === 0) {
+          if (ctx.remaining <= 0) {
+            const skipped = await this.uow.transaction((repos) => this.skipForWarming(repos, setorId, this.clock.now()));
+            if (skipped === 0) return { ...result, outcome: 'idle', rescheduleAt: await this.nextRetry(setorId) };
+            continue;
+          }
+          const limit = Math.max(1, Math.min(this.settings.maxBatch, ctx.remaining, this.batchSize(ctx)));
+          batch = await this.uow.transaction((repos) => repos.campaigns.claimMessages(setorId, owner, limit, this.clock.now()));
+          if (batch.length === 0) return { ...result, outcome: 'idle', rescheduleAt: await this.nextRetry(setorId) };
+        }
+        await this.loadCampaigns(batch, campaigns);
+
+        const changes: MessageChange[] = [];
+        let senderFailed: { code: SendFailureCode; error: string } | null = null;
+        let index = 0;
+        for (; index < batch.length; index += 1) {
+          const message = batch[index]!;
+          const campaign = campaigns.get(message.campaignId)!;
+          const before = this.clock.now();
+          if (index > 0 && nextSendAt && nextSendAt.getTime() > before.getTime()) await this.sleeper.sleep(nextSendAt.getTime() - before.getTime());
+          const outcome = await this.send(campaign, message, ctx);
+          const after = this.clock.now();
+          nextSendAt = new Date(after.getTime() + pacingGapMs(campaign.antiBanLevel, this.random, this.settings.pacingScale, ctx.warming.minIntervalMs));
+          changes.push({
+            message: applyOutcome(message, setorId, outcome, after, this.settings),
+            expectedStatus: 'enviando',
+            ...(message.claimedBy ? { expectedClaimedBy: message.claimedBy } : {}),
+          });
+          if (outcome.ok) result.sent += 1;
+          else result.failed += 1;
+          if (!outcome.ok && failureGroupOf(outcome.code) === 'sender') {
+            senderFailed = { code: outcome.code, error: outcome.error };
+            index += 1;
+            break;
+          }
+        }
+        const unsent = batch.slice(index);
+        const renewed = await this.uow.transaction(async (repos) => {
+          const now2 = this.clock.now();
+          await recordChanges(repos, changes, this.ids, now2, { countSentOn: { setorId, company: ctx.company } });
+          if (senderFailed) {
+            // The claimed but unsent rest go back to pending, then every pending message of the box moves on.
+            const back = unsent.map((m) => ({
+              message: transitionMessage(m, { type: 'requeue', notBefore: null, auto: false }, now2),
+              expectedStatus: 'enviando' as const,
+            }));
+            await repos.campaigns.updateMessages(back);
+            await this.senderFailure.within(repos, { setorId, code: senderFailed.code, error: senderFailed.error });
+            await this.senderUnavailable(repos, setorId, senderFailed.code, senderFailed.error, now2);
+            return true;
+          }
+          return repos.dispatchLanes.renew(setorId, owner, lease(), nextSendAt);
+        });
+        if (senderFailed) return { ...result, outcome: 'sender_unavailable' };
+        if (!renewed) return { ...result, outcome: 'busy' };
+        campaigns.clear();
+      }
+    } finally {
+      await this.uow.transaction((repos) => repos.dispatchLanes.release(setorId, owner, nextSendAt)).catch(() => undefined);
+    }
+  }
+
+  private batchSize(ctx: LaneContext): number {
+    const gap = minimumGapMs('normal', this.settings.pacingScale, ctx.warming.minIntervalMs);
+    if (gap <= 0) return this.settings.maxBatch;
+    return Math.floor(this.settings.batchSpanMs / gap) || 1;
+  }
+
+  private async context(setorId: string, now: Date): Promise<LaneContext | null> {
+    return this.uow.transaction(async (repos) => {
+      const setor = await repos.setores.findById(setorId);
+      const instance = await repos.channelInstances.findBySetor(setorId);
+      const company = setor && (await repos.companies.findById(setor.companyId));
+      if (!setor || !company) return null;
+      const day = zonedDay(now, company.timezone);
+      const warming = warmingStatus(setor, await repos.usage.setorHistory(setorId, day));
+      const remaining = warmingRemaining(warming, await repos.usage.sentBySetor(setorId, day));
+      const disconnected: ChannelInstance = instance ?? ({ status: 'disconnected' } as ChannelInstance);
+      return { setor, instance: disconnected, company, warming, day, remaining };
+    });
+  }
+
+  private async loadCampaigns(batch: readonly CampaignMessage[], cache: Map<string, Campaign>): Promise<void> {
+    const missing = [...new Set(batch.map((m) => m.campaignId))].filter((id) => !cache.has(id));
+    if (missing.length === 0) return;
+    await this.uow.transaction(async (repos) => {
+      for (const id of missing) {
+        const campaign = await repos.campaigns.findById(id);
+        if (campaign) cache.set(id, campaign);
+      }
+    });
+  }
+
+  private async send(campaign: Campaign, message: CampaignMessage, ctx: LaneContext): Promise<SendOutcome> {
+    const now = this.clock.now();
+    let parts;
+    try {
+      const content = recipientContent(campaign, message, now, ctx.company.timezone);
+      parts = planOutboundContent(content, this.gateway.capabilities(ctx.setor, campaign.mode), { timeZone: ctx.company.timezone });
+    } catch (error) {
+      return { ok: false, code: 'UNKNOWN', error: error instanceof Error ? error.message : String(error) };
+    }
+    let first: SendResult | null = null;
+    for (let part = 0; part < parts.length; part += 1) {
+      let sent: SendResult;
+      try {
+        sent = await this.gateway.send({
+          setor: ctx.setor,
+          instance: ctx.instance,
+          mode: campaign.mode,
+          to: message.phone,
+          content: parts[part]!,
+          clientMessageId: clientMessageIdOf(message, part),
+        });
+      } catch (error) {
+        return { ok: false, code: 'TEMP_NETWORK', error: error instanceof Error ? error.message : String(error) };
+      }
+      if (!sent.ok) return { ok: false, code: sent.code, error: sent.error };
+      first ??= sent;
+    }
+    if (!first || !first.ok) return { ok: false, code: 'UNKNOWN', error: 'Nothing to send' };
+    return { ok: true, providerMessageId: first.providerMessageId, sentAt: first.sentAt };
+  }
+
+  /**
+   * The box cannot send: its pending messages move round-robin to the numbers of each
+   * campaign's pool that are still connected; a running campaign with none left fails.
+   */
+  async senderUnavailable(repos: Repositories, setorId: string, code: SendFailureCode, error: string, now: Date): Promise<void> {
+    for (const found of await repos.campaigns.unfinishedUsingSetor(setorId)) {
+      const campaign = await repos.campaigns.findByIdForUpdate(found.id);
+      if (!campaign) continue;
+      const pending = await repos.campaigns.messagesInStatus(campaign.id, ['pendente'], setorId);
+      if (pending.length === 0) continue;
+      const connected: string[] = [];
+      for (const other of campaign.setorIds) {
+        if (other === setorId) continue;
+        if ((await repos.channelInstances.findBySetor(other))?.status === 'connected') connected.push(other);
+      }
+      const plan = redistribute(pending.map((m) => m.id), connected);
+      if (plan) {
+        await repos.campaigns.reassign(campaign.id, [...plan].flatMap(([to, ids]) => ids.map((id) => ({ id, setorId: to }))), now);
+        await wakeLanes(repos.jobs, connected);
+      } else if (campaign.status === 'processando') {
+        await failCampaign(repos, campaign, `No number of the pool can send: ${error}`, code, this.ids, now);
+      }
+    }
+  }
+
+  private async skipForWarming(repos: Repositories, setorId: string, now: Date): Promise<number> {
+    let skipped = 0;
+    for (const campaign of await repos.campaigns.unfinishedUsingSetor(setorId)) {
+      if (campaign.status !== 'processando') continue;
+      const pending = await repos.campaigns.messagesInStatus(campaign.id, ['pendente'], setorId);
+      const changes: MessageChange[] = pending.map((m) => ({
+        message: transitionMessage(m, { type: 'skip', reason: 'warming_daily_limit', code: 'WARMING_DAILY_LIMIT', error: 'warming_daily_limit' }, now),
+        expectedStatus: 'pendente',
+      }));
+      skipped += (await recordChanges(repos, changes, this.ids, now)).written.length;
+    }
+    return skipped;
+  }
+
+  private async nextRetry(setorId: string): Promise<Date | null> {
+    return this.uow.transaction((repos) => repos.campaigns.earliestRetry(setorId));
+  }
+}

@@ -1,0 +1,117 @@
+import type { SendFailureCode } from '../channel/send-failure.js';
+import { failureGroupOf } from '../channel/send-failure.js';
+import type { Company } from '../companies/company.js';
+import type { DomainEvent } from '../events/domain-event.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { Repositories } from '../shared/unit-of-work.js';
+import { chargesCredits, transitionCampaign, unsettledCount, type Campaign } from './campaign.js';
+import { campaignCompletedEvent, campaignFailedEvent, messageOutcomeEvent } from './campaign-events.js';
+import { MAX_AUTO_RETRIES, settlementDelta, transitionMessage, type CampaignMessage } from './campaign-message.js';
+import type { MessageChange } from './campaign-repository.js';
+import { zonedDay } from './zoned-time.js';
+
+/** What the channel answered for one claimed message. */
+export type SendOutcome =
+  | { ok: true; providerMessageId: string; sentAt: Date }
+  | { ok: false; code: SendFailureCode; error: string };
+
+export interface SettleSettings {
+  pacingScale: number;
+  /** First backoff of an automatic retry (doubles each time), before PACING_SCALE. */
+  autoRetryBaseMs: number;
+}
+
+/** The message after an outcome: sent, failed, or back to pending for an automatic retry. */
+export function applyOutcome(message: CampaignMessage, setorId: string, outcome: SendOutcome, now: Date, settings: SettleSettings): CampaignMessage {
+  const attempted = { ...message, attempts: message.attempts + 1 };
+  if (outcome.ok) {
+    return transitionMessage(attempted, { type: 'markSent', setorId, providerMessageId: outcome.providerMessageId, sentAt: outcome.sentAt }, now);
+  }
+  if (failureGroupOf(outcome.code) === 'temporary' && message.autoRetries < MAX_AUTO_RETRIES) {
+    const delay = settings.autoRetryBaseMs * 2 ** message.autoRetries * Math.max(0, settings.pacingScale);
+    return {
+      ...transitionMessage(attempted, { type: 'requeue', notBefore: new Date(now.getTime() + delay), auto: true }, now),
+      error: outcome.error,
+      errorCode: outcome.code,
+    };
+  }
+  return transitionMessage(attempted, { type: 'markFailed', setorId, code: outcome.code, error: outcome.error }, now);
+}
+
+/**
+ * Records a batch of changed messages in the caller's transaction: each write is guarded by
+ * the status it left (so a message is counted once, whoever records it), then the campaign
+ * counters, the credits of failed and skipped messages, the daily counters of sent ones, the
+ * message events, and the completion of campaigns that have nothing left to send.
+ */
+export async function recordChanges(
+  repos: Repositories,
+  changes: readonly MessageChange[],
+  ids: IdGenerator,
+  now: Date,
+  options: { countSentOn?: { setorId: string; company: Company } } = {},
+): Promise<{ written: CampaignMessage[] }> {
+  if (changes.length === 0) return { written: [] };
+  const writtenIds = new Set(await repos.campaigns.updateMessages(changes));
+  const written = changes.filter((c) => writtenIds.has(c.message.id));
+  const campaignIds = [...new Set(written.map((c) => c.message.campaignId))].sort();
+  const events: DomainEvent[] = [];
+  let sentLive = 0;
+  for (const campaignId of campaignIds) {
+    const campaign = await repos.campaigns.findByIdForUpdate(campaignId);
+    if (!campaign) continue;
+    const delta = { enviados: 0, falhas: 0, pulados: 0, refund: 0 };
+    for (const change of written) {
+      if (change.message.campaignId !== campaignId) continue;
+      const d = settlementDelta(change.expectedStatus, change.message.status, chargesCredits(campaign));
+      delta.enviados += d.enviados;
+      delta.falhas += d.falhas;
+      delta.pulados += d.pulados;
+      delta.refund += d.refund;
+      if (change.message.status === 'enviado' || change.message.status === 'falha') events.push(messageOutcomeEvent(change.message, ids, now));
+      if (change.message.status === 'enviado' && campaign.mode === 'live') sentLive += 1;
+    }
+    if (delta.enviados || delta.falhas || delta.pulados) await repos.campaigns.addTotals(campaignId, delta);
+    if (delta.refund !== 0) await repos.companies.adjustBalance(campaign.companyId, delta.refund);
+    const totals = {
+      total: campaign.totals.total,
+      enviados: campaign.totals.enviados + delta.enviados,
+      falhas: campaign.totals.falhas + delta.falhas,
+      pulados: campaign.totals.pulados + delta.pulados,
+    };
+    if (campaign.status === 'processando' && unsettledCount(totals) === 0) {
+      const done = transitionCampaign({ ...campaign, totals }, { type: 'complete' }, now).campaign;
+      await repos.campaigns.update(done);
+      events.push(campaignCompletedEvent(done, ids, now));
+    }
+  }
+  if (sentLive > 0 && options.countSentOn) {
+    const { setorId, company } = options.countSentOn;
+    await repos.usage.addSent(company.id, setorId, zonedDay(now, company.timezone), sentLive);
+  }
+  await repos.events.record(events);
+  return { written: written.map((c) => c.message) };
+}
+
+/** Completes a processando campaign with nothing left to send (the sweep's safety net). */
+export async function completeIfSettled(repos: Repositories, campaignId: string, ids: IdGenerator, now: Date): Promise<boolean> {
+  const campaign = await repos.campaigns.findByIdForUpdate(campaignId);
+  if (!campaign || campaign.status !== 'processando' || unsettledCount(campaign.totals) > 0) return false;
+  const done = transitionCampaign(campaign, { type: 'complete' }, now).campaign;
+  await repos.campaigns.update(done);
+  await repos.events.record([campaignCompletedEvent(done, ids, now)]);
+  return true;
+}
+
+/** Fails a campaign whose pool can no longer send: its pending messages are skipped and refunded. */
+export async function failCampaign(repos: Repositories, campaign: Campaign, error: string, code: SendFailureCode, ids: IdGenerator, now: Date): Promise<number> {
+  const skipped = await repos.campaigns.skipPending(campaign.id, { reason: 'no_sender_available', code, error }, now);
+  if (skipped > 0) {
+    await repos.campaigns.addTotals(campaign.id, { enviados: 0, falhas: 0, pulados: skipped });
+    if (chargesCredits(campaign)) await repos.companies.adjustBalance(campaign.companyId, skipped);
+  }
+  const failed = transitionCampaign(campaign, { type: 'fail', error }, now).campaign;
+  await repos.campaigns.update(failed);
+  await repos.events.record([campaignFailedEvent(failed, ids, now, error)]);
+  return skipped;
+}
