@@ -14,6 +14,16 @@ export interface DbOptions {
   applicationName?: string;
 }
 
+const connectionStrings = new WeakMap<object, string>();
+
+/**
+ * The connection string a `createDb` instance was made with: for processes that need a
+ * dedicated connection beside the pool (LISTEN for webhook wake-ups).
+ */
+export function connectionStringOf(db: Kysely<Database>): string | undefined {
+  return connectionStrings.get(db);
+}
+
 /** A Kysely instance over a pg pool. */
 export function createDb(connectionString: string, options: DbOptions = {}): Kysely<Database> {
   const pool = new pg.Pool({
@@ -23,7 +33,9 @@ export function createDb(connectionString: string, options: DbOptions = {}): Kys
   });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  connectionStrings.set(db, connectionString);
+  return db;
 }
 
 /** Applies every pending migration. Safe to call from several processes at once (Kysely takes a lock). */

@@ -23,8 +23,8 @@ import { createdWebhookView, deliveryView, testResultView, updatedWebhookView, w
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An id in a path that cannot exist answers 404, as a missing one does. */
-function pathId(value: string | undefined, what: string): string {
-  if (!value || !UUID.test(value)) throw new NotFoundError(what);
+function pathId(value: string | string[] | undefined, what: string): string {
+  if (typeof value !== 'string' || !UUID.test(value)) throw new NotFoundError(what);
   return value.toLowerCase();
 }
 

@@ -53,8 +53,9 @@ describe('/v1/webhooks', () => {
     api = await createTestApi();
     worker = await createTestWorker({ database: api.database, env: { WEBHOOK_RETRY_BASE_MS: '20' } });
     receiver = await startReceiver();
-    companyId = (await api.createCompany()).id;
-    key = await api.createKey(companyId, { scopes: ['webhooks:manage'] });
+    // Polling the delivery log makes many requests: lift the default 60 per minute.
+    companyId = (await api.createCompany({ company_rpm: 100_000 })).id;
+    key = await api.createKey(companyId, { scopes: ['webhooks:manage'], rpm: 100_000 });
   });
 
   afterAll(async () => {
