@@ -53,6 +53,8 @@ export * from './messages/conversation-repository.js';
 export * from './messages/message.js';
 export * from './messages/message-repository.js';
 export * from './messages/send-message.js';
+export * from './messages/manage-sent-message.js';
+export * from './messages/receive-inbound-message.js';
 export * from './credits/send-credits.js';
 export * from './shared/local-time.js';
 export * from './api-keys/authenticate.js';

@@ -1,0 +1,99 @@
+import { CONVERSATION_WINDOW_MS } from '../channel/conversation-window.js';
+import { systemActor, type DomainEvent } from '../events/domain-event.js';
+import { normalizePhone } from '../phone/phone-number.js';
+import type { Clock } from '../shared/clock.js';
+import { NotFoundError, ValidationError } from '../shared/errors.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { newConversation } from './conversation.js';
+import { MAX_TEXT_LENGTH } from './message-content.js';
+
+export interface InboundMessageInput {
+  setorId: string;
+  /** The contact's number, in any accepted form. */
+  from: string;
+  text: string;
+}
+
+export interface InboundMessageResult {
+  messageId: string;
+  companyId: string;
+  setorId: string;
+  /** E.164. */
+  from: string;
+  contactId: string;
+  contactCreated: boolean;
+  conversationId: string;
+  conversationCreated: boolean;
+  receivedAt: Date;
+  /** Until when an official box may send free text to the contact. */
+  windowOpenUntil: Date;
+}
+
+/**
+ * A message from a contact to a box (the simulator's POST /admin/v1/simulator/inbound, later
+ * provider webhooks): finds or creates the contact and its conversation, opens the 24-hour
+ * window, links the contact to the box, and records `message.received` (with
+ * `contact.created` and `conversation.created` when they are new) in one transaction.
+ */
+export class ReceiveInboundMessage {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(input: InboundMessageInput): Promise<InboundMessageResult> {
+    const from = normalizePhone(input.from, 'from');
+    if (typeof input.text !== 'string' || input.text.trim() === '') throw new ValidationError('text is required', { field: 'text' });
+    if (input.text.length > MAX_TEXT_LENGTH) throw new ValidationError(`text is longer than ${MAX_TEXT_LENGTH} characters`, { field: 'text' });
+    return this.uow.transaction(async (repos) => {
+      const now = this.clock.now();
+      const setor = await repos.setores.findById(input.setorId);
+      if (!setor) throw new NotFoundError('Box', { setor_id: input.setorId });
+      const [contact] = await repos.contacts.ensureMany(setor.companyId, [{ phone: from, name: null }], this.ids, now);
+      const candidate = newConversation(this.ids.newId(), setor.companyId, setor.id, contact!.id, now);
+      const conversation = await repos.conversations.findOrCreate(candidate);
+      await repos.conversations.touch(conversation.id, 'inbound', now);
+      await repos.conversationWindows.recordInbound(setor.id, from, now);
+      await repos.contactAffinities.add({ companyId: setor.companyId, contactId: contact!.id, setorId: setor.id, source: 'inbound', createdAt: now });
+      const messageId = this.ids.newId();
+      const event = (name: DomainEvent['event'], data: Record<string, unknown>): DomainEvent => ({
+        id: this.ids.newId(),
+        event: name,
+        companyId: setor.companyId,
+        setorId: setor.id,
+        occurredAt: now,
+        data,
+        actor: systemActor,
+      });
+      const events: DomainEvent[] = [];
+      if (contact!.created) events.push(event('contact.created', { contactId: contact!.id, phone: from, name: null, source: 'inbound' }));
+      const conversationCreated = conversation.id === candidate.id;
+      if (conversationCreated) events.push(event('conversation.created', { conversationId: conversation.id, contactId: contact!.id, setorId: setor.id }));
+      events.push(
+        event('message.received', {
+          messageId,
+          conversationId: conversation.id,
+          contactId: contact!.id,
+          from,
+          text: input.text,
+          receivedAt: now.toISOString(),
+        }),
+      );
+      await repos.events.record(events);
+      return {
+        messageId,
+        companyId: setor.companyId,
+        setorId: setor.id,
+        from,
+        contactId: contact!.id,
+        contactCreated: contact!.created,
+        conversationId: conversation.id,
+        conversationCreated,
+        receivedAt: now,
+        windowOpenUntil: new Date(now.getTime() + CONVERSATION_WINDOW_MS),
+      };
+    });
+  }
+}
