@@ -9,6 +9,7 @@ import { systemModule, type Config } from '@carteiro/system';
 import { SetorWarmingReader } from './admin/admin-setores.controller.js';
 import { foundationModule } from './foundation/foundation.module.js';
 import { webhooksModule } from './webhooks/webhooks.module.js';
+import { campaignsModule } from './campaigns/campaigns.module.js';
 import { ActiveCampaigns } from './foundation/tokens.js';
 import { ApiSettings, Logger } from './http/tokens.js';
 
@@ -43,6 +44,7 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     pgBossModule(infra.boss),
     foundationModule,
     webhooksModule,
+    campaignsModule,
   );
   // Until the campaign engine binds these, no campaign exists and boxes have no warming data.
   if (!container.isBound(ActiveCampaigns)) container.bind(ActiveCampaigns).toConstantValue(async () => 0);
