@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { Container, type ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
-import { hashApiKey } from '@carteiro/core';
+import { ChannelGateway, hashApiKey } from '@carteiro/core';
 import { postgresModule, type Database } from '@carteiro/postgres';
 import { jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
 import { systemModule, type Config } from '@carteiro/system';
 import { SetorWarmingReader } from './admin/admin-setores.controller.js';
 import { foundationModule } from './foundation/foundation.module.js';
 import { webhooksModule } from './webhooks/webhooks.module.js';
+import { messagesModule, unavailableChannelGateway } from './messages/messages.module.js';
 import { campaignsModule } from './campaigns/campaigns.module.js';
 import { ActiveCampaigns } from './foundation/tokens.js';
 import { ApiSettings, Logger } from './http/tokens.js';
@@ -44,6 +45,7 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     pgBossModule(infra.boss),
     foundationModule,
     webhooksModule,
+    messagesModule,
     campaignsModule,
   );
   // Until the campaign engine binds these, no campaign exists and boxes have no warming data.
@@ -51,6 +53,7 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
   if (!container.isBound(SetorWarmingReader)) {
     container.bind(SetorWarmingReader).toConstantValue(async () => ({ stage: 0, daily_limit: 0, sent_today: 0 }));
   }
+  if (!container.isBound(ChannelGateway)) container.bind(ChannelGateway).toConstantValue(unavailableChannelGateway);
   if (infra.overrides) container.load(...infra.overrides);
   return container;
 }
