@@ -2,6 +2,8 @@ import type { JobScheduler, Repositories, UnitOfWork } from '@carteiro/core';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { KyselyApiKeyRepository } from './repositories/kysely-api-key-repository.js';
 import { KyselyChannelInstanceRepository } from './repositories/kysely-channel-instance-repository.js';
+import { KyselyChannelHealthRepository } from './repositories/kysely-channel-health-repository.js';
+import { KyselyConversationWindowRepository } from './repositories/kysely-channel-conversation-window-repository.js';
 import { KyselyCompanyRepository } from './repositories/kysely-company-repository.js';
 import { KyselyEventOutbox } from './repositories/kysely-event-outbox.js';
 import { KyselySetorRepository } from './repositories/kysely-setor-repository.js';
@@ -43,6 +45,8 @@ export function kyselyRepositories(db: Kysely<Database>, jobs: JobSchedulerFacto
     usage: new KyselyUsageRepository(db),
     events: new KyselyEventOutbox(db),
     channelInstances: new KyselyChannelInstanceRepository(db),
+    channelHealth: new KyselyChannelHealthRepository(db),
+    conversationWindows: new KyselyConversationWindowRepository(db),
     contacts: new KyselyContactRepository(db),
     contactAffinities: new KyselyContactAffinityRepository(db),
     tags: new KyselyTagRepository(db),

@@ -1,0 +1,49 @@
+import type { ChannelSimulatorStore, Clock, ConversationWindowRepository, IdGenerator, Random } from '@carteiro/core';
+import { ChannelGatewayRouter } from './channel-gateway-router.js';
+import { CloudApiGateway } from './official/cloud-api-gateway.js';
+import { EvolutionGateway } from './qr-provider/evolution-gateway.js';
+import { ChannelSimulator } from './simulator/channel-simulator.js';
+
+/** The channel settings of a process (from `QR_PROVIDER_URL`, `OFFICIAL_API_URL`, `SIMULATOR_SCAN_DELAY_MS`, …). */
+export interface ChannelsConfig {
+  simulatorScanDelayMs: number;
+  qrProviderUrl?: string | undefined;
+  qrProviderApiKey?: string | undefined;
+  officialApiUrl?: string | undefined;
+  /** `OFFICIAL_API_VERSION`, default v21.0. */
+  officialApiVersion?: string | undefined;
+  /** Per-call timeout of provider calls (ms). */
+  providerTimeoutMs?: number;
+}
+
+export interface ChannelGatewayDeps {
+  clock: Clock;
+  ids: IdGenerator;
+  random: Random;
+  simulatorStore: ChannelSimulatorStore;
+  conversationWindows: ConversationWindowRepository;
+}
+
+/** Reads the optional channel settings that the shared configuration does not carry. */
+export function channelsEnv(env: NodeJS.ProcessEnv = process.env): Pick<ChannelsConfig, 'officialApiVersion' | 'providerTimeoutMs'> {
+  const timeout = Number(env.CHANNEL_PROVIDER_TIMEOUT_MS);
+  return {
+    officialApiVersion: env.OFFICIAL_API_VERSION || undefined,
+    providerTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+  };
+}
+
+/** The router over the simulator and whichever providers are configured. */
+export function createChannelGateway(config: ChannelsConfig, deps: ChannelGatewayDeps): ChannelGatewayRouter {
+  const simulator = new ChannelSimulator(
+    { clock: deps.clock, ids: deps.ids, random: deps.random, store: deps.simulatorStore, windows: deps.conversationWindows },
+    { scanDelayMs: config.simulatorScanDelayMs },
+  );
+  const qrProvider = config.qrProviderUrl
+    ? new EvolutionGateway({ baseUrl: config.qrProviderUrl, apiKey: config.qrProviderApiKey, timeoutMs: config.providerTimeoutMs }, deps.clock)
+    : null;
+  const official = config.officialApiUrl
+    ? new CloudApiGateway({ baseUrl: config.officialApiUrl, version: config.officialApiVersion, timeoutMs: config.providerTimeoutMs }, deps.clock)
+    : null;
+  return new ChannelGatewayRouter({ simulator, qrProvider, official });
+}

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createChannelInstance, createSetor, type ChannelInstance, type Setor } from '@carteiro/core';
+import { describeChannelGatewayContract } from '@carteiro/core/testing';
+import { FakeEvolutionServer } from '../testing/fake-evolution-server.js';
+import { FakeHttpServer } from '../testing/fake-server.js';
+import { EvolutionGateway } from './evolution-gateway.js';
+
+const clock = { now: () => new Date() };
+let boxes = 0;
+function qrBox(): { setor: Setor; instance: ChannelInstance } {
+  boxes += 1;
+  const id = `00000000-0000-4000-8000-${Date.now().toString().slice(-6)}${boxes.toString().padStart(6, '0')}`;
+  const setor = createSetor(id, 'company-1', new Date(), { nome: `Caixa ${boxes}` });
+  return { setor, instance: createChannelInstance(id, setor, new Date()) };
+}
+const options = { apiKey: 'evo-key', timeoutMs: 1500, probeTimeoutMs: 1500, retries: 1, retryBackoffMs: () => 10 };
+
+describeChannelGatewayContract('QR provider (Evolution API) against a fake server', { boxTypes: ['qr'], idempotentSends: false }, async () => {
+  const fake = new FakeEvolutionServer({ apiKey: 'evo-key', hangMs: 4000 });
+  const url = await fake.start();
+  return {
+    gateway: new EvolutionGateway({ baseUrl: url, ...options }, clock),
+    now: () => new Date(),
+    qrBox: async () => qrBox(),
+    scan: async (box) => fake.scan(EvolutionGateway.instanceName(box.instance)),
+    openWindow: async () => undefined,
+    teardown: () => fake.stop(),
+  };
+});
+
+describe('QR provider (Evolution API) adapter', () => {
+  const fake = new FakeEvolutionServer({ apiKey: 'evo-key', hangMs: 4000 });
+  let gateway: EvolutionGateway;
+  beforeAll(async () => {
+    gateway = new EvolutionGateway({ baseUrl: await fake.start(), ...options }, clock);
+  });
+  afterAll(() => fake.stop());
+
+  it('creates the provider instance on the first connect, with the apikey header, then asks it for new codes', async () => {
+    const box = qrBox();
+    const target = { ...box, mode: 'live' as const };
+    const first = await gateway.connect(target);
+    const name = `carteiro-${box.instance.id}`;
+    expect(first.providerRef).toBe(name);
+    const calls = fake.requests.filter((r) => r.path.endsWith(name) || r.path === '/instance/create');
+    expect(calls.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /instance/connect/${name}`, 'POST /instance/create']);
+    expect(calls[1]?.body).toEqual({ instanceName: name, qrcode: true, integration: 'WHATSAPP-BAILEYS' });
+    expect(calls.every((r) => r.headers.apikey === 'evo-key')).toBe(true);
+    const second = await gateway.connect({ ...target, instance: { ...box.instance, providerRef: name } });
+    expect(second.qrCode).toMatch(/^data:image\/png;base64,/);
+    expect(fake.requests.filter((r) => r.path === '/instance/create')).toHaveLength(1);
+  });
+
+  it('sends each kind of content on its Evolution route with the published body', async () => {
+    const box = qrBox();
+    const name = `carteiro-${box.instance.id}`;
+    await gateway.connect({ ...box, mode: 'live' });
+    fake.scan(name, '5511977776666');
+    const instance = { ...box.instance, providerRef: name, status: 'connected' as const };
+    const send = (content: Parameters<typeof gateway.send>[0]['content']) =>
+      gateway.send({ setor: box.setor, instance, mode: 'live', to: '+55 11 95555-1234', content, clientMessageId: 'c' });
+    await send({ kind: 'media', mediaType: 'image', url: 'https://x/a.png', caption: 'foto' });
+    await send({ kind: 'media', mediaType: 'audio', url: 'https://x/a.ogg', caption: 'ignored' });
+    await send({ kind: 'poll', name: 'Dia?', options: ['Seg', 'Ter', 'Qua'], multipleAnswers: true });
+    await send({ kind: 'event', name: 'Reunião', startTime: 1_800_000_000 });
+    const sends = fake.requests.filter((r) => r.path.startsWith('/message/') && r.path.endsWith(name));
+    expect(sends.map((r) => [r.path.split('/')[2], r.body])).toEqual([
+      ['sendMedia', { number: '5511955551234', mediatype: 'image', mimetype: 'image/jpeg', media: 'https://x/a.png', caption: 'foto' }],
+      ['sendWhatsAppAudio', { number: '5511955551234', audio: 'https://x/a.ogg' }],
+      ['sendPoll', { number: '5511955551234', name: 'Dia?', selectableCount: 3, values: ['Seg', 'Ter', 'Qua'] }],
+      ['sendText', { number: '5511955551234', text: expect.stringContaining('📅 Reunião') }],
+    ]);
+    expect(await gateway.sessionState({ setor: box.setor, instance, mode: 'live' })).toEqual({ status: 'connected', phoneNumber: '+5511977776666' });
+  });
+
+  it('sends buttons and lists natively when configured to', async () => {
+    const native = new EvolutionGateway({ baseUrl: fake.url, ...options, nativeInteractive: true }, clock);
+    const box = qrBox();
+    const name = `carteiro-${box.instance.id}`;
+    await native.connect({ ...box, mode: 'live' });
+    fake.scan(name);
+    expect(native.capabilities(box.setor, 'live').interactive).toBe(true);
+    const result = await native.send({
+      ...box,
+      instance: { ...box.instance, providerRef: name },
+      mode: 'live',
+      to: '+5511955551234',
+      content: { kind: 'interactive', interactiveType: 'list', bodyText: 'Menu', sections: [{ title: 'S', rows: [{ id: 'r1', title: 'Um' }] }] },
+      clientMessageId: 'c',
+    });
+    expect(result.ok).toBe(true);
+    const list = fake.requests.find((r) => r.path === `/message/sendList/${name}`);
+    expect(list?.body).toMatchObject({ title: 'Menu', buttonText: 'Opções', sections: [{ title: 'S', rows: [{ title: 'Um', rowId: 'r1', description: '' }] }] });
+  });
+
+  it('classifies a wrong api key as a sender authentication failure and an unreachable server as a network failure', async () => {
+    const box = qrBox();
+    const wrongKey = new EvolutionGateway({ baseUrl: fake.url, ...options, apiKey: 'wrong' }, clock);
+    const request = { ...box, mode: 'live' as const, to: '+5511955551234', content: { kind: 'text' as const, text: 'x' }, clientMessageId: 'c' };
+    expect(await wrongKey.send(request)).toMatchObject({ ok: false, code: 'SENDER_AUTH', providerFailure: false });
+    const closed = new FakeHttpServer(() => ({ status: 200 }));
+    const closedUrl = await closed.start();
+    await closed.stop();
+    const unreachable = new EvolutionGateway({ baseUrl: closedUrl, ...options }, clock);
+    expect(await unreachable.send(request)).toMatchObject({ ok: false, code: 'TEMP_NETWORK', providerFailure: true });
+    expect(await unreachable.probe(request)).toMatchObject({ responding: false, connected: false });
+    await expect(unreachable.sessionState(request)).rejects.toMatchObject({ code: 'PROVIDER_ERROR' });
+  });
+
+  it('retries safe reads after a 5xx but never repeats a send', async () => {
+    let reads = 0;
+    let sends = 0;
+    const flaky = new FakeHttpServer((request) => {
+      if (request.path.startsWith('/instance/connectionState/')) {
+        reads += 1;
+        return reads === 1 ? { status: 503, body: { status: 503, error: 'Service Unavailable', response: { message: 'busy' } } } : { status: 200, body: { instance: { state: 'close' } } };
+      }
+      sends += 1;
+      return { status: 500, body: { status: 500, error: 'Internal Server Error', response: { message: 'boom' } } };
+    });
+    const adapter = new EvolutionGateway({ baseUrl: await flaky.start(), ...options }, clock);
+    const box = qrBox();
+    try {
+      expect(await adapter.sessionState({ ...box, mode: 'live' })).toEqual({ status: 'disconnected', phoneNumber: null });
+      expect(reads).toBe(2);
+      const result = await adapter.send({ ...box, mode: 'live', to: '+5511955551234', content: { kind: 'text', text: 'x' }, clientMessageId: 'c' });
+      expect(result).toMatchObject({ ok: false, code: 'TEMP_SERVER_ERROR', providerFailure: true });
+      expect(sends).toBe(1);
+    } finally {
+      await flaky.stop();
+    }
+  });
+});

@@ -1,0 +1,321 @@
+import {
+  adaptToCapabilities,
+  DomainError,
+  type ChannelCapabilities,
+  type ChannelGateway,
+  type ChannelInstance,
+  type Clock,
+  type HealthProbe,
+  type KeyMode,
+  type OutboundContent,
+  type Profile,
+  type ProfileUpdate,
+  type QrCode,
+  type SendFailureCode,
+  type SendRequest,
+  type SendResult,
+  type SessionState,
+  type SessionTarget,
+  type Setor,
+} from '@carteiro/core';
+import { QR_CAPABILITIES } from '../channel-capabilities.js';
+import { describeOutcome, JsonHttpClient, type HttpOutcome } from '../http/json-http-client.js';
+import { isPngDataUrl, qrPngDataUrl } from '../qr-image.js';
+
+export interface EvolutionGatewayOptions {
+  /** `QR_PROVIDER_URL`. */
+  baseUrl: string;
+  /** `QR_PROVIDER_API_KEY`, sent as the `apikey` header. */
+  apiKey?: string;
+  /** Per-call timeout of sends and session calls. */
+  timeoutMs?: number;
+  /** Per-call timeout of health probes. */
+  probeTimeoutMs?: number;
+  /** Extra attempts of safe calls (reads, logout). */
+  retries?: number;
+  retryBackoffMs?: (attempt: number) => number;
+  /** Send interactive buttons and lists natively (`sendButtons`/`sendList`); off: numbered text, as the channel requires. */
+  nativeInteractive?: boolean;
+  fetch?: typeof fetch;
+}
+
+/** Baileys' disconnect reasons, as Evolution reports them in `disconnectionReasonCode`. */
+const DISCONNECT_REASONS: Record<number, SendFailureCode> = {
+  401: 'SENDER_DISCONNECTED', // logged out from the phone
+  403: 'SENDER_BANNED', // forbidden: the number was banned
+  411: 'SENDER_CORRUPT', // multi-device mismatch
+  440: 'SENDER_REPLACED', // session opened elsewhere
+  500: 'SENDER_CORRUPT', // bad session
+};
+
+interface EvolutionInstanceDetails {
+  name?: string;
+  connectionStatus?: string;
+  ownerJid?: string | null;
+  profileName?: string | null;
+  profilePicUrl?: string | null;
+  disconnectionReasonCode?: number | string | null;
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** The error texts of an Evolution error body (`{ status, error, response: { message } }`). */
+function errorTexts(body: unknown): string {
+  const message = asRecord(asRecord(body).response).message ?? asRecord(body).message ?? body;
+  return JSON.stringify(message ?? '');
+}
+
+function phoneFromJid(jid: string | null | undefined): string | null {
+  const digits = jid?.split('@')[0]?.split(':')[0]?.replace(/\D/g, '');
+  return digits ? `+${digits}` : null;
+}
+
+/**
+ * The QR provider: an Evolution-API-compatible server (v2 routes). Each box's session is one
+ * provider instance named `carteiro-<instance id>`; sessions, QR codes, sends and profiles go
+ * through its REST API with the `apikey` header. Reads and logouts are retried; sends are not.
+ */
+export class EvolutionGateway implements ChannelGateway {
+  private readonly http: JsonHttpClient;
+  private readonly timeoutMs: number;
+  private readonly probeTimeoutMs: number;
+
+  constructor(
+    private readonly options: EvolutionGatewayOptions,
+    private readonly clock: Clock,
+  ) {
+    this.http = new JsonHttpClient({
+      baseUrl: options.baseUrl,
+      headers: options.apiKey ? { apikey: options.apiKey } : {},
+      retries: options.retries,
+      backoffMs: options.retryBackoffMs,
+      fetch: options.fetch,
+    });
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? 5_000;
+  }
+
+  /** The provider's instance name of a session. */
+  static instanceName(instance: ChannelInstance): string {
+    return instance.providerRef && !instance.providerRef.startsWith('sim:') ? instance.providerRef : `carteiro-${instance.id}`;
+  }
+
+  capabilities(_setor: Setor, _mode: KeyMode): ChannelCapabilities {
+    return { ...QR_CAPABILITIES, interactive: this.options.nativeInteractive ?? false, events: false };
+  }
+
+  async connect(target: SessionTarget): Promise<QrCode> {
+    const name = EvolutionGateway.instanceName(target.instance);
+    const path = `/instance/connect/${encodeURIComponent(name)}`;
+    let outcome = await this.http.call({ method: 'GET', path, timeoutMs: this.timeoutMs, idempotent: true });
+    let qrSource: unknown = outcome.kind === 'response' ? outcome.body : null;
+    if (outcome.kind === 'response' && outcome.status === 404) {
+      const created = await this.http.call({
+        method: 'POST',
+        path: '/instance/create',
+        body: { instanceName: name, qrcode: true, integration: 'WHATSAPP-BAILEYS' },
+        timeoutMs: this.timeoutMs,
+        idempotent: false,
+      });
+      // 403 "name already in use": another process created it meanwhile; ask for its code.
+      if (created.kind === 'response' && created.status === 403) {
+        outcome = await this.http.call({ method: 'GET', path, timeoutMs: this.timeoutMs, idempotent: true });
+        qrSource = outcome.kind === 'response' ? outcome.body : null;
+      } else {
+        outcome = created;
+        qrSource = created.kind === 'response' ? asRecord(created.body).qrcode : null;
+      }
+    }
+    if (!outcome.ok) throw providerError('connect', outcome);
+    const body = asRecord(qrSource);
+    if (asRecord(body.instance).state === 'open') {
+      return { qrCode: null, expiresInSeconds: 0, state: await this.sessionState(target), providerRef: name };
+    }
+    const qrCode = isPngDataUrl(body.base64) ? body.base64 : typeof body.code === 'string' && body.code ? await qrPngDataUrl(body.code) : null;
+    if (!qrCode) throw new DomainError('PROVIDER_ERROR', 'The QR provider returned no QR code; try again in a few seconds');
+    return { qrCode, expiresInSeconds: 60, providerRef: name };
+  }
+
+  async sessionState(target: SessionTarget): Promise<SessionState> {
+    const name = EvolutionGateway.instanceName(target.instance);
+    const outcome = await this.connectionState(name, this.timeoutMs);
+    if (outcome.kind === 'response' && outcome.status === 404) return { status: 'disconnected', phoneNumber: null };
+    if (!outcome.ok) throw providerError('read the session of', outcome);
+    const state = asRecord(asRecord(outcome.body).instance).state;
+    if (state === 'open') {
+      const details = await this.details(name);
+      return { status: 'connected', phoneNumber: phoneFromJid(details?.ownerJid) ?? target.instance.phoneNumber };
+    }
+    return { status: state === 'connecting' ? 'connecting' : 'disconnected', phoneNumber: null };
+  }
+
+  async disconnect(target: SessionTarget): Promise<void> {
+    const name = EvolutionGateway.instanceName(target.instance);
+    const outcome = await this.http.call({ method: 'DELETE', path: `/instance/logout/${encodeURIComponent(name)}`, timeoutMs: this.timeoutMs, idempotent: true });
+    // 404: no such instance; 400: not connected. Either way the session is gone.
+    if (outcome.kind === 'response' && (outcome.ok || outcome.status === 404 || outcome.status === 400)) return;
+    throw providerError('log out', outcome);
+  }
+
+  async probe(target: SessionTarget): Promise<HealthProbe> {
+    const outcome = await this.connectionState(EvolutionGateway.instanceName(target.instance), this.probeTimeoutMs);
+    if (outcome.kind === 'response' && outcome.status === 404) return { responding: true, connected: false, error: 'no session at the provider' };
+    if (!outcome.ok) return { responding: false, connected: false, error: describeOutcome(outcome) };
+    const state = asRecord(asRecord(outcome.body).instance).state;
+    return { responding: true, connected: state === 'open', error: state === 'open' ? null : `session ${String(state)}` };
+  }
+
+  async fetchProfile(target: SessionTarget): Promise<Profile> {
+    const details = await this.details(EvolutionGateway.instanceName(target.instance), true);
+    return { name: details?.profileName ?? null, pictureUrl: details?.profilePicUrl ?? null };
+  }
+
+  async updateProfile(target: SessionTarget, update: ProfileUpdate): Promise<Profile> {
+    const name = encodeURIComponent(EvolutionGateway.instanceName(target.instance));
+    if (update.name !== undefined) {
+      const outcome = await this.http.call({ method: 'POST', path: `/chat/updateProfileName/${name}`, body: { name: update.name }, timeoutMs: this.timeoutMs, idempotent: true });
+      if (!outcome.ok) throw providerError('update the profile name of', outcome);
+    }
+    if (update.pictureUrl !== undefined) {
+      const outcome = await this.http.call({ method: 'POST', path: `/chat/updateProfilePicture/${name}`, body: { picture: update.pictureUrl }, timeoutMs: this.timeoutMs, idempotent: true });
+      if (!outcome.ok) throw providerError('update the profile picture of', outcome);
+    }
+    const needsCurrent = update.name === undefined || update.pictureUrl === undefined;
+    const current = needsCurrent ? await this.fetchProfile(target) : { name: null, pictureUrl: null };
+    return { name: update.name ?? current.name, pictureUrl: update.pictureUrl ?? current.pictureUrl };
+  }
+
+  async send(request: SendRequest): Promise<SendResult> {
+    const name = encodeURIComponent(EvolutionGateway.instanceName(request.instance));
+    const content = adaptToCapabilities(request.content, this.capabilities(request.setor, request.mode));
+    const number = request.to.replace(/\D/g, '');
+    const { route, body } = evolutionMessage(content, number);
+    const outcome = await this.http.call({ method: 'POST', path: `/message/${route}/${name}`, body, timeoutMs: this.timeoutMs, idempotent: false });
+    if (outcome.ok && outcome.kind === 'response') {
+      const key = asRecord(asRecord(outcome.body).key);
+      const timestamp = Number(asRecord(outcome.body).messageTimestamp);
+      return {
+        ok: true,
+        providerMessageId: typeof key.id === 'string' && key.id ? key.id : request.clientMessageId,
+        sentAt: Number.isFinite(timestamp) && timestamp > 0 ? new Date(timestamp * 1000) : this.clock.now(),
+      };
+    }
+    return this.classify(outcome, decodeURIComponent(name));
+  }
+
+  private async classify(outcome: HttpOutcome, name: string): Promise<SendResult> {
+    const fail = (code: SendFailureCode, providerFailure = false): SendResult => ({ ok: false, code, error: describeOutcome(outcome), providerFailure });
+    if (outcome.kind === 'timeout') return fail('TEMP_TIMEOUT', true);
+    if (outcome.kind === 'network') return fail('TEMP_NETWORK', true);
+    const text = errorTexts(outcome.body);
+    if (outcome.status === 401 || outcome.status === 403) return fail('SENDER_AUTH');
+    if (outcome.status === 404) return fail('SENDER_DISCONNECTED');
+    if (outcome.status === 429) return fail('TEMP_RATE_LIMIT');
+    if (/"exists"\s*:\s*false/.test(text)) return fail('RECIP_NOT_WHATSAPP');
+    if (/block/i.test(text)) return fail('RECIP_BLOCKED');
+    if (/connection closed|not connected|connection lost|logged ?out/i.test(text)) {
+      // Why the session closed tells a ban from a lost or replaced session.
+      const details = await this.details(name);
+      const reason = Number(details?.disconnectionReasonCode);
+      return fail(DISCONNECT_REASONS[reason] ?? 'SENDER_DISCONNECTED');
+    }
+    if (/reconnect/i.test(text)) return fail('TEMP_RECONNECTING');
+    if (/rate.?limit|too many/i.test(text)) return fail('TEMP_RATE_LIMIT');
+    if (outcome.status >= 500) return fail('TEMP_SERVER_ERROR', true);
+    if (/invalid.*(number|jid)|(number|jid).*invalid/i.test(text)) return fail('RECIP_INVALID');
+    return fail('UNKNOWN');
+  }
+
+  private connectionState(name: string, timeoutMs: number): Promise<HttpOutcome> {
+    return this.http.call({ method: 'GET', path: `/instance/connectionState/${encodeURIComponent(name)}`, timeoutMs, idempotent: true });
+  }
+
+  /** The instance as `fetchInstances` lists it (v2 shape; v1's nested `instance` is read too). */
+  private async details(name: string, strict = false): Promise<EvolutionInstanceDetails | null> {
+    const outcome = await this.http.call({
+      method: 'GET',
+      path: '/instance/fetchInstances',
+      query: { instanceName: name },
+      timeoutMs: this.timeoutMs,
+      idempotent: true,
+    });
+    if (!outcome.ok) {
+      if (strict) throw providerError('read the profile of', outcome);
+      return null;
+    }
+    const body = outcome.kind === 'response' ? outcome.body : null;
+    const list: unknown[] = Array.isArray(body) ? body : [];
+    const raw = list.map(asRecord).find((item) => (item.name ?? asRecord(item.instance).instanceName) === name) ?? asRecord(list[0]);
+    const v1 = asRecord(raw.instance);
+    return {
+      name: (raw.name ?? v1.instanceName) as string | undefined,
+      connectionStatus: (raw.connectionStatus ?? v1.status) as string | undefined,
+      ownerJid: (raw.ownerJid ?? v1.owner ?? null) as string | null,
+      profileName: (raw.profileName ?? v1.profileName ?? null) as string | null,
+      profilePicUrl: (raw.profilePicUrl ?? v1.profilePictureUrl ?? null) as string | null,
+      disconnectionReasonCode: (raw.disconnectionReasonCode ?? null) as number | null,
+    };
+  }
+}
+
+const MIME_BY_TYPE: Record<string, string> = { image: 'image/jpeg', video: 'video/mp4', audio: 'audio/ogg', document: 'application/pdf' };
+
+/** The Evolution route and body of one channel message (content already adapted to the channel). */
+export function evolutionMessage(content: OutboundContent, number: string): { route: string; body: Record<string, unknown> } {
+  switch (content.kind) {
+    case 'media':
+      if (content.mediaType === 'audio') return { route: 'sendWhatsAppAudio', body: { number, audio: content.url } };
+      return {
+        route: 'sendMedia',
+        body: {
+          number,
+          mediatype: content.mediaType,
+          mimetype: MIME_BY_TYPE[content.mediaType],
+          media: content.url,
+          ...(content.caption ? { caption: content.caption } : {}),
+          ...(content.filename ? { fileName: content.filename } : {}),
+        },
+      };
+    case 'poll':
+      return {
+        route: 'sendPoll',
+        body: { number, name: content.name, selectableCount: content.multipleAnswers ? content.options.length : 1, values: content.options },
+      };
+    case 'interactive':
+      if (content.interactiveType === 'button') {
+        return {
+          route: 'sendButtons',
+          body: {
+            number,
+            title: content.bodyText,
+            description: content.bodyText,
+            buttons: (content.buttons ?? []).map((b) => ({ type: 'reply', displayText: b.title, id: b.id })),
+          },
+        };
+      }
+      return {
+        route: 'sendList',
+        body: {
+          number,
+          title: content.bodyText,
+          description: content.bodyText,
+          buttonText: content.buttonText ?? 'Opções',
+          footerText: '',
+          sections: (content.sections ?? []).map((s) => ({
+            title: s.title ?? '',
+            rows: s.rows.map((r) => ({ title: r.title, description: r.description ?? '', rowId: r.id })),
+          })),
+        },
+      };
+    case 'text':
+      return { route: 'sendText', body: { number, text: content.text } };
+    default:
+      // Templates and event cards never reach here: `adaptToCapabilities` turned them into text.
+      return { route: 'sendText', body: { number, text: JSON.stringify(content) } };
+  }
+}
+
+function providerError(action: string, outcome: HttpOutcome): DomainError {
+  return new DomainError('PROVIDER_ERROR', `The QR provider failed to ${action} the session: ${describeOutcome(outcome)}`);
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { FakeHttpServer, lastFour, type FakeReply, type RecordedRequest } from './fake-server.js';
+
+interface FakeNumber {
+  phoneNumberId: string;
+  accessToken: string;
+  displayPhoneNumber: string;
+  verifiedName: string;
+  locked: boolean;
+  /** Recipients (digits) who wrote within the last 24 hours. */
+  windows: Set<string>;
+}
+
+export interface FakeCloudApiOptions {
+  hangMs?: number;
+}
+
+const graphError = (status: number, code: number, message: string, details?: string, type = 'OAuthException'): FakeReply => ({
+  status,
+  body: {
+    error: {
+      message,
+      type,
+      code,
+      ...(details ? { error_data: { messaging_product: 'whatsapp', details } } : {}),
+      fbtrace_id: randomBytes(9).toString('base64url'),
+    },
+  },
+});
+
+/**
+ * A local stand-in for the Cloud API: `GET /{version}/{phone_number_id}`, the business profile and
+ * `POST /{version}/{phone_number_id}/messages`, with Graph error bodies (`{ error: { message, type,
+ * code, error_data, fbtrace_id } }`). It enforces bearer tokens and the 24-hour window; recipients
+ * ending in 0001-0005 fail as the simulator's do.
+ */
+export class FakeCloudApiServer {
+  readonly numbers = new Map<string, FakeNumber>();
+  private readonly http: FakeHttpServer;
+  url = '';
+
+  constructor(private readonly options: FakeCloudApiOptions = {}) {
+    this.http = new FakeHttpServer((request) => this.handle(request));
+  }
+
+  get requests(): RecordedRequest[] {
+    return this.http.requests;
+  }
+
+  async start(): Promise<string> {
+    this.url = await this.http.start();
+    return this.url;
+  }
+
+  stop(): Promise<void> {
+    return this.http.stop();
+  }
+
+  /** Registers a business number the fake knows. */
+  addNumber(phoneNumberId: string, accessToken: string, displayPhoneNumber = '+55 11 98888-7777', verifiedName = 'Carteiro Loja'): void {
+    this.numbers.set(phoneNumberId, { phoneNumberId, accessToken, displayPhoneNumber, verifiedName, locked: false, windows: new Set() });
+  }
+
+  /** The customer `phone` writes to the number: its 24-hour window opens. */
+  openWindow(phoneNumberId: string, phone: string): void {
+    this.numbers.get(phoneNumberId)?.windows.add(phone.replace(/\D/g, ''));
+  }
+
+  private handle(request: RecordedRequest): FakeReply {
+    const [, version, id, edge] = request.path.split('/');
+    if (!version || !/^v\d+\.\d+$/.test(version)) return graphError(400, 2500, 'Unknown path components');
+    const number = this.numbers.get(id ?? '');
+    if (!number) return graphError(400, 100, `Unsupported get request. Object with ID '${id}' does not exist`, undefined, 'GraphMethodException');
+    if (request.headers.authorization !== `Bearer ${number.accessToken}`) {
+      return graphError(401, 190, 'Invalid OAuth access token - Cannot parse access token');
+    }
+    if (number.locked) return graphError(400, 131031, 'Business Account locked', 'Your account has been locked');
+    if (request.method === 'GET' && edge === undefined) {
+      return {
+        status: 200,
+        body: { verified_name: number.verifiedName, display_phone_number: number.displayPhoneNumber, id: number.phoneNumberId, quality_rating: 'GREEN' },
+      };
+    }
+    if (request.method === 'GET' && edge === 'whatsapp_business_profile') {
+      return { status: 200, body: { data: [{ about: 'Atendimento', profile_picture_url: 'https://pps.example.com/logo.jpg', messaging_product: 'whatsapp' }] } };
+    }
+    if (request.method === 'POST' && edge === 'messages') return this.message(number, (request.body ?? {}) as Record<string, unknown>);
+    return graphError(400, 100, 'Unsupported request', undefined, 'GraphMethodException');
+  }
+
+  private message(number: FakeNumber, body: Record<string, unknown>): FakeReply {
+    if (body.messaging_product !== 'whatsapp') return graphError(400, 100, '(#100) The parameter messaging_product is required.');
+    const to = String(body.to ?? '');
+    const type = String(body.type ?? 'text');
+    if (!['text', 'image', 'video', 'audio', 'document', 'template', 'interactive'].includes(type) || !body[type]) {
+      return graphError(400, 131009, '(#131009) Parameter value is not valid', `${type} is not a valid message type`);
+    }
+    const ok: FakeReply = {
+      status: 200,
+      body: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.${randomBytes(24).toString('base64url')}` }] },
+    };
+    switch (lastFour(to)) {
+      case '0001':
+        return graphError(400, 131026, 'Message undeliverable', 'Message Undeliverable.');
+      case '0003':
+        return { ...ok, delayMs: this.options.hangMs ?? 3000 };
+      case '0004':
+        return graphError(500, 131000, 'Something went wrong', 'Something went wrong');
+      case '0005':
+        number.locked = true;
+        return graphError(400, 131031, 'Business Account locked', 'Your account has been locked');
+    }
+    if (type !== 'template' && !number.windows.has(to)) {
+      return graphError(
+        400,
+        131047,
+        'Re-engagement message',
+        'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+      );
+    }
+    return ok;
+  }
+}

@@ -1,0 +1,183 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { qrPngDataUrl } from '../qr-image.js';
+import { FakeHttpServer, lastFour, type FakeReply, type RecordedRequest } from './fake-server.js';
+
+interface FakeEvolutionInstance {
+  id: string;
+  name: string;
+  state: 'close' | 'connecting' | 'open';
+  ownerJid: string | null;
+  profileName: string | null;
+  profilePicUrl: string | null;
+  disconnectionReasonCode: number | null;
+  qrCount: number;
+}
+
+export interface FakeEvolutionOptions {
+  apiKey?: string;
+  /** How long the scripted timeout recipient (…0003) is kept waiting. */
+  hangMs?: number;
+}
+
+const err = (status: number, message: unknown): FakeReply => ({
+  status,
+  body: { status, error: { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' }[status] ?? 'Error', response: { message } },
+});
+
+/**
+ * A local stand-in for an Evolution API v2 server: instance create/connect/connectionState/
+ * fetchInstances/logout, profile name and picture, and sendText/sendMedia/sendWhatsAppAudio/
+ * sendButtons/sendList/sendPoll, with Evolution's response and error bodies. Recipients ending in
+ * 0001-0005 fail as the simulator's do. `scan` plays the phone.
+ */
+export class FakeEvolutionServer {
+  readonly instances = new Map<string, FakeEvolutionInstance>();
+  private readonly http: FakeHttpServer;
+  url = '';
+
+  constructor(private readonly options: FakeEvolutionOptions = {}) {
+    this.http = new FakeHttpServer((request) => this.handle(request));
+  }
+
+  get requests(): RecordedRequest[] {
+    return this.http.requests;
+  }
+
+  async start(): Promise<string> {
+    this.url = await this.http.start();
+    return this.url;
+  }
+
+  stop(): Promise<void> {
+    return this.http.stop();
+  }
+
+  /** The phone scans the code: the instance opens with `phone` as its owner. */
+  scan(name: string, phone = `55119${(Math.floor(Math.random() * 9e7) + 1e7).toString()}`): void {
+    const instance = this.instances.get(name);
+    if (!instance) throw new Error(`fake evolution: no instance ${name}`);
+    Object.assign(instance, { state: 'open', ownerJid: `${phone.replace(/\D/g, '')}@s.whatsapp.net`, disconnectionReasonCode: null });
+  }
+
+  private async handle(request: RecordedRequest): Promise<FakeReply> {
+    if (this.options.apiKey && request.headers.apikey !== this.options.apiKey) return err(401, 'Unauthorized');
+    const [, group, action, rawName] = request.path.split('/');
+    const name = rawName ?? '';
+    const instance = this.instances.get(name);
+    const notFound = () => err(404, [`The "${name}" instance does not exist`]);
+
+    if (group === 'instance' && action === 'create' && request.method === 'POST') {
+      const body = request.body as { instanceName?: string };
+      const newName = body?.instanceName ?? '';
+      if (!newName) return err(400, ['instanceName is required']);
+      if (this.instances.has(newName)) return err(403, [`This name "${newName}" is already in use.`]);
+      const created: FakeEvolutionInstance = {
+        id: randomUUID(),
+        name: newName,
+        state: 'connecting',
+        ownerJid: null,
+        profileName: null,
+        profilePicUrl: null,
+        disconnectionReasonCode: null,
+        qrCount: 1,
+      };
+      this.instances.set(newName, created);
+      const code = `2@${randomBytes(24).toString('base64')},fake-evolution,${created.qrCount}`;
+      return {
+        status: 201,
+        body: {
+          instance: { instanceName: newName, instanceId: created.id, integration: 'WHATSAPP-BAILEYS', status: 'connecting' },
+          hash: randomBytes(16).toString('hex').toUpperCase(),
+          webhook: {},
+          settings: {},
+          qrcode: { pairingCode: null, code, base64: await qrPngDataUrl(code), count: created.qrCount },
+        },
+      };
+    }
+    if (group === 'instance' && action === 'fetchInstances') {
+      const wanted = request.query.get('instanceName');
+      const list = [...this.instances.values()].filter((i) => !wanted || i.name === wanted);
+      if (wanted && list.length === 0) return err(404, [`The "${wanted}" instance does not exist`]);
+      return {
+        status: 200,
+        body: list.map((i) => ({
+          id: i.id,
+          name: i.name,
+          connectionStatus: i.state,
+          ownerJid: i.ownerJid,
+          profileName: i.profileName,
+          profilePicUrl: i.profilePicUrl,
+          integration: 'WHATSAPP-BAILEYS',
+          number: null,
+          disconnectionReasonCode: i.disconnectionReasonCode,
+          disconnectionAt: i.disconnectionReasonCode ? new Date().toISOString() : null,
+        })),
+      };
+    }
+    if (group === 'instance' && action === 'connect') {
+      if (!instance) return notFound();
+      if (instance.state === 'open') return { status: 200, body: { instance: { instanceName: name, state: 'open' } } };
+      instance.state = 'connecting';
+      instance.qrCount += 1;
+      return { status: 200, body: { pairingCode: null, code: `2@${randomBytes(24).toString('base64')},fake-evolution,${instance.qrCount}`, count: instance.qrCount } };
+    }
+    if (group === 'instance' && action === 'connectionState') {
+      if (!instance) return notFound();
+      return { status: 200, body: { instance: { instanceName: name, state: instance.state } } };
+    }
+    if (group === 'instance' && action === 'logout' && request.method === 'DELETE') {
+      if (!instance) return notFound();
+      if (instance.state !== 'open') return err(400, [`The "${name}" instance is not connected`]);
+      Object.assign(instance, { state: 'close', disconnectionReasonCode: 401 });
+      return { status: 200, body: { status: 'SUCCESS', error: false, response: { message: 'Instance logged out' } } };
+    }
+    if (group === 'chat' && (action === 'updateProfileName' || action === 'updateProfilePicture')) {
+      if (!instance) return notFound();
+      if (instance.state !== 'open') return err(400, ['Connection Closed']);
+      const body = request.body as { name?: string; picture?: string };
+      if (action === 'updateProfileName') instance.profileName = body.name ?? instance.profileName;
+      else instance.profilePicUrl = body.picture ?? instance.profilePicUrl;
+      return { status: 201, body: { update: 'success' } };
+    }
+    if (group === 'message') return this.send(action ?? '', instance, request, notFound);
+    return err(404, [`Cannot ${request.method} ${request.path}`]);
+  }
+
+  private send(route: string, instance: FakeEvolutionInstance | undefined, request: RecordedRequest, notFound: () => FakeReply): FakeReply {
+    const routes = ['sendText', 'sendMedia', 'sendWhatsAppAudio', 'sendButtons', 'sendList', 'sendPoll'];
+    if (!routes.includes(route)) return err(404, [`Cannot POST ${request.path}`]);
+    if (!instance) return notFound();
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const number = String(body.number ?? '');
+    if (!/^\d{8,15}$/.test(number)) return err(400, [{ jid: `${number}@s.whatsapp.net`, exists: false, number }]);
+    if (instance.state !== 'open') return err(400, ['Connection Closed']);
+    switch (lastFour(number)) {
+      case '0001':
+        return err(400, [{ jid: `${number}@s.whatsapp.net`, exists: false, number }]);
+      case '0002':
+        return err(400, ['The recipient has blocked this number']);
+      case '0003':
+        return { status: 201, body: this.sent(number, instance, route, body), delayMs: this.options.hangMs ?? 3000 };
+      case '0004':
+        return err(500, 'Internal server error');
+      case '0005':
+        Object.assign(instance, { state: 'close', disconnectionReasonCode: 403 });
+        return err(400, ['Connection Closed']);
+      default:
+        return { status: 201, body: this.sent(number, instance, route, body) };
+    }
+  }
+
+  private sent(number: string, instance: FakeEvolutionInstance, route: string, body: Record<string, unknown>) {
+    return {
+      key: { remoteJid: `${number}@s.whatsapp.net`, fromMe: true, id: `BAE5${randomBytes(6).toString('hex').toUpperCase()}` },
+      pushName: '',
+      status: 'PENDING',
+      message: route === 'sendText' ? { conversation: body.text } : { [route]: body },
+      messageType: route === 'sendText' ? 'conversation' : route,
+      messageTimestamp: Math.floor(Date.now() / 1000),
+      instanceId: instance.id,
+      source: 'unknown',
+    };
+  }
+}
