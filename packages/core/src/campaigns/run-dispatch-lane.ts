@@ -90,7 +90,8 @@ export class RunDispatchLane {
     private readonly settings: DispatchSettings,
   ) {}
 
-  async run(setorId: string, owner: string): Promise<LaneRunResult> {
+  /** `signal` ends the run after the current send (a worker shutting down); the lease is released. */
+  async run(setorId: string, owner: string, signal?: AbortSignal): Promise<LaneRunResult> {
     const started = this.clock.now();
     const lease = () => new Date(this.clock.now().getTime() + this.settings.leaseMs);
     const lane = await this.uow.transaction((repos) => repos.dispatchLanes.acquire(setorId, owner, started, lease()));
@@ -104,6 +105,7 @@ export class RunDispatchLane {
     try {
       for (;;) {
         const now = this.clock.now();
+        if (signal?.aborted) return { ...result, outcome: 'yielded', rescheduleAt: now };
         if (now.getTime() - started.getTime() >= this.settings.sliceMs) {
           return { ...result, outcome: 'yielded', rescheduleAt: nextSendAt && nextSendAt > now ? nextSendAt : now };
         }
@@ -140,6 +142,7 @@ export class RunDispatchLane {
         let senderFailed: { code: SendFailureCode; error: string } | null = null;
         let index = 0;
         for (; index < batch.length; index += 1) {
+          if (signal?.aborted) break;
           const message = batch[index]!;
           const campaign = campaigns.get(message.campaignId)!;
           const before = this.clock.now();
@@ -164,13 +167,14 @@ export class RunDispatchLane {
         const renewed = await this.uow.transaction(async (repos) => {
           const now2 = this.clock.now();
           await recordChanges(repos, changes, this.ids, now2, { countSentOn: { setorId, company: ctx.company } });
+          // Claimed but never handed to the channel (sender lost, or the worker stopping): back to pending.
+          const back = unsent.map((m) => ({
+            message: transitionMessage(m, { type: 'requeue', notBefore: m.notBefore, auto: false }, now2),
+            expectedStatus: 'enviando' as const,
+          }));
+          await repos.campaigns.updateMessages(back);
           if (senderFailed) {
-            // The claimed but unsent rest go back to pending, then every pending message of the box moves on.
-            const back = unsent.map((m) => ({
-              message: transitionMessage(m, { type: 'requeue', notBefore: null, auto: false }, now2),
-              expectedStatus: 'enviando' as const,
-            }));
-            await repos.campaigns.updateMessages(back);
+            // Then every pending message of the box moves on to the rest of the pool.
             await this.senderFailure.within(repos, { setorId, code: senderFailed.code, error: senderFailed.error });
             await this.senderUnavailable(repos, setorId, senderFailed.code, senderFailed.error, now2);
             return true;

@@ -1,0 +1,52 @@
+import { CampaignQueues, StartCampaign, SweepCampaigns } from '@carteiro/core';
+import type { BackgroundService, Job, JobHandler } from '../jobs/job-handler.js';
+import type { LaneRunner } from './lane-runner.js';
+import type { Logger } from '../tokens.js';
+
+/** `campaign-start`: a due campaign becomes processando and wakes its lanes. */
+export class CampaignStartJob implements JobHandler<{ campaignId: string }> {
+  readonly queue = CampaignQueues.start;
+  readonly batchSize = 10;
+  readonly pollingIntervalSeconds = 0.5;
+  constructor(private readonly start: StartCampaign) {}
+  async handle(jobs: Job<{ campaignId: string }>[]): Promise<void> {
+    for (const job of jobs) await this.start.execute(job.data.campaignId);
+  }
+}
+
+/** `campaign-lane`: wakes a box's lane in this process (the lane runs beside the queue). */
+export class CampaignLaneJob implements JobHandler<{ setorId: string }> {
+  readonly queue = CampaignQueues.lane;
+  readonly batchSize = 50;
+  readonly pollingIntervalSeconds = 0.5;
+  constructor(private readonly runner: LaneRunner) {}
+  async handle(jobs: Job<{ setorId: string }>[]): Promise<void> {
+    for (const job of jobs) this.runner.wake(job.data.setorId);
+  }
+}
+
+/** `campaign-sweep`, every minute: the safety net (due starts, orphaned lanes, missed completions). */
+export class CampaignSweepJob implements JobHandler {
+  readonly queue = CampaignQueues.sweep;
+  readonly cron = '* * * * *';
+  constructor(
+    private readonly sweep: SweepCampaigns,
+    private readonly runner: LaneRunner,
+  ) {}
+  async handle(): Promise<void> {
+    await this.sweep.execute();
+  }
+}
+
+/** Sweeps once when the worker starts, so that a restarted worker resumes at once. */
+export class StartupSweep implements BackgroundService {
+  readonly name = 'campaign-startup-sweep';
+  constructor(
+    private readonly sweep: SweepCampaigns,
+    private readonly logger: Logger,
+  ) {}
+  async start(): Promise<void> {
+    void this.sweep.execute().catch((error: unknown) => this.logger.error({ err: error }, 'startup campaign sweep failed'));
+  }
+  async stop(): Promise<void> {}
+}

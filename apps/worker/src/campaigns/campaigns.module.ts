@@ -1,0 +1,91 @@
+import {
+  CampaignEngineSettings,
+  ChannelGateway,
+  Clock,
+  DEFAULT_DISPATCH_SETTINGS,
+  HandleSenderFailure,
+  IDEMPOTENCY_TTL_MS,
+  IdGenerator,
+  JobScheduler,
+  Random,
+  Repositories,
+  RunDispatchLane,
+  Sleeper,
+  StartCampaign,
+  SweepCampaigns,
+  UnitOfWork,
+  CampaignQueues,
+  type DispatchSettings,
+} from '@carteiro/core';
+import { registerQueues } from '@carteiro/pgboss';
+import { AppConfig, type Config } from '@carteiro/system';
+import { ContainerModule } from 'inversify';
+import { Housekeeper } from '../housekeeping/housekeeping.job.js';
+import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
+import { Logger } from '../tokens.js';
+import { CampaignLaneJob, CampaignStartJob, CampaignSweepJob, StartupSweep } from './campaign-jobs.js';
+import { LaneRunner } from './lane-runner.js';
+import { TimerSleeper } from './timer-sleeper.js';
+
+// Lanes and starts keep at most one queued job per box or campaign beside the running one.
+registerQueues(
+  { name: CampaignQueues.start, policy: 'stately', retryLimit: 5, retryDelay: 5 },
+  { name: CampaignQueues.lane, policy: 'stately', retryLimit: 2, retryDelay: 5 },
+  { name: CampaignQueues.sweep, policy: 'singleton', retryLimit: 1 },
+);
+
+/** Dispatch settings from the environment (lease and slice lengths are tunable for tests). */
+export const DispatchSettingsToken = Symbol.for('carteiro.worker.DispatchSettings');
+
+export function dispatchSettingsFrom(config: Config, env: NodeJS.ProcessEnv = process.env): DispatchSettings {
+  const num = (name: string, fallback: number) => {
+    const value = Number(env[name]);
+    return env[name] !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
+  };
+  return {
+    ...DEFAULT_DISPATCH_SETTINGS,
+    pacingScale: config.pacingScale,
+    leaseMs: num('CAMPAIGN_LANE_LEASE_MS', DEFAULT_DISPATCH_SETTINGS.leaseMs),
+    sliceMs: num('CAMPAIGN_LANE_SLICE_MS', DEFAULT_DISPATCH_SETTINGS.sliceMs),
+  };
+}
+
+/** The campaign engine's worker side: start, lane and sweep jobs, the in-process lane runner. */
+export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => {
+  bind<CampaignEngineSettings>(CampaignEngineSettings)
+    .toResolvedValue((config: Config) => ({ pacingScale: config.pacingScale }), [AppConfig])
+    .inSingletonScope();
+  bind<DispatchSettings>(DispatchSettingsToken).toResolvedValue((config: Config) => dispatchSettingsFrom(config), [AppConfig]).inSingletonScope();
+  if (!isBound(Sleeper)) bind<Sleeper>(Sleeper).toConstantValue(new TimerSleeper());
+  bind(StartCampaign)
+    .toResolvedValue((uow: UnitOfWork, clock: Clock, ids: IdGenerator) => new StartCampaign(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(SweepCampaigns)
+    .toResolvedValue(
+      (uow: UnitOfWork, clock: Clock, ids: IdGenerator, start: StartCampaign) => new SweepCampaigns(uow, clock, ids, start),
+      [UnitOfWork, Clock, IdGenerator, StartCampaign],
+    )
+    .inSingletonScope();
+  bind(RunDispatchLane)
+    .toResolvedValue(
+      (uow: UnitOfWork, clock: Clock, ids: IdGenerator, random: Random, gateway: ChannelGateway, sleeper: Sleeper, settings: DispatchSettings) =>
+        new RunDispatchLane(uow, clock, ids, random, gateway, sleeper, new HandleSenderFailure(uow, clock, ids), settings),
+      [UnitOfWork, Clock, IdGenerator, Random, ChannelGateway, Sleeper, DispatchSettingsToken],
+    )
+    .inSingletonScope();
+  bind(LaneRunner)
+    .toResolvedValue(
+      (lane: RunDispatchLane, jobs: JobScheduler, logger: Logger) => new LaneRunner(lane, jobs, logger),
+      [RunDispatchLane, JobScheduler, Logger],
+    )
+    .inSingletonScope();
+  bind(JobHandler).toResolvedValue((start: StartCampaign) => new CampaignStartJob(start), [StartCampaign]);
+  bind(JobHandler).toResolvedValue((runner: LaneRunner) => new CampaignLaneJob(runner), [LaneRunner]);
+  bind(JobHandler).toResolvedValue((sweep: SweepCampaigns, runner: LaneRunner) => new CampaignSweepJob(sweep, runner), [SweepCampaigns, LaneRunner]);
+  bind(BackgroundService).toResolvedValue((runner: LaneRunner) => runner, [LaneRunner]);
+  bind(BackgroundService).toResolvedValue((sweep: SweepCampaigns, logger: Logger) => new StartupSweep(sweep, logger), [SweepCampaigns, Logger]);
+  bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue(
+    (repos: Repositories) => (now: Date) => repos.idempotency.purge(new Date(now.getTime() - IDEMPOTENCY_TTL_MS)),
+    [Repositories],
+  );
+});
