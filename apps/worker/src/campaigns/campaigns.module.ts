@@ -74,10 +74,7 @@ export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => 
     )
     .inSingletonScope();
   bind(LaneRunner)
-    .toResolvedValue(
-      (lane: RunDispatchLane, jobs: JobScheduler, logger: Logger) => new LaneRunner(lane, jobs, logger),
-      [RunDispatchLane, JobScheduler, Logger],
-    )
+    .toDynamicValue((context) => new LaneRunner(() => context.get(RunDispatchLane), context.get<JobScheduler>(JobScheduler), context.get<Logger>(Logger)))
     .inSingletonScope();
   bind(JobHandler).toResolvedValue((start: StartCampaign) => new CampaignStartJob(start), [StartCampaign]);
   bind(JobHandler).toResolvedValue((runner: LaneRunner) => new CampaignLaneJob(runner), [LaneRunner]);

@@ -18,8 +18,11 @@ export class LaneRunner implements BackgroundService {
   private readonly controller = new AbortController();
   private readonly workerId = `${hostname()}:${process.pid}`;
 
+  private laneInstance: RunDispatchLane | null = null;
+
   constructor(
-    private readonly lane: RunDispatchLane,
+    /** Resolved on first use: a worker without a channel gateway (or without campaigns) never needs it. */
+    private readonly laneFactory: () => RunDispatchLane,
     private readonly jobs: JobScheduler,
     private readonly logger: Logger,
   ) {}
@@ -48,7 +51,8 @@ export class LaneRunner implements BackgroundService {
       entry.again = false;
       let result: LaneRunResult;
       try {
-        result = await this.lane.run(setorId, `${this.workerId}:${randomUUID()}`, this.controller.signal);
+        this.laneInstance ??= this.laneFactory();
+        result = await this.laneInstance.run(setorId, `${this.workerId}:${randomUUID()}`, this.controller.signal);
       } catch (error) {
         this.logger.error({ err: error, setorId }, 'campaign lane failed; it will be retried');
         result = { outcome: 'yielded', sent: 0, failed: 0, rescheduleAt: new Date(Date.now() + 5_000) };
