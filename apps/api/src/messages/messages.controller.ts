@@ -8,6 +8,7 @@ import {
   validateInteractive,
   validatePoll,
   Clock,
+  ValidationError,
   type SenderSelection,
 } from '@carteiro/core';
 import { auth, requireScope } from '../http/auth.js';
@@ -30,6 +31,14 @@ import {
   type SendMessageBody,
 } from './messages.schemas.js';
 import { firstContactView, messageRecordView, sendResultView } from './messages-views.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The message id in the path (`:conversa_id`, the `message_id` of the send); a malformed one is a 400. */
+function messageId(value: unknown): string {
+  if (typeof value !== 'string' || !UUID.test(value)) throw new ValidationError('conversa_id must be the message_id of a sent message', { field: 'conversa_id', value }, 'BAD_REQUEST');
+  return value.toLowerCase();
+}
 
 function selection(body: SelectionBody): SenderSelection {
   return { setorId: body.setor_id ?? null, setorIds: body.setor_ids ?? null, teamId: body.team_id ?? null, multiNumber: body.multi_number ?? null };
@@ -127,18 +136,18 @@ export class MessagesController implements Controller {
     // :conversa_id is the message_id a send answered with.
     router.patch('/messages/:conversa_id', write, async (req, res) => {
       const body = validate<{ text: string }>(editMessageSchema, req.body ?? {}, 'BAD_REQUEST');
-      const message = await this.manage.edit(auth(req).company.id, String(req.params.conversa_id), body.text);
+      const message = await this.manage.edit(auth(req).company.id, messageId(req.params.conversa_id), body.text);
       ok(res, messageRecordView(message));
     });
 
     router.delete('/messages/:conversa_id', write, async (req, res) => {
-      const message = await this.manage.delete(auth(req).company.id, String(req.params.conversa_id));
+      const message = await this.manage.delete(auth(req).company.id, messageId(req.params.conversa_id));
       ok(res, messageRecordView(message));
     });
 
     router.post('/messages/:conversa_id/reaction', write, async (req, res) => {
       const body = validate<{ emoji: string }>(reactionSchema, req.body ?? {}, 'BAD_REQUEST');
-      const message = await this.manage.react(auth(req).company.id, String(req.params.conversa_id), body.emoji);
+      const message = await this.manage.react(auth(req).company.id, messageId(req.params.conversa_id), body.emoji);
       ok(res, { ...messageRecordView(message), removed: message.reaction === null });
     });
   }

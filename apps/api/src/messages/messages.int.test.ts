@@ -275,7 +275,8 @@ describe('/v1/messages', () => {
       const unreact = await post(key, `/messages/${sent.message_id}/reaction`, { emoji: '' });
       expect(unreact.body.data).toMatchObject({ reaction: null, removed: true });
       expect((await request(api.app).delete(`/v1/messages/${sent.message_id}`).set(authed(other.key))).status).toBe(404);
-      expect((await request(api.app).patch(`/v1/messages/not-an-id`).set(authed(key)).send({ text: 'x' })).status).toBe(404);
+      expect((await request(api.app).patch(`/v1/messages/not-an-id`).set(authed(key)).send({ text: 'x' })).status).toBe(400);
+      expect((await request(api.app).delete(`/v1/messages/${crypto.randomUUID()}`).set(authed(key))).status).toBe(404);
       const del = await request(api.app).delete(`/v1/messages/${sent.message_id}`).set(authed(key));
       expect([del.status, del.body.data.deleted]).toEqual([200, true]);
       const late = await request(api.app).patch(`/v1/messages/${sent.message_id}`).set(authed(key)).send({ text: 'x' });
