@@ -1,0 +1,53 @@
+import request from 'supertest';
+import { ChannelGateway, Clock, IdGenerator, Random, Repositories } from '@carteiro/core';
+import { createChannelGateway } from '@carteiro/channels';
+import { KyselyChannelSimulatorStore, type Database } from '@carteiro/postgres';
+import { ContainerModule } from 'inversify';
+import type { Kysely } from 'kysely';
+import type { TestApi } from '../../../../api/src/testing/test-api.js';
+
+/** Never ends in 0001-0005, the simulator’s failing numbers. */
+export const phone = (n: number) => `+55119${String(60000000 + n * 10 + 6).padStart(8, "0")}`;
+
+/** The simulator as the channel gateway, its outbox in the test's database. */
+export function simulatorOverride(db: Kysely<Database>): ContainerModule {
+  return new ContainerModule(({ bind, isBound }) => {
+    if (isBound(ChannelGateway)) return;
+    bind(ChannelGateway)
+      .toResolvedValue(
+        (clock: Clock, ids: IdGenerator, random: Random, repos: Repositories) =>
+          createChannelGateway(
+            { simulatorScanDelayMs: 0 },
+            { clock, ids, random, simulatorStore: new KyselyChannelSimulatorStore(db), conversationWindows: repos.conversationWindows },
+          ),
+        [Clock, IdGenerator, Random, Repositories],
+      )
+      .inSingletonScope();
+  });
+}
+
+/** A company with connected boxes (warming lifted for volume tests) and a live key. */
+export async function campaignTenant(api: TestApi, options: { boxes?: number; warmingLimit?: number | null; settings?: Record<string, unknown> } = {}) {
+  const company = await api.createCompany({ company_rpm: 100_000, safe_hours: { start: 0, end: 24 }, daily_limit: 100_000, ...options.settings });
+  const setores: string[] = [];
+  for (let i = 0; i < (options.boxes ?? 1); i += 1) {
+    const setor = await api.createSetor(company.id, { nome: `Caixa ${i + 1}` });
+    await api.connectSetor(company.id, setor.id);
+    if (options.warmingLimit !== undefined) {
+      await request(api.app).patch(`/admin/v1/setores/${setor.id}`).set(api.adminAuth).send({ warming_daily_limit: options.warmingLimit }).expect(200);
+    }
+    setores.push(setor.id);
+  }
+  const key = await api.createKey(company.id, { scopes: ['campaigns:read', 'campaigns:write'], mode: 'live', rpm: 100_000 });
+  return { company, setores, auth: { Authorization: `Bearer ${key}` } };
+}
+
+/** Outbox rows of the simulator for a company, oldest first. */
+export async function outbox(db: Kysely<Database>, companyId: string) {
+  return db
+    .selectFrom('simulator_messages')
+    .select(['client_message_id', 'setor_id', 'to_number', 'text', 'outcome', 'error_code', 'sent_at'])
+    .where('company_id', '=', companyId)
+    .orderBy('seq')
+    .execute();
+}
