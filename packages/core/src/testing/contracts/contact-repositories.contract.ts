@@ -99,6 +99,20 @@ export function describeContactRepositoriesContract(
       expect(await repos.contacts.ensureMany(company.id, [], ids, t0)).toEqual([]);
     });
 
+    it('keeps names with quotes, backslashes, commas and braces intact', async () => {
+      const { repos, ids, company } = await fresh();
+      const names = ['Ana "Bia", \\ {Cia}', 'NULL', '  spaced  '];
+      const result = await repos.contacts.ensureMany(
+        company.id,
+        names.map((name, i) => ({ phone: `+55219${String(88_000_000 + i)}`, name })),
+        ids,
+        t0,
+      );
+      expect(result.map((c) => c.name)).toEqual(['Ana "Bia", \\ {Cia}', 'NULL', 'spaced']);
+      expect((await repos.contacts.findById(company.id, result[0]!.id))?.name).toBe('Ana "Bia", \\ {Cia}');
+      expect(result[0]!.createdAt).toEqual(t0);
+    });
+
     if (options.bulk) {
       const { size, budgetMs } = options.bulk;
       it(`ensures ${size} contacts within ${budgetMs} ms`, async () => {
