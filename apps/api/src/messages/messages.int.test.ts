@@ -3,6 +3,9 @@ import { ContainerModule } from 'inversify';
 import request from 'supertest';
 import { ChannelGateway, Repositories, type Repositories as Repos } from '@carteiro/core';
 import { FakeChannelGateway } from '@carteiro/core/testing';
+import { pino } from 'pino';
+import { createApp } from '../app.js';
+import { buildApiContainer } from '../composition-root.js';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
 /**
@@ -113,6 +116,33 @@ describe('/v1/messages', () => {
       const viaTeam = [];
       for (let i = 0; i < 2; i += 1) viaTeam.push((await post(key, '/messages', { phone: phone(), team_id: team.id, message: { text: 't' } })).body.data.setor_id);
       expect(new Set(viaTeam)).toEqual(new Set([setor.id, second.id]));
+    });
+
+    it('continues one rotation across two API processes on the same database', async () => {
+      const { company, key, setor } = await tenant();
+      const second = await api.createSetor(company.id);
+      await api.connectSetor(company.id, second.id);
+      // A second API "process": its own container and pool-less state, the same PostgreSQL.
+      const otherContainer = buildApiContainer({
+        config: api.config,
+        db: api.database.db,
+        boss: api.boss,
+        logger: pino({ level: 'silent' }),
+        readiness: async () => true,
+        overrides: [
+          new ContainerModule(({ bind, isBound, rebind }) => {
+            if (isBound(ChannelGateway)) rebind(ChannelGateway).toConstantValue(gateway);
+            else bind(ChannelGateway).toConstantValue(gateway);
+          }),
+        ],
+      });
+      const apps = [api.app, createApp(otherContainer)];
+      const used = [];
+      for (let i = 0; i < 4; i += 1) {
+        const res = await request(apps[i % 2]!).post('/v1/messages').set(authed(key)).send({ phone: phone(), multi_number: true, message: { text: 'x' } });
+        used.push(res.body.data.setor_id);
+      }
+      expect(used).toEqual([setor.id, second.id, setor.id, second.id]);
     });
 
     it('answers 402 when the balance is exhausted or the account is expired or inactive', async () => {
