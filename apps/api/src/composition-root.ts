@@ -9,6 +9,8 @@ import { systemModule, type Config } from '@carteiro/system';
 import { SetorWarmingReader } from './admin/admin-setores.controller.js';
 import { foundationModule } from './foundation/foundation.module.js';
 import { webhooksModule } from './webhooks/webhooks.module.js';
+import { channelsModule } from '@carteiro/channels';
+import { channelModule } from './channel/channel.module.js';
 import { messagesModule, unavailableChannelGateway } from './messages/messages.module.js';
 import { campaignsModule } from './campaigns/campaigns.module.js';
 import { ActiveCampaigns } from './foundation/tokens.js';
@@ -45,6 +47,8 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     pgBossModule(infra.boss),
     foundationModule,
     webhooksModule,
+    channelsModule,
+    channelModule,
     messagesModule,
     campaignsModule,
   );

@@ -9,6 +9,8 @@ import { HousekeepingJob } from './housekeeping/housekeeping.job.js';
 import { JobHandler } from './jobs/job-handler.js';
 import { Logger } from './tokens.js';
 import { webhooksModule } from './webhooks/webhooks.module.js';
+import { channelsModule } from '@carteiro/channels';
+import { channelWorkerModule } from './channel/channel.module.js';
 import { campaignsWorkerModule } from './campaigns/campaigns.module.js';
 
 /** What the worker process is given by whoever starts it (the server, or a test). */
@@ -28,6 +30,7 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container.load(systemModule(infra.config), postgresModule(infra.db, jobSchedulerFactory(infra.boss)), pgBossModule(infra.boss));
   container.bind(JobHandler).to(HousekeepingJob);
   container.load(webhooksModule);
+  container.load(channelsModule, channelWorkerModule);
   container.load(campaignsWorkerModule);
   if (infra.overrides) container.load(...infra.overrides);
   return container;

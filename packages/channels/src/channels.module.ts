@@ -1,27 +1,21 @@
-import {
-  ChannelGateway,
-  ChannelSimulatorStore,
-  Clock,
-  IdGenerator,
-  Random,
-  Repositories,
-} from '@carteiro/core';
+import { ChannelGateway, ChannelSimulatorStore, Clock, IdGenerator, Random, Repositories } from '@carteiro/core';
 import { ContainerModule } from 'inversify';
 import { createChannelGateway, type ChannelsConfig } from './create-channel-gateway.js';
 
+/** The `ChannelsConfig` of the process; bound by the app (from its configuration). */
+export const ChannelsSettings = Symbol.for('carteiro.ChannelsSettings');
+
 /**
- * Binds `ChannelGateway` (the router) and `ChannelSimulatorStore`. The store is given by the
- * composition root (PostgreSQL in the apps); the conversation windows come from `Repositories`.
+ * Binds `ChannelGateway` to the router over the simulator and the configured providers. Needs
+ * `ChannelsSettings`, a `ChannelSimulatorStore` (PostgreSQL in the apps), the clock, ids,
+ * randomness and `Repositories` (for the conversation windows) bound by the app.
  */
-export function channelsModule(config: ChannelsConfig, simulatorStore: ChannelSimulatorStore): ContainerModule {
-  return new ContainerModule(({ bind }) => {
-    bind<ChannelSimulatorStore>(ChannelSimulatorStore).toConstantValue(simulatorStore);
-    bind<ChannelGateway>(ChannelGateway)
-      .toResolvedValue(
-        (clock: Clock, ids: IdGenerator, random: Random, repos: Repositories) =>
-          createChannelGateway(config, { clock, ids, random, simulatorStore, conversationWindows: repos.conversationWindows }),
-        [Clock, IdGenerator, Random, Repositories],
-      )
-      .inSingletonScope();
-  });
-}
+export const channelsModule = new ContainerModule(({ bind }) => {
+  bind<ChannelGateway>(ChannelGateway)
+    .toResolvedValue(
+      (settings: ChannelsConfig, clock: Clock, ids: IdGenerator, random: Random, simulatorStore: ChannelSimulatorStore, repos: Repositories) =>
+        createChannelGateway(settings, { clock, ids, random, simulatorStore, conversationWindows: repos.conversationWindows }),
+      [ChannelsSettings, Clock, IdGenerator, Random, ChannelSimulatorStore, Repositories],
+    )
+    .inSingletonScope();
+});

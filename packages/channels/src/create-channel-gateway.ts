@@ -33,6 +33,24 @@ export function channelsEnv(env: NodeJS.ProcessEnv = process.env): Pick<Channels
   };
 }
 
+/**
+ * The channel settings of a process: the shared configuration's channel fields (`loadConfig` of
+ * @carteiro/system reads `QR_PROVIDER_URL`, `QR_PROVIDER_API_KEY`, `OFFICIAL_API_URL`,
+ * `SIMULATOR_SCAN_DELAY_MS`) plus the channel-only variables of `channelsEnv`.
+ */
+export function channelsSettingsFrom(
+  config: Pick<ChannelsConfig, 'simulatorScanDelayMs' | 'qrProviderUrl' | 'qrProviderApiKey' | 'officialApiUrl'>,
+  env: NodeJS.ProcessEnv = process.env,
+): ChannelsConfig {
+  return {
+    simulatorScanDelayMs: config.simulatorScanDelayMs,
+    qrProviderUrl: config.qrProviderUrl,
+    qrProviderApiKey: config.qrProviderApiKey,
+    officialApiUrl: config.officialApiUrl,
+    ...channelsEnv(env),
+  };
+}
+
 /** The router over the simulator and whichever providers are configured. */
 export function createChannelGateway(config: ChannelsConfig, deps: ChannelGatewayDeps): ChannelGatewayRouter {
   const simulator = new ChannelSimulator(

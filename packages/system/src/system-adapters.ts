@@ -18,8 +18,8 @@ export class UuidGenerator implements IdGenerator {
 /** Cryptographically secure randomness. */
 export class CryptoRandom implements Random {
   next(): number {
-    // 48 random bits are plenty for jitter and sampling, and stay exact in a double.
-    return randomInt(0, 2 ** 48) / 2 ** 48;
+    // 47 random bits are plenty for jitter and sampling (crypto.randomInt needs max - min < 2^48).
+    return randomInt(0, 2 ** 47) / 2 ** 47;
   }
   bytes(length: number): Uint8Array {
     return new Uint8Array(randomBytes(length));

@@ -92,9 +92,11 @@ export class UpdateChannelProfiles {
     instances: ChannelInstance[],
     item: ProfileBatchItem,
   ): Promise<ProfileBatchResult> {
-    const instance = item.setorId
+    const listed = item.setorId
       ? instances.find((i) => i.setorId === item.setorId)
       : instances.find((i) => i.phoneNumber !== null && conversationPhoneKey(i.phoneNumber) === conversationPhoneKey(item.phoneNumber ?? ''));
+    // Read again: an earlier item of the same batch may have changed this number's profile.
+    const instance = listed ? ((await this.repos.channelInstances.findBySetor(listed.setorId)) ?? listed) : undefined;
     const base = { setorId: instance?.setorId ?? item.setorId ?? null, phoneNumber: instance?.phoneNumber ?? item.phoneNumber ?? null };
     const fail = (code: ErrorCode, message: string): ProfileBatchResult => ({
       ...base,

@@ -51,7 +51,10 @@ export class CheckChannelHealth {
     const target = { setor, instance, mode: 'live' as const };
     const probe = await this.safeProbe(target);
     let observed: { status: ChannelInstance['status']; phoneNumber: string | null } | null = null;
-    if (probe.responding && probe.connected !== (instance.status === 'connected')) {
+    // Ask for the full state only when the probe disagrees with the instance (a session that
+    // connected meanwhile, or one lost at the provider while connected or pairing).
+    const disagrees = probe.connected ? instance.status !== 'connected' : instance.status !== 'disconnected';
+    if (probe.responding && disagrees) {
       observed = await this.gateway.sessionState(target).catch(() => null);
     }
     return this.uow.transaction(async (repos) => {

@@ -1,0 +1,37 @@
+import {
+  ChannelGateway,
+  ChannelSimulatorStore,
+  CheckChannelHealth,
+  Clock,
+  IdGenerator,
+  Repositories,
+  UnitOfWork,
+} from '@carteiro/core';
+import { ChannelsSettings, channelsSettingsFrom, type ChannelsConfig } from '@carteiro/channels';
+import { registerQueues } from '@carteiro/pgboss';
+import { Db, KyselyChannelSimulatorStore, type Database } from '@carteiro/postgres';
+import { AppConfig, type Config } from '@carteiro/system';
+import { ContainerModule } from 'inversify';
+import type { Kysely } from 'kysely';
+import { JobHandler } from '../jobs/job-handler.js';
+import { CHANNEL_HEALTH_QUEUE, ChannelHealthJob } from './channel-health.job.js';
+
+registerQueues({ name: CHANNEL_HEALTH_QUEUE, policy: 'singleton', retryLimit: 0 });
+
+/**
+ * The worker's channel side: the settings and PostgreSQL simulator store the gateway router needs
+ * (`channelsModule` of @carteiro/channels binds the router) and the periodic health job.
+ */
+export const channelWorkerModule = new ContainerModule(({ bind }) => {
+  bind<ChannelsConfig>(ChannelsSettings).toResolvedValue((config: Config) => channelsSettingsFrom(config), [AppConfig]).inSingletonScope();
+  bind<ChannelSimulatorStore>(ChannelSimulatorStore)
+    .toResolvedValue((db: Kysely<Database>) => new KyselyChannelSimulatorStore(db), [Db])
+    .inSingletonScope();
+  bind(CheckChannelHealth)
+    .toResolvedValue(
+      (uow: UnitOfWork, repos: Repositories, gateway: ChannelGateway, clock: Clock, ids: IdGenerator) => new CheckChannelHealth(uow, repos, gateway, clock, ids),
+      [UnitOfWork, Repositories, ChannelGateway, Clock, IdGenerator],
+    )
+    .inSingletonScope();
+  bind(JobHandler).to(ChannelHealthJob).inSingletonScope();
+});
