@@ -38,15 +38,25 @@ export class CampaignSweepJob implements JobHandler {
   }
 }
 
-/** Sweeps once when the worker starts, so that a restarted worker resumes at once. */
+/**
+ * Sweeps when the worker starts, and once more when the leases of a worker that died just
+ * before have run out, so that a restarted worker resumes within a lease, not a minute.
+ */
 export class StartupSweep implements BackgroundService {
   readonly name = 'campaign-startup-sweep';
+  private timer: NodeJS.Timeout | null = null;
   constructor(
     private readonly sweep: SweepCampaigns,
     private readonly logger: Logger,
+    private readonly leaseMs: number,
   ) {}
   async start(): Promise<void> {
-    void this.sweep.execute().catch((error: unknown) => this.logger.error({ err: error }, 'startup campaign sweep failed'));
+    const run = () => void this.sweep.execute().catch((error: unknown) => this.logger.error({ err: error }, 'startup campaign sweep failed'));
+    run();
+    this.timer = setTimeout(run, this.leaseMs + 500);
+    this.timer.unref();
   }
-  async stop(): Promise<void> {}
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+  }
 }

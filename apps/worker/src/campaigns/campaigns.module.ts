@@ -80,7 +80,10 @@ export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => 
   bind(JobHandler).toResolvedValue((runner: LaneRunner) => new CampaignLaneJob(runner), [LaneRunner]);
   bind(JobHandler).toResolvedValue((sweep: SweepCampaigns, runner: LaneRunner) => new CampaignSweepJob(sweep, runner), [SweepCampaigns, LaneRunner]);
   bind(BackgroundService).toResolvedValue((runner: LaneRunner) => runner, [LaneRunner]);
-  bind(BackgroundService).toResolvedValue((sweep: SweepCampaigns, logger: Logger) => new StartupSweep(sweep, logger), [SweepCampaigns, Logger]);
+  bind(BackgroundService).toResolvedValue(
+    (sweep: SweepCampaigns, logger: Logger, settings: DispatchSettings) => new StartupSweep(sweep, logger, settings.leaseMs),
+    [SweepCampaigns, Logger, DispatchSettingsToken],
+  );
   bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue(
     (repos: Repositories) => (now: Date) => repos.idempotency.purge(new Date(now.getTime() - IDEMPOTENCY_TTL_MS)),
     [Repositories],

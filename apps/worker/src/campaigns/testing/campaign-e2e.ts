@@ -1,30 +1,11 @@
 import request from 'supertest';
-import { ChannelGateway, Clock, IdGenerator, Random, Repositories } from '@carteiro/core';
-import { createChannelGateway } from '@carteiro/channels';
-import { KyselyChannelSimulatorStore, type Database } from '@carteiro/postgres';
-import { ContainerModule } from 'inversify';
+import type { Database } from '@carteiro/postgres';
 import type { Kysely } from 'kysely';
+export { simulatorOverride } from './simulator-override.js';
 import type { TestApi } from '../../../../api/src/testing/test-api.js';
 
 /** Never ends in 0001-0005, the simulator’s failing numbers. */
 export const phone = (n: number) => `+55119${String(60000000 + n * 10 + 6).padStart(8, "0")}`;
-
-/** The simulator as the channel gateway, its outbox in the test's database. */
-export function simulatorOverride(db: Kysely<Database>): ContainerModule {
-  return new ContainerModule(({ bind, isBound }) => {
-    if (isBound(ChannelGateway)) return;
-    bind(ChannelGateway)
-      .toResolvedValue(
-        (clock: Clock, ids: IdGenerator, random: Random, repos: Repositories) =>
-          createChannelGateway(
-            { simulatorScanDelayMs: 0 },
-            { clock, ids, random, simulatorStore: new KyselyChannelSimulatorStore(db), conversationWindows: repos.conversationWindows },
-          ),
-        [Clock, IdGenerator, Random, Repositories],
-      )
-      .inSingletonScope();
-  });
-}
 
 /** A company with connected boxes (warming lifted for volume tests) and a live key. */
 export async function campaignTenant(api: TestApi, options: { boxes?: number; warmingLimit?: number | null; settings?: Record<string, unknown> } = {}) {
