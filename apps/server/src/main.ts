@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { AdminService, Clock, IdGenerator, UnitOfWork } from '@carteiro/core';
 import { buildApiContainer, createApp } from '@carteiro/api';
+import { SIMULATOR_REF_PREFIX, simulatedPhoneNumber } from '@carteiro/channels';
 import { createBoss, ensureQueues, queueDefinitions } from '@carteiro/pgboss';
 import { loadConfig } from '@carteiro/system';
 import { buildWorkerContainer, runWorker, type RunningWorker } from '@carteiro/worker';
@@ -60,14 +61,16 @@ async function main(): Promise<void> {
         const clock = container.get<Clock>(Clock);
         const ids = container.get<IdGenerator>(IdGenerator);
         const now = clock.now();
+        const id = ids.newId();
+        // A session the simulator considers scanned: the demo number is connected from the start.
         await container.get<UnitOfWork>(UnitOfWork).transaction(async (tx) => {
           await tx.channelInstances.insert({
-            id: ids.newId(),
+            id,
             companyId,
             setorId,
             status: 'connected',
-            phoneNumber: '+5511987650000',
-            providerRef: null,
+            phoneNumber: simulatedPhoneNumber(setorId),
+            providerRef: `${SIMULATOR_REF_PREFIX}${id}`,
             proxyConfigured: false,
             qrRequestedAt: now,
             connectedAt: now,
