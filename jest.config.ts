@@ -16,6 +16,9 @@ const swc = [
 const config: Config = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
+  // TypeScript first: a stray compiled .js beside a source must never shadow it.
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': swc as never },
   moduleNameMapper: {
     '^@carteiro/([a-z-]+)/testing$': '<rootDir>/packages/$1/src/testing/index.ts',
