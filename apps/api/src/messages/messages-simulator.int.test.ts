@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { createTestApi, type TestApi } from '../testing/test-api.js';
+
+/**
+ * Single sends end to end through the real channel gateway (the simulator): what the
+ * simulator outbox shows is exactly what the channel received, and its magic recipients
+ * (operations.md §3) give the specified answers.
+ */
+describe('/v1/messages through the simulator', () => {
+  let api: TestApi;
+  const authed = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+  beforeAll(async () => {
+    api = await createTestApi();
+  });
+  afterAll(async () => api?.close());
+
+  async function tenant(settings: Record<string, unknown> = {}) {
+    const company = await api.createCompany({ company_rpm: 10_000, ...settings });
+    const key = await api.createKey(company.id, { mode: 'live', scopes: ['messages:write'], rpm: 10_000 });
+    const setor = await api.createSetor(company.id);
+    await api.connectSetor(company.id, setor.id);
+    return { company, key, setor };
+  }
+  const outbox = async (to: string) =>
+    (await request(api.app).get('/admin/v1/simulator/messages').query({ to, limit: 50 }).set(api.adminAuth)).body.data.items as {
+      kind: string;
+      text: string | null;
+      media_url: string | null;
+    }[];
+
+  it('shows two items for after_text (text, then the media) and one captioned item for inline', async () => {
+    const { key } = await tenant();
+    const to = '+5511955551234';
+    const res = await request(api.app)
+      .post('/v1/messages')
+      .set(authed(key))
+      .send({ phone: to, message: { text: 'Veja', media_url: 'https://cdn.test/a.png', media_type: 'image', media_delivery: 'after_text' } });
+    expect(res.status).toBe(201);
+    const items = await outbox(to);
+    // Newest first.
+    expect(items.map((i) => i.kind)).toEqual(['image', 'text']);
+    expect(items[1]?.text).toBe('Veja');
+    expect(items[0]?.media_url).toBe('https://cdn.test/a.png');
+
+    const to2 = '+5511955551235';
+    await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: to2, message: { text: 'Legenda', media_url: 'https://cdn.test/b.png', media_type: 'image' } });
+    const inline = await outbox(to2);
+    expect(inline).toHaveLength(1);
+    expect(inline[0]).toMatchObject({ kind: 'image', text: 'Legenda' });
+  });
+
+  it('sends a list to a QR box as one numbered text item', async () => {
+    const { key } = await tenant();
+    const to = '+5511955551236';
+    const res = await request(api.app)
+      .post('/v1/messages/interactive')
+      .set(authed(key))
+      .send({ phone: to, interactive: { type: 'list', body: { text: 'Escolha' }, action: { sections: [{ rows: [{ id: 'a', title: 'Alfa' }, { id: 'b', title: 'Beta' }] }] } } });
+    expect(res.status).toBe(201);
+    const items = await outbox(to);
+    expect(items).toHaveLength(1);
+    expect(items[0]?.kind).toBe('text');
+    expect(items[0]?.text).toMatch(/^Escolha[\s\S]*1\. Alfa\n2\. Beta$/);
+  });
+
+  it('answers 502 PROVIDER_ERROR for a number ending 0004 and gives the unit back', async () => {
+    const { company, key } = await tenant({ modality: 'avulso', avulso_balance: 2 });
+    const res = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: '+5511955550004', message: { text: 'x' } });
+    expect([res.status, res.body.error.code]).toEqual([502, 'PROVIDER_ERROR']);
+    const read = await request(api.app).get(`/admin/v1/companies/${company.id}`).set(api.adminAuth);
+    expect(read.body.data.avulso_balance).toBe(2);
+  });
+
+  it('answers 422 for a recipient failure (0001) and disconnects a banned sender (0005)', async () => {
+    const { key } = await tenant({ modality: 'avulso', avulso_balance: 5 });
+    const recipient = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: '+5511955550001', message: { text: 'x' } });
+    expect([recipient.status, recipient.body.error.details.error_code]).toEqual([422, 'RECIP_NOT_WHATSAPP']);
+    const banned = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: '+5511955550005', message: { text: 'x' } });
+    expect([banned.status, banned.body.error.details.error_code]).toEqual([422, 'SENDER_BANNED']);
+    const next = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: '+5511955551237', message: { text: 'x' } });
+    expect([next.status, next.body.error.code]).toEqual([404, 'NOT_FOUND']);
+  });
+
+  it('refuses free text outside the window of an official box and delivers it after an inbound message', async () => {
+    const company = await api.createCompany({ company_rpm: 10_000 });
+    const key = await api.createKey(company.id, { mode: 'live', scopes: ['messages:write'], rpm: 10_000 });
+    const official = await api.createSetor(company.id, { channel_type: 'official', official: { phone_number_id: '1', access_token: 't', waba_id: 'w' } });
+    await api.connectSetor(company.id, official.id);
+    const to = '+5511955551238';
+    const closed = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: to, message: { text: 'Oi' } });
+    expect([closed.status, closed.body.error.code]).toEqual([422, 'WINDOW_EXPIRED']);
+    await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: official.id, from: to, text: 'Olá' }).expect(201);
+    const open = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: to, message: { text: 'Oi' } });
+    expect(open.status).toBe(201);
+    expect((await outbox(to)).map((i) => i.kind)).toEqual(['text']);
+  });
+});
