@@ -40,6 +40,8 @@ export interface DispatchSettings {
   /** Claims are sized so that one batch spans about this long. */
   batchSpanMs: number;
   autoRetryBaseMs: number;
+  /** Sends of one number in flight at once when there is no pacing at all (PACING_SCALE=0). */
+  unpacedConcurrency: number;
 }
 
 export const DEFAULT_DISPATCH_SETTINGS: DispatchSettings = {
@@ -50,6 +52,7 @@ export const DEFAULT_DISPATCH_SETTINGS: DispatchSettings = {
   maxBatch: 200,
   batchSpanMs: 1_000,
   autoRetryBaseMs: 60_000,
+  unpacedConcurrency: 4,
 };
 
 export type LaneOutcome = 'busy' | 'idle' | 'yielded' | 'sender_unavailable';
@@ -141,27 +144,30 @@ export class RunDispatchLane {
         const changes: MessageChange[] = [];
         let senderFailed: { code: SendFailureCode; error: string } | null = null;
         let index = 0;
-        for (; index < batch.length; index += 1) {
+        // Without pacing (PACING_SCALE=0) nothing spaces a number's sends, so a few are in flight
+        // at once; with pacing they go one by one, each after its gap.
+        const width = this.settings.pacingScale === 0 ? Math.max(1, this.settings.unpacedConcurrency) : 1;
+        while (index < batch.length && !senderFailed) {
           if (signal?.aborted) break;
-          const message = batch[index]!;
-          const campaign = campaigns.get(message.campaignId)!;
+          const group = batch.slice(index, index + width);
           const before = this.clock.now();
           if (index > 0 && nextSendAt && nextSendAt.getTime() > before.getTime()) await this.sleeper.sleep(nextSendAt.getTime() - before.getTime());
-          const outcome = await this.send(campaign, message, ctx);
+          const outcomes = await Promise.all(group.map((message) => this.send(campaigns.get(message.campaignId)!, message, ctx)));
           const after = this.clock.now();
-          nextSendAt = new Date(after.getTime() + pacingGapMs(campaign.antiBanLevel, this.random, this.settings.pacingScale, ctx.warming.minIntervalMs));
-          changes.push({
-            message: applyOutcome(message, setorId, outcome, after, this.settings),
-            expectedStatus: 'enviando',
-            ...(message.claimedBy ? { expectedClaimedBy: message.claimedBy } : {}),
+          group.forEach((message, k) => {
+            const outcome = outcomes[k]!;
+            const campaign = campaigns.get(message.campaignId)!;
+            nextSendAt = new Date(after.getTime() + pacingGapMs(campaign.antiBanLevel, this.random, this.settings.pacingScale, ctx.warming.minIntervalMs));
+            changes.push({
+              message: applyOutcome(message, setorId, outcome, after, this.settings),
+              expectedStatus: 'enviando',
+              ...(message.claimedBy ? { expectedClaimedBy: message.claimedBy } : {}),
+            });
+            if (outcome.ok) result.sent += 1;
+            else result.failed += 1;
+            if (!outcome.ok && failureGroupOf(outcome.code) === 'sender' && !senderFailed) senderFailed = { code: outcome.code, error: outcome.error };
           });
-          if (outcome.ok) result.sent += 1;
-          else result.failed += 1;
-          if (!outcome.ok && failureGroupOf(outcome.code) === 'sender') {
-            senderFailed = { code: outcome.code, error: outcome.error };
-            index += 1;
-            break;
-          }
+          index += group.length;
         }
         const unsent = batch.slice(index);
         const renewed = await this.uow.transaction(async (repos) => {

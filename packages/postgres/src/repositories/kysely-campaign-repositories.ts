@@ -27,15 +27,20 @@ import type { CampaignMessagesTable, CampaignsTable, DispatchLanesTable, Idempot
  * parameter per column keeps a 10,000-row unnest cheap to encode and to parse.
  */
 export function pgArray(values: readonly (string | number | boolean | null)[]): string {
-  let out = '{';
+  const parts = new Array<string>(values.length);
   for (let i = 0; i < values.length; i += 1) {
-    if (i > 0) out += ',';
     const v = values[i];
-    if (v === null || v === undefined) out += 'NULL';
-    else out += `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+    if (v === null || v === undefined) {
+      parts[i] = 'NULL';
+      continue;
+    }
+    const text = typeof v === 'string' ? v : String(v);
+    parts[i] = NEEDS_ESCAPE.test(text) ? `"${text.replace(ESCAPED, '\\$&')}"` : `"${text}"`;
   }
-  return `${out}}`;
+  return `{${parts.join(',')}}`;
 }
+const NEEDS_ESCAPE = /[\\"]/;
+const ESCAPED = /[\\"]/g;
 
 type CampaignRow = Selectable<CampaignsTable>;
 type MessageRow = Selectable<CampaignMessagesTable>;

@@ -2,7 +2,17 @@ import request from 'supertest';
 import type { Database } from '@carteiro/postgres';
 import type { Kysely } from 'kysely';
 export { simulatorOverride } from './simulator-override.js';
-import type { TestApi } from '../../../../api/src/testing/test-api.js';
+import type { Express } from 'express';
+
+/** What these helpers need of the API test harness (apps/api/src/testing/test-api.ts). */
+export interface TestApi {
+  app: Express;
+  adminAuth: Record<string, string>;
+  createCompany(settings?: Record<string, unknown>): Promise<{ id: string }>;
+  createKey(companyId: string, options?: { scopes?: string[]; mode?: 'live' | 'test'; rpm?: number }): Promise<string>;
+  createSetor(companyId: string, options?: { nome?: string }): Promise<{ id: string }>;
+  connectSetor(companyId: string, setorId: string, phoneNumber?: string): Promise<unknown>;
+}
 
 /** Never ends in 0001-0005, the simulator’s failing numbers. */
 export const phone = (n: number) => `+55119${String(60000000 + n * 10 + 6).padStart(8, "0")}`;
