@@ -7,6 +7,7 @@ import { AdminController, Controller } from './http/controller.js';
 import { errorHandler, notFoundHandler, requireJsonBody } from './http/error-handler.js';
 import { ApiMetrics, requestLogger } from './http/observability.js';
 import { ApiSettings, Logger, MetricsCollector } from './http/tokens.js';
+import { registerApiDocs } from './openapi/api-docs.js';
 
 /**
  * The Express application: health probes, the public `/v1` API behind API keys and rate limits,
@@ -37,6 +38,8 @@ export function createApp(container: Container): Express {
     const ready = await settings.readiness().catch(() => false);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
   });
+
+  registerApiDocs(app); // public: GET /v1/openapi.json and /docs, before the /v1 router demands a key
 
   const json = express.json({ limit: settings.bodyLimit, type: 'application/json' });
 

@@ -5,7 +5,7 @@ import type { Controller } from '../http/controller.js';
 import { ok } from '../http/envelope.js';
 import { validate } from '../http/validation.js';
 
-const inboundSchema = {
+export const inboundSchema = {
   type: 'object',
   required: ['setor_id', 'from', 'text'],
   properties: {

@@ -1,0 +1,86 @@
+import { createRequire } from 'node:module';
+import type { Express, RequestHandler } from 'express';
+import { buildOpenApiDocument } from './document.js';
+
+const require = createRequire(import.meta.url);
+
+/** Scalar's standalone browser bundle, served from node_modules: the page needs no network beyond this server. */
+const rendererBundle = require.resolve('@scalar/api-reference/browser/standalone.js');
+
+export const DOCS_PATH = '/docs';
+export const OPENAPI_PATH = '/v1/openapi.json';
+
+const page = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Carteiro API reference</title>
+  </head>
+  <body>
+    <div id="api-reference"></div>
+    <script src="${DOCS_PATH}/assets/api-reference.js"></script>
+    <script src="${DOCS_PATH}/assets/init.js"></script>
+  </body>
+</html>
+`;
+
+// Default fonts come from a CDN and telemetry calls home: both off, so the page works offline.
+const init = `Scalar.createApiReference('#api-reference', ${JSON.stringify({
+  url: OPENAPI_PATH,
+  withDefaultFonts: false,
+  telemetry: false,
+  showDeveloperTools: 'never',
+  hideClientButton: true,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+})});\n`;
+
+/**
+ * Everything on this page comes from this origin; the policy makes the browser refuse anything
+ * else, should a renderer update ever try. Scalar's bundle injects its styles and uses inline
+ * style attributes, hence 'unsafe-inline' for styles only.
+ */
+const contentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+const docsHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  next();
+};
+
+/**
+ * `GET /v1/openapi.json` (public) and the documentation page at `GET /docs`. Mounted on the app
+ * itself, before the `/v1` router, whose first middleware demands an API key.
+ */
+export function registerApiDocs(app: Express): void {
+  let json: string | undefined;
+  app.get(OPENAPI_PATH, (_req, res) => {
+    // Built once per process: the operations and schemas do not change while it runs.
+    json ??= JSON.stringify(buildOpenApiDocument());
+    res.type('application/json').setHeader('Cache-Control', 'no-cache');
+    res.send(json);
+  });
+  app.get(DOCS_PATH, docsHeaders, (_req, res) => {
+    res.type('html').send(page);
+  });
+  app.get(`${DOCS_PATH}/assets/init.js`, docsHeaders, (_req, res) => {
+    res.type('application/javascript').send(init);
+  });
+  app.get(`${DOCS_PATH}/assets/api-reference.js`, docsHeaders, (_req, res, next) => {
+    res.sendFile(rendererBundle, { maxAge: '1h', headers: { 'Content-Type': 'application/javascript; charset=utf-8' } }, (error) => {
+      if (error) next(error);
+    });
+  });
+}

@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { createWebhookSchema } from '../webhooks/webhooks.schemas.js';
+import { sendMessageSchema } from '../messages/messages.schemas.js';
+import { createCampaignSchema } from '../campaigns/campaigns.schemas.js';
+import { routeTable } from '../testing/route-table.js';
+import { createTestApi, type TestApi } from '../testing/test-api.js';
+import { apiOperations, buildOpenApiDocument } from './document.js';
+import { ResponseValidator } from './testing/response-validator.js';
+
+type Json = Record<string, any>;
+
+let api: TestApi;
+let document: Json;
+let validator: ResponseValidator;
+
+beforeAll(async () => {
+  api = await createTestApi({ env: { SIMULATOR_SCAN_DELAY_MS: '0' } });
+  document = buildOpenApiDocument();
+  validator = new ResponseValidator(document);
+});
+afterAll(() => api.close());
+
+/** Routes registered on the app itself (outside the routers) under /v1 or /admin/v1: the public document. */
+function appLevelApiRoutes(): { method: string; path: string }[] {
+  const stack = (api.app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }).router.stack;
+  return stack
+    .filter((layer) => layer.route && /^\/(v1|admin\/v1)\//.test(layer.route.path))
+    .flatMap((layer) => Object.keys(layer.route!.methods).map((method) => ({ method, path: layer.route!.path })));
+}
+
+describe('the OpenAPI document', () => {
+  it('has one operation for every Express route and no operation without a route, with the scope the route demands', () => {
+    const table = routeTable(api.app);
+    const registered = [
+      ...table.v1.map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, auth: r.scope ?? 'none' })),
+      ...table.admin.map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, auth: 'admin' })),
+      ...appLevelApiRoutes().map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, auth: 'public' })),
+    ].sort((a, b) => a.key.localeCompare(b.key));
+    const documented = apiOperations
+      .map((op) => ({ key: `${op.method.toUpperCase()} ${op.path}`, auth: typeof op.auth === 'object' ? op.auth.scope : op.auth }))
+      .sort((a, b) => a.key.localeCompare(b.key));
+    expect(documented).toEqual(registered);
+
+    // And the document itself has each of them, with the scope as a security requirement.
+    for (const op of apiOperations) {
+      const operation = document.paths[op.path.replace(/:([A-Za-z_]+)/g, '{$1}')][op.method];
+      expect(operation.operationId).toBe(op.operationId);
+      if (typeof op.auth === 'object') {
+        expect(operation.security).toEqual([{ apiKey: [op.auth.scope] }]);
+        expect(operation['x-required-scope']).toBe(op.auth.scope);
+      }
+    }
+    expect(new Set(apiOperations.map((op) => op.operationId)).size).toBe(apiOperations.length);
+  });
+
+  it('embeds the very schemas the controllers validate requests with', () => {
+    expect(document.components.schemas.SendMessageRequest).toEqual(sendMessageSchema);
+    expect(document.components.schemas.CreateCampaignRequest).toEqual(createCampaignSchema);
+    expect(document.components.schemas.CreateWebhookRequest).toEqual(createWebhookSchema);
+    expect(document.paths['/v1/campaigns'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateCampaignRequest' });
+  });
+
+  it('describes every webhook event with its envelope', () => {
+    expect(Object.keys(document.webhooks)).toContain('campaign.completed');
+    expect(Object.keys(document.webhooks)).toHaveLength(33);
+    const completed = document.components.schemas.CampaignCompletedEvent;
+    expect(completed.properties.event).toEqual({ type: 'string', enum: ['campaign.completed'] });
+    expect(Object.keys(completed.properties.data.properties)).toEqual([
+      'campaignId',
+      'totalDestinatarios',
+      'totalEnviados',
+      'totalFalhas',
+      'totalPulados',
+      'cancelledByUser',
+    ]);
+  });
+
+  it('is served publicly at GET /v1/openapi.json', async () => {
+    const res = await request(api.app).get('/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual(document);
+    expect(res.body.openapi).toBe('3.1.0');
+  });
+});
+
+describe('real answers conform to the documented response schemas', () => {
+  it('for the happy paths of every feature and for the error envelope', async () => {
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    const company = await api.createCompany({ company_rpm: 100_000 });
+    // A live key: test keys fail 5% of sends at random. Without a provider configured, live sends go to the simulator too.
+    const key = await api.createKey(company.id, { rpm: 100_000, mode: 'live' });
+    const bearer = { Authorization: `Bearer ${key}` };
+    const setor = await api.createSetor(company.id);
+    await api.connectSetor(company.id, setor.id);
+    const second = await api.createSetor(company.id, { nome: 'Second' });
+
+    /** Calls a route, expects `status`, checks the body against the document, and returns it. */
+    const call = async (
+      method: 'get' | 'post' | 'put' | 'patch' | 'delete',
+      template: string,
+      params: Record<string, string>,
+      status: number,
+      options: { body?: unknown; headers?: Record<string, string> } = {},
+    ): Promise<Json> => {
+      const path = template.replace(/:([A-Za-z_]+)/g, (_m, name: string) => params[name]!) + (params.query ?? '');
+      let req = request(api.app)[method](path).set(options.headers ?? bearer);
+      if (options.body !== undefined) req = req.send(options.body as object);
+      const res = await req;
+      expect({ route: `${method} ${path}`, status: res.status, body: res.status === status ? undefined : res.body }).toEqual({
+        route: `${method} ${path}`,
+        status,
+        body: undefined,
+      });
+      problems.push(...validator.check(method, template, res.status, res.body));
+      seen.add(`${method.toUpperCase()} ${template}`);
+      return res.body;
+    };
+
+    await call('get', '/v1/limits', {}, 200);
+    await call('get', '/v1/billing/balance', {}, 200);
+    await call('get', '/v1/setores', {}, 200);
+    await call('get', '/v1/teams', {}, 200);
+
+    const sent = await call('post', '/v1/messages', {}, 201, { body: { phone: '+5511987654321', message: { text: 'Olá' } } });
+    const messageId = sent.data.message_id;
+    await call('post', '/v1/messages/first-contact', {}, 201, { body: { phone: '+5511987654322', name: 'Ana', message: 'Olá, Ana' } });
+    await call('post', '/v1/messages/interactive', {}, 201, {
+      body: { phone: '+5511987654323', interactive: { type: 'button', body: { text: 'Escolha' }, action: { buttons: [{ type: 'reply', reply: { id: 'a', title: 'A' } }] } } },
+    });
+    await call('post', '/v1/messages/event', {}, 201, { body: { phone: '+5511987654323', event: { name: 'Reunião', startTime: Math.floor(Date.now() / 1000) + 3600 } } });
+    await call('post', '/v1/messages/poll', {}, 201, { body: { phone: '+5511987654323', poll: { name: 'Qual?', options: ['a', 'b'] } } });
+    await call('patch', '/v1/messages/:conversa_id', { conversa_id: messageId }, 200, { body: { text: 'Olá!' } });
+    await call('post', '/v1/messages/:conversa_id/reaction', { conversa_id: messageId }, 200, { body: { emoji: '👍' } });
+    await call('delete', '/v1/messages/:conversa_id', { conversa_id: messageId }, 200);
+    await call('post', '/v1/messages', {}, 400, { body: { phone: '+5511987654321' } });
+    await call('post', '/v1/messages', {}, 502, { body: { phone: '+5511987650004', message: { text: 'provider fails' } } });
+
+    const created = await call('post', '/v1/campaigns', {}, 202, {
+      body: {
+        name: 'Boas-vindas',
+        recipients: [{ phone: '+5511987650011', name: 'Ana' }, { phone: '+5511987650012' }],
+        message: { text: '{{saudacao}}, {{primeiro_nome}}!' },
+        options: { schedule_at: new Date(Date.now() + 86_400_000).toISOString() },
+      },
+      headers: { ...bearer, 'Idempotency-Key': crypto.randomUUID() },
+    });
+    const id = created.data.id;
+    await call('get', '/v1/campaigns', { query: '?status=pendente' }, 200);
+    await call('get', '/v1/campaigns/:id', { id }, 200);
+    await call('get', '/v1/campaigns/:id/messages', { id }, 200);
+    await call('get', '/v1/campaigns/:id/recipients', { id, query: '?q=Ana' }, 200);
+    await call('post', '/v1/campaigns/:id/pause', { id }, 409);
+    await call('post', '/v1/campaigns/:id/resume', { id }, 409);
+    await call('post', '/v1/campaigns/:id/retry', { id }, 409, { body: { all_failures: true } });
+    await call('post', '/v1/campaigns/:id/cancel', { id }, 200);
+    await call('get', '/v1/campaigns/:id', { id: crypto.randomUUID() }, 404);
+
+    const instance = await call('post', '/v1/channel/instances', {}, 201, { body: { setor_id: second.id } });
+    const instanceId = instance.data.instance_id;
+    await call('get', '/v1/channel/instances', {}, 200);
+    await call('get', '/v1/channel/instances/health', { query: '?include_history=true' }, 200);
+    await call('get', '/v1/channel/instances/:id', { id: instanceId }, 200);
+    await call('get', '/v1/channel/instances/:id/qr', { id: instanceId }, 200);
+    await call('get', '/v1/channel/instances/:id/status', { id: instanceId }, 200);
+    await call('post', '/v1/channel/instances/:id/profile/refresh', { id: instanceId }, 200);
+    await call('post', '/v1/channel/instances/profile/batch', {}, 200, { body: { items: [{ setor_id: setor.id, name: 'Vendas' }] } });
+    await call('post', '/v1/channel/instances/profile-picture/batch', {}, 200, {
+      body: { items: [{ setor_id: setor.id, picture_url: 'https://example.com/a.png' }] },
+    });
+    await call('post', '/v1/channel/instances/:id/disconnect', { id: instanceId }, 200);
+
+    const webhook = await call('post', '/v1/webhooks', {}, 201, { body: { url: 'http://127.0.0.1:9/hooks', events: ['message.sent', 'campaign.completed'] } });
+    const webhookId = webhook.data.id;
+    await call('get', '/v1/webhooks', {}, 200);
+    await call('get', '/v1/webhooks/:id', { id: webhookId }, 200);
+    await call('put', '/v1/webhooks/:id', { id: webhookId }, 200, { body: { active: false } });
+    await call('post', '/v1/webhooks/:id/test', { id: webhookId }, 200);
+    await call('get', '/v1/webhooks/:id/deliveries', { id: webhookId, query: '?status=failed' }, 200);
+    await call('post', '/v1/webhooks/:id/deliveries/:deliveryId/redeliver', { id: webhookId, deliveryId: crypto.randomUUID() }, 404);
+    await call('post', '/v1/webhooks', {}, 400, { body: { url: 'http://127.0.0.1:9/hooks', events: ['nope'] } });
+    await call('delete', '/v1/webhooks/:id', { id: webhookId }, 200);
+
+    await call('get', '/v1/limits', {}, 401, { headers: {} });
+    const narrow = await api.createKey(company.id, { scopes: ['messages:write'] });
+    await call('get', '/v1/limits', {}, 403, { headers: { Authorization: `Bearer ${narrow}` } });
+
+    const admin = api.adminAuth;
+    const other = await call('post', '/admin/v1/companies', {}, 201, { body: { name: 'Other Co', plan_code: 'basic' }, headers: admin });
+    await call('get', '/admin/v1/companies/:id', { id: other.data.id }, 200, { headers: admin });
+    await call('patch', '/admin/v1/companies/:id', { id: other.data.id }, 200, { body: { daily_limit: 100 }, headers: admin });
+    const issued = await call('post', '/admin/v1/companies/:id/api-keys', { id: other.data.id }, 201, {
+      body: { name: 'k', scopes: ['campaigns:read'], mode: 'live' },
+      headers: admin,
+    });
+    await call('get', '/admin/v1/companies/:id/api-keys', { id: other.data.id }, 200, { headers: admin });
+    await call('post', '/admin/v1/api-keys/:id/rotate', { id: issued.data.id }, 201, { body: { grace_seconds: 60 }, headers: admin });
+    await call('delete', '/admin/v1/api-keys/:id', { id: issued.data.id }, 200, { headers: admin });
+    const box = await call('post', '/admin/v1/companies/:id/setores', { id: other.data.id }, 201, { body: { nome: 'Vendas' }, headers: admin });
+    await call('get', '/admin/v1/companies/:id/setores', { id: other.data.id }, 200, { headers: admin });
+    await call('get', '/admin/v1/setores/:id', { id: box.data.id }, 200, { headers: admin });
+    await call('patch', '/admin/v1/setores/:id', { id: box.data.id }, 200, { body: { warming_daily_limit: 80 }, headers: admin });
+    await call('post', '/admin/v1/companies/:id/teams', { id: other.data.id }, 201, { body: { nome: 'Time', setor_ids: [box.data.id] }, headers: admin });
+    await call('get', '/admin/v1/simulator/messages', { query: '?limit=5' }, 200, { headers: admin });
+    await call('post', '/admin/v1/simulator/inbound', {}, 201, { body: { setor_id: setor.id, from: '+5511987654329', text: 'Oi' }, headers: admin });
+    await call('get', '/admin/v1/companies/:id', { id: other.data.id }, 401, { headers: {} });
+    await call('get', '/admin/v1/companies/:id', { id: 'not-a-uuid' }, 400, { headers: admin });
+
+    await call('get', '/v1/openapi.json', {}, 200, { headers: {} });
+
+    expect(problems).toEqual([]);
+    // Every operation was called (pause, resume and retry need a running campaign: their 409 is checked instead).
+    const untouched = apiOperations.map((op) => `${op.method.toUpperCase()} ${op.path}`).filter((k) => !seen.has(k));
+    expect(untouched).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,149 @@
+import { EventNames, SendFailureGroups, type EventName } from '@carteiro/core';
+import { type JsonSchema, s } from './operation.js';
+
+const failureCode = s.nullableString({ enum: [...Object.values(SendFailureGroups).flat(), null], description: 'Classified failure code.' });
+
+const messageOutcome = (status: 'sent' | 'failed'): JsonSchema =>
+  s.object(
+    {
+      campaignId: s.nullableUuid({ description: 'The campaign; null for a single send (POST /v1/messages and the other send routes).' }),
+      detailId: s.uuid({ description: 'Unique id of the message (in its campaign, or the message_id of a single send).' }),
+      recipientPhone: s.string(),
+      recipientName: s.nullableString(),
+      status: s.enum([status]),
+      error: status === 'sent' ? { type: 'null' } : s.nullableString({ description: 'Raw error text.' }),
+      error_code: status === 'sent' ? { type: 'null' } : failureCode,
+      actual_setor_id: status === 'sent' ? s.uuid({ description: 'Number that sent; may differ from the assigned one after redistribution.' }) : s.nullableUuid(),
+      was_reassigned: s.boolean(),
+      messageId: s.uuid({ description: 'Single sends only.' }),
+      conversationId: s.uuid({ description: 'Single sends only.' }),
+      providerMessageId: s.nullableString({ description: 'Single sends only: the channel provider id.' }),
+    },
+    { optional: ['messageId', 'conversationId', 'providerMessageId'] },
+  );
+
+/**
+ * The `data` of each event this service emits (the specification's 'Data shapes' plus the shapes
+ * our use cases record: packages/core campaign-events.ts, send-message.ts, receive-inbound-message.ts,
+ * channel-instance.ts). Events absent here can be subscribed to but are not emitted by this version.
+ */
+export const eventData: Partial<Record<EventName | 'webhook.test', { summary: string; data: JsonSchema }>> = {
+  'campaign.started': {
+    summary: 'A campaign handed its first message to a sender',
+    data: s.object({ campaignId: s.uuid(), setorId: s.nullableUuid(), userId: s.nullableString() }),
+  },
+  'campaign.paused': { summary: 'A campaign was paused', data: s.object({ campaignId: s.uuid() }) },
+  'campaign.failed': {
+    summary: 'No number of the pool can send any more; remaining messages were skipped',
+    data: s.object({ campaignId: s.uuid(), error: s.string() }),
+  },
+  'campaign.completed': {
+    summary: 'Every message of a campaign settled, or it was cancelled',
+    data: s.object({
+      campaignId: s.uuid(),
+      totalDestinatarios: s.integer(),
+      totalEnviados: s.integer(),
+      totalFalhas: s.integer(),
+      totalPulados: s.integer(),
+      cancelledByUser: s.boolean({ description: 'True when cancelled manually.' }),
+    }),
+  },
+  'message.sent': { summary: 'A message was sent (campaign or single send)', data: messageOutcome('sent') },
+  'message.failed': { summary: 'A message failed (campaign or single send)', data: messageOutcome('failed') },
+  'message.received': {
+    summary: 'A contact wrote to a box',
+    data: s.object({ messageId: s.uuid(), conversationId: s.uuid(), contactId: s.uuid(), from: s.string(), text: s.string(), receivedAt: s.dateTime() }),
+  },
+  'conversation.created': {
+    summary: 'A conversation was opened with a contact',
+    data: s.object({ conversationId: s.uuid(), contactId: s.uuid(), setorId: s.uuid() }),
+  },
+  'contact.created': {
+    summary: 'A contact was created by a send or an inbound message',
+    data: s.object({ contactId: s.uuid(), phone: s.string(), name: s.nullableString(), source: s.enum(['first_contact', 'message', 'inbound']) }),
+  },
+  'contact.tagged': { summary: 'Tags were added to a contact (first contact)', data: s.object({ contactId: s.uuid(), tagIds: s.array(s.string()) }) },
+  'channel.session_connected': {
+    summary: 'A number connected',
+    data: s.object({ instanceId: s.uuid(), setorId: s.uuid(), phoneNumber: s.nullableString() }),
+  },
+  'channel.session_disconnected': {
+    summary: 'A connected number was disconnected',
+    data: s.object({
+      instanceId: s.uuid(),
+      setorId: s.uuid(),
+      phoneNumber: s.nullableString(),
+      reason: s.enum(['user', 'sender_failure', 'session_lost']),
+      error_code: failureCode,
+      error: s.nullableString(),
+    }),
+  },
+  'webhook.test': {
+    summary: 'Test delivery (POST /v1/webhooks/{id}/test)',
+    data: s.object({ webhook_id: s.uuid(), message: s.string() }),
+  },
+};
+
+/** Component name of an event's envelope schema: `message.sent` → `MessageSentEvent`. */
+export function eventSchemaName(event: string): string {
+  return `${event.split(/[._]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('')}Event`;
+}
+
+function envelope(event: string, data: JsonSchema): JsonSchema {
+  return s.object({
+    event: s.enum([event]),
+    version: s.enum(['v1']),
+    timestamp: s.dateTime(),
+    empresa_id: s.uuid({ description: 'The company.' }),
+    setor_id: s.nullableUuid({ description: 'The box; null for events without one.' }),
+    data,
+    actor: s.object({ user_id: s.nullableString(), source: s.string({ description: "'system' or 'api'." }) }),
+  });
+}
+
+const deliveryHeaders = [
+  { name: 'X-Webhook-Id', description: 'Unique delivery id, the same on every attempt and redelivery: deduplicate on it.', schema: s.uuid() },
+  { name: 'X-Webhook-Timestamp', description: 'Unix seconds of sending.', schema: s.string({ pattern: '^[0-9]+$' }) },
+  {
+    name: 'X-Webhook-Signature',
+    description:
+      "Lowercase hex HMAC-SHA256 of '<X-Webhook-Timestamp>.<raw body>' keyed with the webhook secret. " +
+      'Compare in constant time and reject timestamps older than 300 seconds (`verifyWebhookSignature` in @carteiro/sdk).',
+    schema: s.string({ pattern: '^[0-9a-f]{64}$' }),
+  },
+];
+
+/** Envelope schemas by component name, and the OpenAPI `webhooks` map (one POST per event name). */
+export function webhookEvents(): { schemas: Record<string, JsonSchema>; webhooks: Record<string, unknown> } {
+  const schemas: Record<string, JsonSchema> = {};
+  const webhooks: Record<string, unknown> = {};
+  for (const event of [...EventNames, 'webhook.test' as const]) {
+    const known = eventData[event];
+    const name = eventSchemaName(event);
+    schemas[name] = envelope(
+      event,
+      known?.data ?? { type: 'object', description: 'Not emitted by this version of the service; the fields of its data are not fixed yet.' },
+    );
+    webhooks[event] = {
+      post: {
+        operationId: `on${name}`,
+        summary: known?.summary ?? `${event} (not emitted yet)`,
+        description:
+          event === 'webhook.test'
+            ? 'Sent only by the test endpoint, to the webhook tested, whatever its events.'
+            : `Delivered to every active webhook subscribed to \`${event}\`. Retried with exponential backoff on 5xx, 429, network errors and ` +
+              'answers slower than 5 seconds, 5 attempts in all.',
+        tags: ['Webhook events'],
+        parameters: deliveryHeaders.map((h) => ({ in: 'header', required: true, ...h })),
+        requestBody: { required: true, content: { 'application/json': { schema: s.ref(name) } } },
+        responses: {
+          '200': { description: 'Any 2xx within 5 seconds acknowledges the delivery.' },
+          '4XX': { description: 'Ends the delivery as failed (429 excepted: retried).' },
+          '5XX': { description: 'Retried later.' },
+        },
+        security: [],
+      },
+    };
+  }
+  return { schemas, webhooks };
+}
