@@ -112,6 +112,24 @@ export async function runCampaignsBench(log: (line: string) => void = console.lo
     };
 
     // 1. Creation end to end vs the raw unnest insert of the same rows.
+    const trace: Record<string, number[]> = {};
+    if (process.env.BENCH_TRACE) {
+      // Diagnostic only: time the two bulk statements inside the end-to-end creation.
+      const pgMod = await import('@carteiro/postgres');
+      const wrap = (proto: Record<string, unknown>, name: string) => {
+        const original = proto[name] as (...args: unknown[]) => Promise<unknown>;
+        proto[name] = async function (this: unknown, ...args: unknown[]) {
+          const t = performance.now();
+          try {
+            return await original.apply(this, args);
+          } finally {
+            (trace[name] ??= []).push(performance.now() - t);
+          }
+        };
+      };
+      wrap(pgMod.KyselyContactRepository.prototype as never, 'ensureMany');
+      wrap(pgMod.KyselyCampaignRepository.prototype as never, 'insertMessages');
+    }
     const creator = await tenant(1);
     let offset = 0;
     const bodyFor = () => {
@@ -177,6 +195,7 @@ export async function runCampaignsBench(log: (line: string) => void = console.lo
       ratio: round(median(createMs) / median(rawMs), 2),
     };
     log(`creation of ${recipientsPerCampaign} recipients end to end: median ${creation.medianMs} ms, p95 ${creation.p95Ms} ms`);
+    for (const [name, values] of Object.entries(trace)) log(`  of which ${name}: median ${round(median(values.slice(2)))} ms`);
     log(`raw INSERT ... SELECT FROM unnest of the same rows:  median ${creation.rawMedianMs} ms, p95 ${creation.rawP95Ms} ms  (ratio ${creation.ratio}x)`);
 
     // 2. Dispatch with PACING_SCALE=0 through the simulator.
@@ -203,6 +222,32 @@ export async function runCampaignsBench(log: (line: string) => void = console.lo
       const fake = { capabilities: () => ({ text: true, media: true, templates: false, interactive: false, polls: true, events: true, conversationWindow: false }), send: async () => ({ ok: true, providerMessageId: `p${n++}`, sentAt: new Date() }) };
       await workerContainer.unbind(ChannelGateway);
       workerContainer.bind(ChannelGateway).toConstantValue(fake as never);
+    }
+    if (process.env.BENCH_WHATIF_SIMULATOR) {
+      // Diagnostic only: the simulator with one database round trip per send instead of three (its
+      // INSERT … ON CONFLICT already returns the original of a re-send; session ends cached 1 s).
+      const { ChannelGateway, Repositories } = await import('@carteiro/core');
+      const { createChannelGateway } = await import('@carteiro/channels');
+      const { KyselyChannelSimulatorStore } = await import('@carteiro/postgres');
+      const store = new KyselyChannelSimulatorStore(db);
+      const ends = new Map<string, { at: number; value: Awaited<ReturnType<typeof store.lastSessionEnd>> }>();
+      const lean = Object.assign(Object.create(store) as typeof store, {
+        findByClientMessageId: async () => null,
+        lastSessionEnd: async (instanceId: string) => {
+          const hit = ends.get(instanceId);
+          if (hit && Date.now() - hit.at < 1000) return hit.value;
+          const value = await store.lastSessionEnd(instanceId);
+          ends.set(instanceId, { at: Date.now(), value });
+          return value;
+        },
+      });
+      const repos = workerContainer.get<import('@carteiro/core').Repositories>(Repositories);
+      const gateway = createChannelGateway({ simulatorScanDelayMs: 0 }, {
+        clock: { now: () => new Date() }, ids: { newId: () => randomUUID() }, random: { next: Math.random, bytes: (n: number) => new Uint8Array(n) },
+        simulatorStore: lean, conversationWindows: repos.conversationWindows,
+      });
+      await workerContainer.unbind(ChannelGateway);
+      workerContainer.bind(ChannelGateway).toConstantValue(gateway);
     }
     const started = performance.now();
     const worker = await runWorker(workerContainer, boss);

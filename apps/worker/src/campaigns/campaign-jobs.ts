@@ -1,7 +1,18 @@
-import { CampaignQueues, StartCampaign, SweepCampaigns } from '@carteiro/core';
+import { CampaignQueues, PrepareCampaign, StartCampaign, SweepCampaigns } from '@carteiro/core';
 import type { BackgroundService, Job, JobHandler } from '../jobs/job-handler.js';
 import type { LaneRunner } from './lane-runner.js';
 import type { Logger } from '../tokens.js';
+
+/** `campaign-prepare`: links (creating where needed) the contacts of a new campaign's recipients. */
+export class CampaignPrepareJob implements JobHandler<{ campaignId: string }> {
+  readonly queue = CampaignQueues.prepare;
+  readonly batchSize = 5;
+  readonly pollingIntervalSeconds = 0.5;
+  constructor(private readonly prepare: PrepareCampaign) {}
+  async handle(jobs: Job<{ campaignId: string }>[]): Promise<void> {
+    for (const job of jobs) await this.prepare.execute(job.data.campaignId);
+  }
+}
 
 /** `campaign-start`: a due campaign becomes processando and wakes its lanes. */
 export class CampaignStartJob implements JobHandler<{ campaignId: string }> {

@@ -5,6 +5,7 @@ import {
   DEFAULT_DISPATCH_SETTINGS,
   HandleSenderFailure,
   IDEMPOTENCY_TTL_MS,
+  PrepareCampaign,
   IdGenerator,
   JobScheduler,
   Random,
@@ -23,12 +24,13 @@ import { ContainerModule } from 'inversify';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
-import { CampaignLaneJob, CampaignStartJob, CampaignSweepJob, StartupSweep } from './campaign-jobs.js';
+import { CampaignLaneJob, CampaignPrepareJob, CampaignStartJob, CampaignSweepJob, StartupSweep } from './campaign-jobs.js';
 import { LaneRunner } from './lane-runner.js';
 import { TimerSleeper } from './timer-sleeper.js';
 
 // Lanes and starts keep at most one queued job per box or campaign beside the running one.
 registerQueues(
+  { name: CampaignQueues.prepare, policy: 'stately', retryLimit: 5, retryDelay: 5 },
   { name: CampaignQueues.start, policy: 'stately', retryLimit: 5, retryDelay: 5 },
   { name: CampaignQueues.lane, policy: 'stately', retryLimit: 2, retryDelay: 5 },
   { name: CampaignQueues.sweep, policy: 'singleton', retryLimit: 1 },
@@ -77,6 +79,10 @@ export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => 
     .toDynamicValue((context) => new LaneRunner(() => context.get(RunDispatchLane), context.get<JobScheduler>(JobScheduler), context.get<Logger>(Logger)))
     .inSingletonScope();
   bind(JobHandler).toResolvedValue((start: StartCampaign) => new CampaignStartJob(start), [StartCampaign]);
+  bind(JobHandler).toResolvedValue(
+    (uow: UnitOfWork, clock: Clock, ids: IdGenerator) => new CampaignPrepareJob(new PrepareCampaign(uow, clock, ids)),
+    [UnitOfWork, Clock, IdGenerator],
+  );
   bind(JobHandler).toResolvedValue((runner: LaneRunner) => new CampaignLaneJob(runner), [LaneRunner]);
   bind(JobHandler).toResolvedValue((sweep: SweepCampaigns, runner: LaneRunner) => new CampaignSweepJob(sweep, runner), [SweepCampaigns, LaneRunner]);
   bind(BackgroundService).toResolvedValue((runner: LaneRunner) => runner, [LaneRunner]);

@@ -1,5 +1,7 @@
 /** Queues of the campaign engine (registered with pg-boss by the worker). */
 export const CampaignQueues = {
+  /** `{ campaignId }`: links the contacts of a new campaign's recipients (created for unknown phones). */
+  prepare: 'campaign-prepare',
   /** `{ campaignId }`: moves a due campaign to processando and wakes its lanes. */
   start: 'campaign-start',
   /** `{ setorId }`: sends from one box (one lane per box, whatever the campaign). */

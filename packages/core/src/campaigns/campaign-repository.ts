@@ -57,6 +57,10 @@ export interface CampaignRepository {
   findMessagesByIds(campaignId: string, ids: readonly string[]): Promise<CampaignMessage[]>;
   /** Messages of a campaign in the given statuses (and, when given, currently on the box), in order. */
   messagesInStatus(campaignId: string, statuses: readonly CampaignMessageStatus[], setorId?: string): Promise<CampaignMessage[]>;
+  /** Messages of the campaign whose contact is not linked yet (created from a phone), in order. */
+  messagesWithoutContact(campaignId: string): Promise<Pick<CampaignMessage, 'id' | 'phone' | 'name'>[]>;
+  /** Links messages to their contacts; a message without a name takes the contact's. */
+  attachContacts(campaignId: string, links: readonly { id: string; contactId: string; name: string | null }[]): Promise<void>;
   /** Applies changes whose row is still as expected; answers the ids written. */
   updateMessages(changes: readonly MessageChange[]): Promise<string[]>;
   /**

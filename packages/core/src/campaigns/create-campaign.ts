@@ -1,7 +1,6 @@
 import type { KeyMode } from '../api-keys/api-key.js';
 import { MediaTypes, type MediaDelivery, type MediaType } from '../channel/outbound-content.js';
 import { effectiveSettings, isExpired, MAX_RECIPIENTS_PER_CAMPAIGN, paysPerMessage, type Company } from '../companies/company.js';
-import type { Contact } from '../contacts/contact.js';
 import { MediaDeliveries } from '../messages/message-content.js';
 import { normalizePhone } from '../phone/phone-number.js';
 import { resolveSenderPool, type SenderSelection } from '../routing/sender-pool.js';
@@ -280,7 +279,7 @@ export class CreateCampaign {
       });
     }
 
-    const contacts = await this.recipientContacts(repos, company.id, request.recipients, phones, now);
+    const contacts = await this.recipientContacts(repos, company.id, request.recipients, phones);
     const capacities = new Map<string, number>();
     if (request.distribution === 'sequential' && pool.length > 1) {
       const day = zonedDay(now, company.timezone);
@@ -327,9 +326,9 @@ export class CreateCampaign {
         campaignId: campaign.id,
         companyId: company.id,
         seq: i,
-        contactId: contact.id,
+        contactId: contact.contactId,
         phone: contact.phone,
-        name: present(r.name) ? r.name.trim() : contact.name,
+        name: contact.name,
         text: present(r.text) ? r.text : null,
         mediaUrl: present(r.media_url) ? r.media_url : null,
         mediaType: present(r.media_url) ? (r.media_type as MediaType) : null,
@@ -356,6 +355,7 @@ export class CreateCampaign {
     });
     await repos.campaigns.insert(campaign);
     await repos.campaigns.insertMessages(messages);
+    if (contacts.some((c) => c.contactId === null)) await repos.jobs.enqueue(CampaignQueues.prepare, { campaignId: campaign.id }, { singletonKey: campaign.id });
     await repos.jobs.enqueue(CampaignQueues.start, { campaignId: campaign.id }, { ...(scheduledFor ? { startAfter: scheduledFor } : {}), singletonKey: campaign.id });
 
     return {
@@ -469,14 +469,21 @@ export class CreateCampaign {
     };
   }
 
+  /**
+   * The contact of each `client_id` recipient (400 for unknown ones); phone recipients get theirs
+   * linked by the prepare job (see link-campaign-contacts.ts), off the request path.
+   */
   private async recipientContacts(
     repos: Repositories,
     companyId: string,
     recipients: readonly CampaignRecipientInput[],
     phones: readonly (string | null)[],
-    now: Date,
-  ): Promise<Contact[]> {
-    const out = new Array<Contact>(recipients.length);
+  ): Promise<{ contactId: string | null; phone: string; name: string | null }[]> {
+    const out = recipients.map((r, i) => ({
+      contactId: null as string | null,
+      phone: phones[i] ?? '',
+      name: present(r.name) ? r.name.trim() : null,
+    }));
     const byClientId = recipients.map((r, i) => (present(r.client_id) ? i : -1)).filter((i) => i >= 0);
     if (byClientId.length > 0) {
       const wanted = [...new Set(byClientId.map((i) => recipients[i]!.client_id!))];
@@ -485,19 +492,10 @@ export class CreateCampaign {
       if (missing.length > 0) {
         throw new ValidationError('Unknown client_id in recipients', { field: 'recipients[].client_id', unknown: missing.slice(0, 10), count: missing.length });
       }
-      for (const i of byClientId) out[i] = found.get(recipients[i]!.client_id!)!;
-    }
-    const byPhone = phones.map((p, i) => (p === null ? -1 : i)).filter((i) => i >= 0);
-    if (byPhone.length > 0) {
-      const ensured = await repos.contacts.ensureMany(
-        companyId,
-        byPhone.map((i) => ({ phone: phones[i]!, name: present(recipients[i]!.name) ? recipients[i]!.name!.trim() : null })),
-        this.ids,
-        now,
-      );
-      byPhone.forEach((i, k) => {
-        out[i] = ensured[k]!;
-      });
+      for (const i of byClientId) {
+        const contact = found.get(recipients[i]!.client_id!)!;
+        out[i] = { contactId: contact.id, phone: contact.phone, name: out[i]!.name ?? contact.name };
+      }
     }
     return out;
   }

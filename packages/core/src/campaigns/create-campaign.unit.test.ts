@@ -4,6 +4,7 @@ import { CampaignWorld } from '../testing/campaign-world.js';
 import type { CampaignCaller, CreateCampaignInput } from './create-campaign.js';
 import { requestFingerprint } from './idempotency.js';
 import { CampaignQueues } from './campaign-queues.js';
+import { PrepareCampaign } from './link-campaign-contacts.js';
 
 const phone = (n: number) => `+55119${String(90000000 + n).padStart(8, '0')}`;
 const body = (recipients = 2, extra: Partial<CreateCampaignInput> = {}): CreateCampaignInput => ({
@@ -42,8 +43,16 @@ describe('CreateCampaign', () => {
     });
     const messages = await world.repos.campaigns.messagesInStatus(data.id, ['pendente']);
     expect(messages.map((m) => m.setorId)).toEqual([world.setores[0]!.id, world.setores[1]!.id, world.setores[0]!.id]);
-    expect(messages.every((m) => m.contactId)).toBe(true);
-    expect(world.jobs).toEqual([expect.objectContaining({ queue: CampaignQueues.start, data: { campaignId: data.id }, startAfter: null })]);
+    expect(world.jobs).toEqual([
+      expect.objectContaining({ queue: CampaignQueues.prepare, data: { campaignId: data.id } }),
+      expect.objectContaining({ queue: CampaignQueues.start, data: { campaignId: data.id }, startAfter: null }),
+    ]);
+    // Contacts of unknown phones are created by the prepare job (and at the latest when it starts).
+    expect(messages.every((m) => m.contactId === null)).toBe(true);
+    await new PrepareCampaign(world.uow, world.clock, world.ids).execute(data.id);
+    const linked = await world.repos.campaigns.messagesInStatus(data.id, ['pendente']);
+    expect(linked.every((m) => m.contactId !== null)).toBe(true);
+    expect((await world.repos.contacts.findById(world.company.id, linked[2]!.contactId!))?.phone).toBe(phone(2));
   });
 
   it('given setor_id, then single mode with one number', async () => {
@@ -162,7 +171,7 @@ describe('CreateCampaign', () => {
     expect(scheduled.data).toMatchObject({ execution_mode: 'scheduled', scheduled_for: '2026-01-16T13:00:00.000Z', waiting_reason: null });
     const deferred = await world.createCampaign().execute(caller(world), body(1, { options: { schedule_at: '2026-01-16T02:00:00.000Z' } }));
     expect(deferred.data).toMatchObject({ execution_mode: 'deferred_to_safe_window', scheduled_for: '2026-01-16T11:00:00.000Z', waiting_reason: 'outside_safe_hours' });
-    expect(world.jobs.map((j) => j.startAfter?.toISOString())).toEqual(['2026-01-16T13:00:00.000Z', '2026-01-16T11:00:00.000Z']);
+    expect(world.jobs.filter((j) => j.queue === CampaignQueues.start).map((j) => j.startAfter?.toISOString())).toEqual(['2026-01-16T13:00:00.000Z', '2026-01-16T11:00:00.000Z']);
   });
 
   it('given an immediate campaign at night, then SAFE_HOUR_VIOLATION whose suggested_schedule_at is accepted as schedule_at', async () => {

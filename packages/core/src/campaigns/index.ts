@@ -12,6 +12,7 @@ export * from './distribution.js';
 export * from './idempotency.js';
 export * from './idempotency-repository.js';
 export * from './lane-wakeups.js';
+export * from './link-campaign-contacts.js';
 export * from './pacing.js';
 export * from './pause-campaign.js';
 export * from './personalisation.js';

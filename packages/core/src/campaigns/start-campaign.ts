@@ -5,6 +5,7 @@ import { transitionCampaign } from './campaign.js';
 import { campaignStartedEvent } from './campaign-events.js';
 import { CampaignQueues } from './campaign-queues.js';
 import { wakeLanes } from './lane-wakeups.js';
+import { linkCampaignContacts } from './link-campaign-contacts.js';
 
 /**
  * The start job of a campaign (at creation for immediate ones, at `scheduled_for` otherwise):
@@ -27,6 +28,7 @@ export class StartCampaign {
         await repos.jobs.enqueue(CampaignQueues.start, { campaignId }, { startAfter: campaign.scheduledFor, singletonKey: campaignId });
         return 'not_due';
       }
+      await linkCampaignContacts(repos, campaign.id, this.ids, now);
       const next = transitionCampaign(campaign, { type: 'start' }, now).campaign;
       await repos.campaigns.update(next);
       await repos.events.record([campaignStartedEvent(next, this.ids, now)]);

@@ -114,6 +114,19 @@ export class InMemoryCampaignRepository implements CampaignRepository {
       .filter((m) => statuses.includes(m.status) && (setorId === undefined || m.setorId === setorId))
       .map(clone);
   }
+  async messagesWithoutContact(campaignId: string) {
+    return this.messagesOfCampaign(campaignId)
+      .filter((m) => m.contactId === null)
+      .map((m) => ({ id: m.id, phone: m.phone, name: m.name }));
+  }
+  async attachContacts(campaignId: string, links: readonly { id: string; contactId: string; name: string | null }[]) {
+    for (const link of links) {
+      const m = this.messages.get(link.id);
+      if (!m || m.campaignId !== campaignId) continue;
+      m.contactId = link.contactId;
+      m.name ??= link.name;
+    }
+  }
   async updateMessages(changes: readonly MessageChange[]) {
     const written: string[] = [];
     for (const change of changes) {

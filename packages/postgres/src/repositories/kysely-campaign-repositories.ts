@@ -153,15 +153,19 @@ export class KyselyCampaignRepository implements CampaignRepository {
     if (messages.length === 0) return;
     const first = messages[0]!;
     const col = <T extends string | number | boolean | null>(f: (m: CampaignMessage) => T) => pgArray(messages.map(f));
+    // Optional columns that no recipient uses are a constant NULL rather than an array of NULLs.
+    const optional = <T extends string | null>(f: (m: CampaignMessage) => T, type: string) =>
+      messages.some((m) => f(m) !== null) ? sql`${col(f)}::${sql.raw(type)}[]` : sql`array_fill(NULL::${sql.raw(type)}, ARRAY[${messages.length}::int])`;
     // Every row of a new campaign shares campaign, company, status and timestamps: they are constants.
     await sql`
       INSERT INTO campaign_messages (id, campaign_id, company_id, seq, contact_id, phone, name, text, media_url, media_type, variables,
                                      status, assigned_setor_id, setor_id, created_at, updated_at)
       SELECT u.id, ${first.campaignId}::uuid, ${first.companyId}::uuid, u.seq, u.contact_id, u.phone, u.name, u.text, u.media_url, u.media_type,
              u.variables::jsonb, 'pendente', u.setor_id, u.setor_id, ${first.createdAt}::timestamptz, ${first.createdAt}::timestamptz
-      FROM unnest(${col((m) => m.id)}::uuid[], ${col((m) => m.seq)}::int[], ${col((m) => m.contactId)}::uuid[], ${col((m) => m.phone)}::text[],
-                  ${col((m) => m.name)}::text[], ${col((m) => m.text)}::text[], ${col((m) => m.mediaUrl)}::text[], ${col((m) => m.mediaType)}::text[],
-                  ${col((m) => (m.variables ? JSON.stringify(m.variables) : null))}::text[], ${col((m) => m.assignedSetorId)}::uuid[])
+      FROM unnest(${col((m) => m.id)}::uuid[], ${col((m) => m.seq)}::int[], ${optional((m) => m.contactId, 'uuid')}, ${col((m) => m.phone)}::text[],
+                  ${optional((m) => m.name, 'text')}, ${optional((m) => m.text, 'text')}, ${optional((m) => m.mediaUrl, 'text')},
+                  ${optional((m) => m.mediaType, 'text')}, ${optional((m) => (m.variables ? JSON.stringify(m.variables) : null), 'text')},
+                  ${col((m) => m.assignedSetorId)}::uuid[])
         AS u(id, seq, contact_id, phone, name, text, media_url, media_type, variables, setor_id)
     `.execute(this.db);
   }
@@ -294,6 +298,26 @@ export class KyselyCampaignRepository implements CampaignRepository {
     let q = this.db.selectFrom('campaign_messages').selectAll().where('campaign_id', '=', campaignId).where('status', 'in', [...statuses]);
     if (setorId !== undefined) q = q.where('setor_id', '=', setorId);
     return (await q.orderBy('seq').execute()).map(toMessage);
+  }
+
+  async messagesWithoutContact(campaignId: string): Promise<Pick<CampaignMessage, 'id' | 'phone' | 'name'>[]> {
+    return this.db
+      .selectFrom('campaign_messages')
+      .select(['id', 'phone', 'name'])
+      .where('campaign_id', '=', campaignId)
+      .where('contact_id', 'is', null)
+      .orderBy('seq')
+      .execute();
+  }
+
+  async attachContacts(campaignId: string, links: readonly { id: string; contactId: string; name: string | null }[]): Promise<void> {
+    if (links.length === 0) return;
+    await sql`
+      UPDATE campaign_messages m SET contact_id = u.contact_id, name = coalesce(m.name, u.name)
+      FROM unnest(${pgArray(links.map((l) => l.id))}::uuid[], ${pgArray(links.map((l) => l.contactId))}::uuid[], ${pgArray(links.map((l) => l.name))}::text[])
+        AS u(id, contact_id, name)
+      WHERE m.id = u.id AND m.campaign_id = ${campaignId}::uuid
+    `.execute(this.db);
   }
 
   async updateMessages(changes: readonly MessageChange[]): Promise<string[]> {

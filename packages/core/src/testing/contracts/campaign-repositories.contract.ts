@@ -67,6 +67,17 @@ export function describeCampaignRepositoriesContract(name: string, setup: () => 
       expect(await repos.campaigns.findById(campaign.id)).toEqual({ ...changed, totals: { total: 4, enviados: 2, falhas: 1, pulados: 0 } });
     });
 
+    it('links contacts to messages created from phones, keeping a given name', async () => {
+      const { repos, campaign, messages } = await fresh('pendente');
+      const unlinked = messages;
+      expect((await repos.campaigns.messagesWithoutContact(campaign.id)).map((m) => m.id)).toEqual(unlinked.map((m) => m.id));
+      const contactIds = unlinked.map(() => uuid());
+      await repos.campaigns.attachContacts(campaign.id, unlinked.map((m, i) => ({ id: m.id, contactId: contactIds[i]!, name: 'Contato' })));
+      expect(await repos.campaigns.messagesWithoutContact(campaign.id)).toEqual([]);
+      const linked = await repos.campaigns.findMessagesByIds(campaign.id, unlinked.map((m) => m.id));
+      expect(linked.map((m) => [m.contactId, m.name])).toEqual(unlinked.map((m, i) => [contactIds[i], m.name ?? 'Contato']));
+    });
+
     it('claims pending messages of running campaigns on one box, in order, once', async () => {
       const { repos, campaign, setores } = await fresh();
       const first = await repos.campaigns.claimMessages(setores[0]!, 'lane-a', 1, at(1));
