@@ -18,22 +18,23 @@ const page = `<!doctype html>
     <title>Carteiro API reference</title>
   </head>
   <body>
-    <div id="api-reference"></div>
+    <div id="carteiro-api-reference"></div>
     <script src="${DOCS_PATH}/assets/api-reference.js"></script>
     <script src="${DOCS_PATH}/assets/init.js"></script>
   </body>
 </html>
 `;
 
-// Default fonts come from a CDN and telemetry calls home: both off, so the page works offline.
-const init = `Scalar.createApiReference('#api-reference', ${JSON.stringify({
+// Default fonts come from a CDN, telemetry and the AI agent call home: all off, so the page works offline.
+// (The mount point is not `#api-reference`: the bundle would auto-mount a second, default-configured reference there.)
+const init = `Scalar.createApiReference('#carteiro-api-reference', ${JSON.stringify({
   url: OPENAPI_PATH,
   withDefaultFonts: false,
   telemetry: false,
   showDeveloperTools: 'never',
   hideClientButton: true,
+  defaultOpenAllTags: true,
   agent: { disabled: true },
-  mcp: { disabled: true },
 })});\n`;
 
 /**

@@ -77,7 +77,7 @@ export const SimulatedMessage = s.object({
   media_type: s.nullableString(),
   media_filename: s.nullableString(),
   template_name: s.nullableString(),
-  payload: { description: 'What the channel was asked to send, by kind.' },
+  payload: { type: 'object', additionalProperties: true, description: 'What the channel was asked to send, by kind.' },
   outcome: s.string({ description: "'sent' or 'failed'." }),
   error_code: s.nullableString(),
   sent_at: s.dateTime(),

@@ -28,7 +28,7 @@ export const WebhookDelivery = s.object({
   created_at: s.dateTime(),
   updated_at: s.dateTime(),
   completed_at: s.nullableDateTime(),
-  payload: { description: 'The body delivered (the event envelope).' },
+  payload: { type: ['object', 'string'], additionalProperties: true, description: 'The body delivered: the event envelope (as text if it is not JSON).' },
   attempts: s.array(
     s.object({
       number: s.integer({ minimum: 1 }),
