@@ -100,13 +100,13 @@ export class WebhookDispatcher {
         let found = true;
         while (this.running && found) {
           found = false;
-          const room = this.options.concurrency * 2 - this.backlog.length - this.inFlight;
+          const room = this.maxBacklog - this.backlog.length;
           if (room > 0) {
             const fanned = await this.fanOut.execute({ limit: Math.min(this.options.fanOutBatch, room), leaseMs: this.options.leaseMs });
             this.backlog.push(...fanned.deliveries);
             found ||= fanned.events > 0;
           }
-          const free = this.options.concurrency * 2 - this.backlog.length - this.inFlight;
+          const free = this.maxBacklog - this.backlog.length;
           if (free > 0) {
             const claimed = await this.deliver.claim(free, this.options.leaseMs);
             this.backlog.push(...claimed);
@@ -115,6 +115,8 @@ export class WebhookDispatcher {
           this.startAttempts();
           // Full: wait for attempts to finish before taking more (they kick when they do).
           if (this.backlog.length >= this.options.concurrency) break;
+          // Nothing new came: the rest waits for a signal or the timer.
+          if (!found) break;
         }
       } while (this.again && this.running);
       if (this.running) await this.scheduleTimer();
@@ -157,6 +159,7 @@ export class WebhookDispatcher {
           void this.flush();
           if (this.running) {
             this.startAttempts();
+            // Refill in large batches, not one transaction per finished attempt.
             if (this.backlog.length < this.options.concurrency) this.kick();
           }
           this.notifyIdle();
@@ -192,6 +195,11 @@ export class WebhookDispatcher {
   private notifyIdle(): void {
     if (this.inFlight > 0 || this.pumping) return;
     for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** Deliveries held locally (taken, not yet started): bounded so that leases do not run out while waiting. */
+  private get maxBacklog(): number {
+    return this.options.concurrency * 3;
   }
 
   /** Attempts in flight, for metrics and tests. */
