@@ -17,4 +17,5 @@ export * from './repositories/kysely-contact-repositories.js';
 export * from './repositories/kysely-message-repositories.js';
 export * from './postgres.module.js';
 export * from './repositories/kysely-webhook-repositories.js';
+export * from './pg-notification-listener.js';
 export * from './repositories/kysely-campaign-repositories.js';
