@@ -190,8 +190,9 @@ export class SendMessage {
     const { company, recipient, box, parts } = prepared;
     const messageId = this.ids.newId();
     const reservedAt = this.clock.now();
-    // Test keys touch no balance, count or webhook: their sends record no domain events.
-    const emits = mode === 'live';
+    // Test keys touch no balance or count, but their sends do record events: like a payment API's test mode,
+    // a developer sees the webhooks their integration will receive (campaigns behave the same way).
+    const emits = true;
 
     const reserved = await this.uow.transaction(async (repos) => {
       const charge = await chargeSend(repos, company.id, mode, box.setor.id, reservedAt);

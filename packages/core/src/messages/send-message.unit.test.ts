@@ -64,14 +64,14 @@ describe('SendMessage.send', () => {
     );
   });
 
-  it('never charges, counts or emits for test keys, even on an exhausted or expired account', async () => {
+  it('never charges or counts for test keys, even on an exhausted or expired account, but still records events', async () => {
     const { world, company } = await given({ modality: 'avulso', avulsoBalance: 0, expiresAt: new Date('2026-01-01T00:00:00Z') });
     const outcome = await world.sendMessage.send({ companyId: company.id, keyMode: 'test', phone: PHONE, content: text() });
     expect(outcome.status).toBe('sent');
     expect(world.gateway.sent[0]?.mode).toBe('test');
     expect((await world.repos.companies.findById(company.id))?.avulsoBalance).toBe(0);
     expect(await world.repos.usage.sentByCompany(company.id, '2026-01-15')).toBe(0);
-    expect(world.events()).toHaveLength(0);
+    expect(world.events('message.sent')).toHaveLength(1);
   });
 
   it('refunds and answers 502 PROVIDER_ERROR when the provider fails', async () => {
