@@ -22,6 +22,7 @@ const config: Config = {
   transform: { '^.+\\.ts$': swc as never },
   moduleNameMapper: {
     '^@carteiro/([a-z-]+)/testing$': '<rootDir>/packages/$1/src/testing/index.ts',
+    '^@carteiro/core/webhook-signature$': '<rootDir>/packages/core/src/webhooks/webhook-signature.ts',
     '^@carteiro/([a-z-]+)$': ['<rootDir>/packages/$1/src/index.ts', '<rootDir>/apps/$1/src/index.ts'],
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
