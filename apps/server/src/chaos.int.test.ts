@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
+import { eventually } from '../../worker/src/testing/test-worker.js';
+import { createCampaign, createHttpTenant, expectSentExactlyOnce, outboxCount, phone, readCampaign } from './testing/http-tenant.js';
+import { ServerFleet, type ServerProcess } from './testing/server-process.js';
+
+const RECIPIENTS = 2_000;
+const KILLS = 3;
+
+/**
+ * PACING_SCALE 0.001: a new number's 30 s warming floor becomes 30 ms, so three numbers send about
+ * 100 messages a second and the campaign lasts ~20 s of sending; each kill lands after a fresh
+ * share of sends, so it always interrupts lanes mid-batch.
+ */
+describe('chaos: the worker SIGKILLed three times during a 2,000-recipient campaign on 3 numbers', () => {
+  let database: TestDatabase;
+  let fleet: ServerFleet;
+  let api: ServerProcess;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    fleet = new ServerFleet({ databaseUrl: database.url, env: { PACING_SCALE: '0.001' } });
+    api = await fleet.start('api');
+  }, 60_000);
+
+  afterAll(async () => {
+    await fleet?.stopAll();
+    await database?.destroy();
+  });
+
+  it('delivers to each recipient exactly once and the counters add up', async () => {
+    const tenant = await createHttpTenant(api.url!, { boxes: 3 });
+    const recipients = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone: phone(100_000 + i), name: `Pessoa ${i}` }));
+    const id = await createCampaign(api.url!, tenant, recipients, 'Chaos');
+
+    const kills: { sentAtKill: number; claimedAtKill: number }[] = [];
+    for (let k = 0; k < KILLS; k += 1) {
+      const worker = await fleet.start('worker');
+      const before = await outboxCount(database.db, tenant.companyId);
+      // Kill once this worker has sent its share: about a quarter of the campaign each time.
+      const target = Math.min(before + RECIPIENTS / 4, RECIPIENTS - 200);
+      await eventually(async () => (await outboxCount(database.db, tenant.companyId)) >= target, { timeoutMs: 30_000, intervalMs: 10 });
+      worker.kill('SIGKILL');
+      expect(await worker.exited).toEqual({ code: null, signal: 'SIGKILL' });
+      const claimed = await database.db
+        .selectFrom('campaign_messages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('campaign_id', '=', id)
+        .where('status', '=', 'enviando')
+        .executeTakeFirstOrThrow();
+      kills.push({ sentAtKill: await outboxCount(database.db, tenant.companyId), claimedAtKill: Number(claimed.n) });
+    }
+    // The kills interrupted a campaign still under way.
+    expect(kills.every((k) => k.sentAtKill < RECIPIENTS)).toBe(true);
+    expect((await readCampaign(api.url!, tenant, id)).status).toBe('processando');
+
+    await fleet.start('worker');
+    const detail = await eventually(
+      async () => {
+        const read = await readCampaign(api.url!, tenant, id);
+        return read.status === 'concluido' ? read : null;
+      },
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
+    expect(detail.total_enviados + detail.total_falhas + detail.total_pulados).toBe(detail.total_destinatarios);
+    await expectSentExactlyOnce(database.db, detail, tenant, recipients);
+    process.stdout.write(`chaos: kills at ${kills.map((k) => `${k.sentAtKill} sent/${k.claimedAtKill} claimed`).join(', ')}\n`);
+  }, 150_000);
+});
