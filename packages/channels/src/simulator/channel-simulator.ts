@@ -134,9 +134,8 @@ export class ChannelSimulator implements ChannelGateway {
   }
 
   async send(request: SendRequest): Promise<SendResult> {
-    const previous = await this.deps.store.findByClientMessageId(request.clientMessageId);
-    if (previous) return resultOf(previous);
-
+    // No look-up first: recordMessage keeps the first message of a clientMessageId and returns it, so a
+    // retried send gets the original result back in the same round trip that would store a new one.
     const now = this.deps.clock.now();
     const state = await this.sessionState(request);
     const content = adaptToCapabilities(request.content, this.capabilities(request.setor, request.mode));
