@@ -122,7 +122,8 @@ export function messageDetail(m: CampaignMessage): CampaignMessageDetail {
     created_at: m.createdAt.toISOString(),
     sent_at: m.sentAt?.toISOString() ?? null,
     assigned_setor_id: m.assignedSetorId,
-    actual_setor_id: m.actualSetorId,
+    // The specification: null when not sent (the box a failed attempt used is in the message.failed event).
+    actual_setor_id: m.status === 'enviado' ? m.actualSetorId : null,
     was_reassigned: m.wasReassigned,
     clientes: { nome: m.name ?? m.phone, telefone: m.phone },
   };
