@@ -11,6 +11,7 @@ import {
   ResumeCampaign,
   RetryCampaignMessages,
   UnitOfWork,
+  WebhookUrlPolicy,
   warmingStatus,
   zonedDay,
   type Setor,
@@ -38,8 +39,9 @@ export const campaignsModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(CreateCampaign)
     .toResolvedValue(
-      (uow: UnitOfWork, clock: Clock, ids: IdGenerator, settings: CampaignEngineSettings) => new CreateCampaign(uow, clock, ids, settings),
-      [UnitOfWork, Clock, IdGenerator, CampaignEngineSettings],
+      (uow: UnitOfWork, clock: Clock, ids: IdGenerator, settings: CampaignEngineSettings, urls: WebhookUrlPolicy) =>
+        new CreateCampaign(uow, clock, ids, settings, urls),
+      [UnitOfWork, Clock, IdGenerator, CampaignEngineSettings, WebhookUrlPolicy],
     )
     .inSingletonScope();
   bind(PauseCampaign)

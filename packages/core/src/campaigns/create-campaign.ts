@@ -8,6 +8,7 @@ import type { Clock } from '../shared/clock.js';
 import { DomainError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { WebhookUrlPolicy } from '../webhooks/webhook-sender.js';
 import { parseAntiBanLevel } from './anti-ban.js';
 import { unsettledCount, type Campaign, type CampaignContent, type ExecutionMode } from './campaign.js';
 import type { CampaignMessage } from './campaign-message.js';
@@ -245,14 +246,27 @@ export class CreateCampaign {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly settings: CampaignEngineSettings,
+    /** Checks `options.callback_url` as a webhook URL (https, public address); absent in core tests. */
+    private readonly callbackUrlPolicy?: WebhookUrlPolicy,
   ) {
     this.idempotent = new IdempotentRequests(uow, clock);
+  }
+
+  private async checkCallbackUrl(url: string | null): Promise<void> {
+    if (!url || !this.callbackUrlPolicy) return;
+    try {
+      await this.callbackUrlPolicy.check(url);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      throw new ValidationError(`options.callback_url: ${error.message}`, { ...error.details, field: 'options.callback_url' });
+    }
   }
 
   /** Answers the response body and whether it is a replay of an earlier request with the same key. */
   async execute(caller: CampaignCaller, input: CreateCampaignInput, idempotency?: IdempotencyInput): Promise<{ data: CampaignCreated; replay: boolean }> {
     const now = this.clock.now();
     const request = validateCreateCampaign(input, now);
+    await this.checkCallbackUrl(request.callbackUrl);
     if (!idempotency) return { data: await this.uow.transaction((repos) => this.create(repos, caller, request)), replay: false };
     const outcome = await this.idempotent.run(caller.companyId, idempotency, (repos) => this.create(repos, caller, request).then((data) => ({ status: 202, body: data })));
     return { data: outcome.body as CampaignCreated, replay: outcome.replay };
