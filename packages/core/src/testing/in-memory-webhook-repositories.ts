@@ -115,6 +115,18 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return next;
   }
 
+  async purgeFinishedBefore(before: Date) {
+    let removed = 0;
+    for (const [id, d] of deliveries(this.store)) {
+      if (d.status !== 'pending' && d.completedAt !== null && d.completedAt < before) {
+        deliveries(this.store).delete(id);
+        attempts(this.store).delete(id);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
   /** Every delivery, in creation order (for assertions in tests). */
   all(): DeliveryWithAttempts[] {
     return [...deliveries(this.store).values()].map((d) => this.withAttempts(d));

@@ -47,6 +47,8 @@ export interface WebhookDeliveryRepository {
   listByWebhook(companyId: string, webhookId: string, page: PageRequest, status?: DeliveryStatusFilter): Promise<Page<DeliveryWithAttempts>>;
   /** Earliest `nextAttemptAt` of a pending delivery not leased at `now`, or of a lease's end; null when nothing is pending. */
   nextWakeUp(now: Date): Promise<Date | null>;
+  /** Deletes finished (succeeded or failed) deliveries, with their attempts, completed before `before`; returns how many. */
+  purgeFinishedBefore(before: Date): Promise<number>;
 }
 export type DeliveryStatusFilter = 'pending' | 'succeeded' | 'failed';
 export const WebhookDeliveryRepository = Symbol.for('carteiro.WebhookDeliveryRepository');

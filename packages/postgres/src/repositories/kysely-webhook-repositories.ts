@@ -306,6 +306,15 @@ export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepositor
     `.execute(this.db);
     return date(result.rows[0]?.at ?? null);
   }
+
+  async purgeFinishedBefore(before: Date): Promise<number> {
+    const result = await this.db
+      .deleteFrom('webhook_deliveries')
+      .where('status', '<>', 'pending')
+      .where('completed_at', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }
 
 type EventRow = Omit<Selectable<Database['domain_events']>, 'data' | 'actor'> & { data: Record<string, unknown>; actor: DomainEvent['actor'] };

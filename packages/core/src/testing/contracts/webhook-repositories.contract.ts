@@ -142,5 +142,21 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
       await uow.transaction((tx) => tx.webhookDeliveries.saveAttempts([outcome]));
       expect(await repos.webhookDeliveries.findInWebhook(company.id, hook.id, toHook.id)).toBeNull();
     });
+    it('purges finished deliveries older than the retention, never pending ones', async () => {
+      const { uow, repos, company, webhook, event } = await fresh();
+      const hook = webhook(['message.sent']);
+      await repos.webhooks.insert(hook);
+      const done = newDelivery(id(), event('message.sent'), { webhookId: hook.id }, at(0));
+      const waiting = newDelivery(id(), event('message.sent'), { webhookId: hook.id }, at(0));
+      await repos.webhookDeliveries.insertMany([done, waiting]);
+      const [claimed] = await uow.transaction((tx) => tx.webhookDeliveries.claimDue(at(0), 1, at(30_000)));
+      const ok = afterAttempt(claimed!.delivery, { kind: 'response', statusCode: 200, durationMs: 3 }, at(0), at(40), retryPolicy(1000));
+      await uow.transaction((tx) => tx.webhookDeliveries.saveAttempts([ok]));
+      expect(await repos.webhookDeliveries.purgeFinishedBefore(at(40))).toBe(0);
+      expect(await repos.webhookDeliveries.purgeFinishedBefore(at(41))).toBe(1);
+      expect(await repos.webhookDeliveries.findInWebhook(company.id, hook.id, claimed!.delivery.id)).toBeNull();
+      const other = claimed!.delivery.id === done.id ? waiting : done;
+      expect((await repos.webhookDeliveries.findInWebhook(company.id, hook.id, other.id))?.status).toBe('pending');
+    });
   });
 }
