@@ -33,6 +33,11 @@ export function createDb(connectionString: string, options: DbOptions = {}): Kys
   });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one (inside a transaction, between two statements): pg-pool listens only
+  // to idle clients, and a client's unhandled 'error' (server restart, failover, pg_terminate_backend)
+  // would end the process. The statement in flight or the next one fails instead, and the pool
+  // discards the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   connectionStrings.set(db, connectionString);
   return db;
