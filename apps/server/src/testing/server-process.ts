@@ -84,6 +84,7 @@ export class ServerFleet {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    let requested = false;
     const append = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.length > 400_000) output = output.slice(-200_000);
@@ -98,12 +99,15 @@ export class ServerFleet {
       exited: new Promise<ProcessExit>((resolve) =>
         child.on('exit', (code, signal) => {
           proc.exit = { code, signal };
+          // A process that ended on its own (a crash) shows why in the test output.
+          if (!requested) process.stderr.write(`[${role} ${proc.pid}] exited ${JSON.stringify(proc.exit)}:\n${output.slice(-6_000)}\n`);
           this.children.delete(proc);
           resolve(proc.exit);
         }),
       ),
       output: () => output,
       kill: (signal) => {
+        requested = true;
         if (proc.exit === null) process.kill(proc.pid, signal);
       },
     };

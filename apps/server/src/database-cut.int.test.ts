@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
+import { eventually } from '../../worker/src/testing/test-worker.js';
+import { call, createCampaign, createHttpTenant, expectSentExactlyOnce, outboxCount, phone, readCampaign } from './testing/http-tenant.js';
+import { ServerFleet, type ServerProcess } from './testing/server-process.js';
+
+const RECIPIENTS = 900;
+
+/**
+ * Every connection of the service (pools, pg-boss, LISTEN) terminated by the server, twice, in
+ * the middle of a campaign: as a failover or a PgBouncer restart would. The test's own pool
+ * (application_name carteiro-test) is spared so that it can keep watching.
+ */
+async function cutEveryConnection(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const result = await client.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name <> 'carteiro-test'`,
+    );
+    return result.rowCount ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+async function listeners(database: TestDatabase): Promise<number> {
+  const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'carteiro-listener'`.execute(database.db);
+  return rows.rows[0]!.n;
+}
+
+describe('database cut: every service connection terminated mid-campaign', () => {
+  let database: TestDatabase;
+  let fleet: ServerFleet;
+  let api: ServerProcess;
+  let worker: ServerProcess;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    fleet = new ServerFleet({ databaseUrl: database.url, env: { PACING_SCALE: '0.001' } });
+    api = await fleet.start('api');
+    worker = await fleet.start('worker');
+  }, 60_000);
+
+  afterAll(async () => {
+    await fleet?.stopAll();
+    await database?.destroy();
+  });
+
+  it('finishes the campaign with each recipient exactly once, and both processes recover without a restart', async () => {
+    const tenant = await createHttpTenant(api.url!, { boxes: 3 });
+    const recipients = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone: phone(300_000 + i), name: `Pessoa ${i}` }));
+    const id = await createCampaign(api.url!, tenant, recipients, 'Cut');
+
+    await eventually(async () => (await listeners(database)) > 0);
+    const cuts: { sentAtCut: number; terminated: number }[] = [];
+    for (const threshold of [200, 500]) {
+      await eventually(async () => (await outboxCount(database.db, tenant.companyId)) >= threshold, { timeoutMs: 30_000, intervalMs: 10 });
+      const terminated = await cutEveryConnection(database.url);
+      cuts.push({ sentAtCut: await outboxCount(database.db, tenant.companyId), terminated });
+    }
+    expect(cuts.every((c) => c.terminated > 0 && c.sentAtCut < RECIPIENTS)).toBe(true);
+
+    const detail = await eventually(
+      async () => {
+        const read = await call(api.url!, 'GET', `/v1/campaigns/${id}`, tenant.key);
+        return read.status === 200 && read.body.data.status === 'concluido' ? read.body.data : null;
+      },
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
+    await expectSentExactlyOnce(database.db, detail, tenant, recipients);
+
+    // The same processes, never restarted, still work: the API is ready and a new campaign is sent.
+    expect([api.exit, worker.exit]).toEqual([null, null]);
+    expect((await fetch(`${api.url}/readyz`)).status).toBe(200);
+    // The webhook LISTEN connection is back too.
+    await eventually(async () => (await listeners(database)) > 0);
+    const again = recipients.slice(0, 30).map((r, i) => ({ ...r, phone: phone(400_000 + i) }));
+    const second = await createCampaign(api.url!, tenant, again, 'After the cut');
+    await eventually(async () => (await readCampaign(api.url!, tenant, second)).status === 'concluido', { timeoutMs: 30_000, intervalMs: 100 });
+    expect(await outboxCount(database.db, tenant.companyId)).toBe(RECIPIENTS + again.length);
+    expect([api.exit, worker.exit]).toEqual([null, null]);
+    process.stdout.write(`database cut: ${cuts.map((c) => `${c.terminated} connections at ${c.sentAtCut} sent`).join(', ')}\n`);
+  }, 150_000);
+});
