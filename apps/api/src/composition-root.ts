@@ -2,18 +2,16 @@ import 'reflect-metadata';
 import { Container, type ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
-import { ChannelGateway, hashApiKey } from '@carteiro/core';
+import { hashApiKey } from '@carteiro/core';
 import { postgresModule, type Database } from '@carteiro/postgres';
 import { jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
 import { systemModule, type Config } from '@carteiro/system';
-import { SetorWarmingReader } from './admin/admin-setores.controller.js';
 import { foundationModule } from './foundation/foundation.module.js';
 import { webhooksModule } from './webhooks/webhooks.module.js';
 import { channelsModule } from '@carteiro/channels';
 import { channelModule } from './channel/channel.module.js';
-import { messagesModule, unavailableChannelGateway } from './messages/messages.module.js';
+import { messagesModule } from './messages/messages.module.js';
 import { campaignsModule } from './campaigns/campaigns.module.js';
-import { ActiveCampaigns } from './foundation/tokens.js';
 import { ApiSettings, Logger } from './http/tokens.js';
 
 /** What the API process is given by whoever starts it (the server, or a test). */
@@ -52,12 +50,6 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     messagesModule,
     campaignsModule,
   );
-  // Until the campaign engine binds these, no campaign exists and boxes have no warming data.
-  if (!container.isBound(ActiveCampaigns)) container.bind(ActiveCampaigns).toConstantValue(async () => 0);
-  if (!container.isBound(SetorWarmingReader)) {
-    container.bind(SetorWarmingReader).toConstantValue(async () => ({ stage: 0, daily_limit: 0, sent_today: 0 }));
-  }
-  if (!container.isBound(ChannelGateway)) container.bind(ChannelGateway).toConstantValue(unavailableChannelGateway);
   if (infra.overrides) container.load(...infra.overrides);
   return container;
 }

@@ -1,6 +1,5 @@
 import {
   ChannelGateway,
-  DomainError,
   Clock,
   HandleSenderFailure,
   IdGenerator,
@@ -32,17 +31,4 @@ export const messagesModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(Controller).to(MessagesController).inSingletonScope();
   bind(AdminController).to(SimulatorInboundController).inSingletonScope();
-});
-
-/**
- * A gateway for processes where no channel adapter is bound: every call answers 503, so the
- * rest of the API keeps working. The composition root binds it only when nothing else did.
- */
-export const unavailableChannelGateway: ChannelGateway = new Proxy({} as ChannelGateway, {
-  get: (_target, property) => {
-    if (property === 'then') return undefined;
-    return () => {
-      throw new DomainError('SERVICE_UNAVAILABLE', 'No channel gateway is configured in this process', { operation: String(property) });
-    };
-  },
 });
