@@ -18,7 +18,7 @@ import { IdempotentRequests, type IdempotencyInput } from './idempotency.js';
 import { meanGapMs } from './pacing.js';
 import { isWithinSafeHours, nextSafeInstant, safeHourViolation } from './safe-hours.js';
 import { warmingRemaining, warmingStatus } from './warming.js';
-import { zonedDay } from './zoned-time.js';
+import { zonedDay } from '../shared/zoned-time.js';
 
 /** One item of `recipients[]`, as the API receives it. */
 export interface CampaignRecipientInput {

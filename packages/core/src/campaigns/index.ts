@@ -26,4 +26,4 @@ export * from './sleeper.js';
 export * from './start-campaign.js';
 export * from './sweep-campaigns.js';
 export * from './warming.js';
-export * from './zoned-time.js';
+

@@ -1,4 +1,4 @@
-import { zonedClock, zonedDateBr, zonedTime } from './zoned-time.js';
+import { zonedClock, zonedDateBr, zonedTime } from '../shared/zoned-time.js';
 
 /** What placeholders of one recipient are filled from, at the moment of sending. */
 export interface PersonalisationContext {

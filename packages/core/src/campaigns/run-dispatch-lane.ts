@@ -19,7 +19,7 @@ import { isWithinSafeHours, nextSafeInstant } from './safe-hours.js';
 import { applyOutcome, failCampaign, recordChanges, type SendOutcome } from './settle-outcomes.js';
 import type { Sleeper } from './sleeper.js';
 import { warmingRemaining, warmingStatus, type WarmingStatus } from './warming.js';
-import { zonedDay } from './zoned-time.js';
+import { zonedDay } from '../shared/zoned-time.js';
 import { failureGroupOf } from '../channel/send-failure.js';
 
 /** Marks a box's instance disconnected (with its event) when a send reports a sender failure. */

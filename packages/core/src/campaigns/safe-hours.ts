@@ -1,6 +1,6 @@
 import type { SafeHours } from '../companies/company.js';
 import { DomainError } from '../shared/errors.js';
-import { zonedClock, zonedIso, zonedTime, zonedToInstant } from './zoned-time.js';
+import { zonedClock, zonedIso, zonedTime, zonedToInstant } from '../shared/zoned-time.js';
 
 /** Where the safe-hours error points its reader. */
 export const SAFE_HOURS_DOCS_URL = 'https://github.com/carteiro/carteiro/blob/main/docs/campaigns.md#safe-hours';

@@ -8,7 +8,7 @@ import { chargesCredits, transitionCampaign, unsettledCount, type Campaign } fro
 import { campaignCompletedEvent, campaignFailedEvent, messageOutcomeEvent } from './campaign-events.js';
 import { MAX_AUTO_RETRIES, settlementDelta, transitionMessage, type CampaignMessage } from './campaign-message.js';
 import type { MessageChange } from './campaign-repository.js';
-import { zonedDay } from './zoned-time.js';
+import { zonedDay } from '../shared/zoned-time.js';
 
 /** What the channel answered for one claimed message. */
 export type SendOutcome =

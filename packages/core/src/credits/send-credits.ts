@@ -1,12 +1,12 @@
 import type { KeyMode } from '../api-keys/api-key.js';
 import { effectiveSettings, isExpired, paysPerMessage, type Company } from '../companies/company.js';
 import { DomainError } from '../shared/errors.js';
-import { localDay } from '../shared/local-time.js';
+import { zonedDay } from '../shared/zoned-time.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 
 /** The calendar day (company time zone) whose counter a send at `now` counts in. */
 export function sendDay(company: Company, now: Date): string {
-  return localDay(now, company.timezone);
+  return zonedDay(now, company.timezone);
 }
 
 /**

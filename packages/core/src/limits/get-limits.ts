@@ -1,7 +1,7 @@
 import type { Principal } from '../api-keys/authenticate.js';
 import { MAX_RECIPIENTS_PER_CAMPAIGN, displayedBalance, effectiveSettings, type Company, type Modality } from '../companies/company.js';
 import type { Clock } from '../shared/clock.js';
-import { localDay } from '../shared/local-time.js';
+import { zonedDay } from '../shared/zoned-time.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 
 /** The `GET /v1/limits` record. */
@@ -25,7 +25,7 @@ export type ActiveCampaignCounter = (companyId: string) => Promise<number>;
 
 /** Today's send count of a company, in its own time zone. */
 export function sentToday(repos: Repositories, company: Company, now: Date): Promise<number> {
-  return repos.usage.sentByCompany(company.id, localDay(now, company.timezone));
+  return repos.usage.sentByCompany(company.id, zonedDay(now, company.timezone));
 }
 
 /** Computes the company's effective limits as the key sees them. */
