@@ -115,7 +115,11 @@ export function decide(instance: ChannelInstance, command: InstanceCommand): Ins
       const asked = instance.status !== 'disconnected' || instance.qrRequestedAt !== null;
       if (command.status === 'connected') {
         if (instance.status === 'connected' || !asked) return [];
-        return [{ type: 'connected', at: command.at, phoneNumber: command.phoneNumber ?? instance.phoneNumber ?? '' }];
+        const phoneNumber = command.phoneNumber ?? instance.phoneNumber;
+        // A session whose number the provider has not named yet is still pairing: connected always
+        // has a phone_number (null only until connected), and the next report will name it.
+        if (!phoneNumber) return instance.status === 'disconnected' ? [{ type: 'pairing-started', at: command.at }] : [];
+        return [{ type: 'connected', at: command.at, phoneNumber }];
       }
       if (command.status === 'connecting') {
         // A connected session the provider reports as reconnecting stays connected; health reports it.
