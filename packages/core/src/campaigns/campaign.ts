@@ -187,7 +187,8 @@ export function evolveCampaign(campaign: Campaign, event: CampaignEvent): Campai
     case 'failed':
       return { ...campaign, status: 'falha', error: event.error, finishedAt: event.at, updatedAt: event.at };
     case 'reopened':
-      return { ...campaign, status: 'processando', error: null, finishedAt: null, updatedAt: event.at };
+      // A campaign that failed before it ever started (fail from pendente) starts now.
+      return { ...campaign, status: 'processando', startedAt: campaign.startedAt ?? event.at, error: null, finishedAt: null, updatedAt: event.at };
   }
 }
 
