@@ -1,6 +1,6 @@
 import express, { Router, type Express } from 'express';
 import type { Container } from 'inversify';
-import { AuthenticateApiKey, EnforceRateLimit } from '@carteiro/core';
+import { AuthenticateRequest } from '@carteiro/core';
 import { adminAuthenticate, adminTokenCheck } from './http/admin-auth.js';
 import { authenticate } from './http/auth.js';
 import { AdminController, Controller } from './http/controller.js';
@@ -45,7 +45,7 @@ export function createApp(container: Container): Express {
 
   const v1 = Router();
   v1.use(requireJsonBody, json);
-  v1.use(authenticate(container.get(AuthenticateApiKey), container.get(EnforceRateLimit)));
+  v1.use(authenticate(container.get(AuthenticateRequest)));
   for (const controller of container.getAll<Controller>(Controller)) controller.register(v1);
   v1.use(notFoundHandler);
   app.use('/v1', v1);

@@ -3,6 +3,7 @@ export * from './embedded.js';
 export * from './schema/database.js';
 export * from './kysely-unit-of-work.js';
 export * from './kysely-rate-limiter.js';
+export * from './kysely-request-gate.js';
 export * from './repositories/kysely-company-repository.js';
 export * from './repositories/kysely-api-key-repository.js';
 export * from './repositories/kysely-setor-repository.js';

@@ -1,4 +1,17 @@
-import { AdminService, AuthenticateApiKey, Clock, EnforceRateLimit, GetLimits, IdGenerator, Random, RateLimiter, Repositories, UnitOfWork } from '@carteiro/core';
+import {
+  AdminService,
+  AuthenticateApiKey,
+  AuthenticateRequest,
+  Clock,
+  EnforceRateLimit,
+  GetLimits,
+  IdGenerator,
+  Random,
+  RateLimiter,
+  Repositories,
+  RequestGate,
+  UnitOfWork,
+} from '@carteiro/core';
 import { ContainerModule } from 'inversify';
 import { AdminCompaniesController } from '../admin/admin-companies.controller.js';
 import { AdminSetoresController } from '../admin/admin-setores.controller.js';
@@ -13,6 +26,10 @@ export const foundationModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(EnforceRateLimit)
     .toResolvedValue((limiter: RateLimiter, clock: Clock) => new EnforceRateLimit(limiter, clock), [RateLimiter, Clock])
+    .inSingletonScope();
+  // What every /v1 request goes through: key, company and both rate-limit counters in one trip.
+  bind(AuthenticateRequest)
+    .toResolvedValue((gate: RequestGate, clock: Clock) => new AuthenticateRequest(gate, clock), [RequestGate, Clock])
     .inSingletonScope();
   bind(GetLimits)
     .toResolvedValue(

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { AuthenticateApiKey, DomainError, EnforceRateLimit, bearerToken, hasScope, type Principal, type Scope } from '@carteiro/core';
+import { AuthenticateRequest, DomainError, bearerToken, hasScope, type Principal, type Scope } from '@carteiro/core';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -8,15 +8,17 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Resolves the bearer key, counts the request against the rate limits and sets the `X-RateLimit-*` headers. */
-export function authenticate(authenticator: AuthenticateApiKey, rateLimit: EnforceRateLimit): RequestHandler {
+/**
+ * Resolves the bearer key, counts the request against the rate limits (one database round trip
+ * for both) and sets the `X-RateLimit-*` headers.
+ */
+export function authenticate(authenticator: AuthenticateRequest): RequestHandler {
   return async (req, res, next) => {
-    const principal = await authenticator.execute(bearerToken(req.headers.authorization));
+    const { principal, rateLimit } = await authenticator.execute(bearerToken(req.headers.authorization));
     req.principal = principal;
-    const status = await rateLimit.execute(principal);
-    res.setHeader('X-RateLimit-Limit', String(status.limit));
-    res.setHeader('X-RateLimit-Remaining', String(status.remaining));
-    res.setHeader('X-RateLimit-Reset', String(status.reset));
+    res.setHeader('X-RateLimit-Limit', String(rateLimit.limit));
+    res.setHeader('X-RateLimit-Remaining', String(rateLimit.remaining));
+    res.setHeader('X-RateLimit-Reset', String(rateLimit.reset));
     next();
   };
 }

@@ -4,7 +4,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema/database.js';
 import type { ApiKeysTable } from '../schema/foundation-tables.js';
 
-function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
+/** A row of `api_keys` as the domain key. */
+export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
   return {
     id: row.id,
     companyId: row.company_id,

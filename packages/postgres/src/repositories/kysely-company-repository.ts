@@ -3,7 +3,8 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema/database.js';
 import type { CompaniesTable } from '../schema/foundation-tables.js';
 
-function toCompany(row: Selectable<CompaniesTable>): Company {
+/** A row of `companies` as the domain company. */
+export function toCompany(row: Selectable<CompaniesTable>): Company {
   return {
     id: row.id,
     name: row.name,
