@@ -1,17 +1,21 @@
 import 'reflect-metadata';
 import { Container, type ContainerModule } from 'inversify';
+import { Repositories } from '@carteiro/core';
 import type { Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
 import { postgresModule, type Database } from '@carteiro/postgres';
 import { jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
 import { systemModule, type Config } from '@carteiro/system';
-import { HousekeepingJob } from './housekeeping/housekeeping.job.js';
+import { Housekeeper, HousekeepingJob } from './housekeeping/housekeeping.job.js';
 import { JobHandler } from './jobs/job-handler.js';
 import { Logger } from './tokens.js';
 import { webhooksModule } from './webhooks/webhooks.module.js';
 import { channelsModule } from '@carteiro/channels';
 import { channelWorkerModule } from './channel/channel.module.js';
 import { campaignsWorkerModule } from './campaigns/campaigns.module.js';
+
+/** How long domain events stay in the outbox table after the fan-out took them. */
+export const DOMAIN_EVENT_RETENTION_MS = 30 * 86_400_000;
 
 /** What the worker process is given by whoever starts it (the server, or a test). */
 export interface WorkerInfrastructure {
@@ -29,6 +33,10 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container.bind(Logger).toConstantValue(infra.logger);
   container.load(systemModule(infra.config), postgresModule(infra.db, jobSchedulerFactory(infra.boss)), pgBossModule(infra.boss));
   container.bind(JobHandler).to(HousekeepingJob);
+  // The outbox only feeds the webhook fan-out, which copies what it needs: a month of history is kept.
+  container
+    .bind<(now: Date) => Promise<number>>(Housekeeper)
+    .toResolvedValue((repos: Repositories) => (now: Date) => repos.events.purgeBefore(new Date(now.getTime() - DOMAIN_EVENT_RETENTION_MS)), [Repositories]);
   container.load(webhooksModule);
   container.load(channelsModule, channelWorkerModule);
   container.load(campaignsWorkerModule);

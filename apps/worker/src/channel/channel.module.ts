@@ -13,10 +13,14 @@ import { Db, KyselyChannelSimulatorStore, type Database } from '@carteiro/postgr
 import { AppConfig, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
+import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { JobHandler } from '../jobs/job-handler.js';
 import { CHANNEL_HEALTH_QUEUE, ChannelHealthJob } from './channel-health.job.js';
 
 registerQueues({ name: CHANNEL_HEALTH_QUEUE, policy: 'singleton', retryLimit: 0 });
+
+/** The simulator's outbox is a development aid: a week of it is kept. */
+export const SIMULATOR_OUTBOX_RETENTION_MS = 7 * 86_400_000;
 
 /**
  * The worker's channel side: the settings and PostgreSQL simulator store the gateway router needs
@@ -34,4 +38,8 @@ export const channelWorkerModule = new ContainerModule(({ bind }) => {
     )
     .inSingletonScope();
   bind(JobHandler).to(ChannelHealthJob).inSingletonScope();
+  bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue(
+    (store: ChannelSimulatorStore) => (now: Date) => store.purgeMessagesBefore(new Date(now.getTime() - SIMULATOR_OUTBOX_RETENTION_MS)),
+    [ChannelSimulatorStore],
+  );
 });

@@ -57,6 +57,8 @@ export interface ChannelSimulatorStore {
   recordSessionEnd(instanceId: string, end: SimulatedSessionEnd): Promise<void>;
   /** The latest end of a session of the instance, or null. */
   lastSessionEnd(instanceId: string): Promise<SimulatedSessionEnd | null>;
+  /** Deletes outbox messages sent before `before`; returns how many. */
+  purgeMessagesBefore(before: Date): Promise<number>;
 }
 export const ChannelSimulatorStore = Symbol.for('carteiro.ChannelSimulatorStore');
 

@@ -90,4 +90,6 @@ export const apiActor: EventActor = { user_id: null, source: 'api' };
 /** Where use cases record events; written in the transaction of the change (the outbox pattern). */
 export interface EventOutbox {
   record(events: readonly DomainEvent[]): Promise<void>;
+  /** Deletes events that occurred before `before` and were already handed to the webhook fan-out; returns how many. */
+  purgeBefore(before: Date): Promise<number>;
 }

@@ -44,4 +44,11 @@ export class InMemoryChannelSimulatorStore implements ChannelSimulatorStore {
     const found = this.sessionEnds.get(instanceId);
     return found ? structuredClone(found) : null;
   }
+  async purgeMessagesBefore(before: Date) {
+    const messages = this.messages;
+    const kept = messages.filter((m) => m.sentAt >= before);
+    const removed = messages.length - kept.length;
+    messages.splice(0, messages.length, ...kept);
+    return removed;
+  }
 }

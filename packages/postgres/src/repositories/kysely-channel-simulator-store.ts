@@ -108,4 +108,9 @@ export class KyselyChannelSimulatorStore implements ChannelSimulatorStore {
     const row = await this.db.selectFrom('simulator_session_ends').selectAll().where('instance_id', '=', instanceId).executeTakeFirst();
     return row ? { at: row.ended_at, reason: row.reason as SimulatedSessionEnd['reason'] } : null;
   }
+
+  async purgeMessagesBefore(before: Date): Promise<number> {
+    const result = await this.db.deleteFrom('simulator_messages').where('sent_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

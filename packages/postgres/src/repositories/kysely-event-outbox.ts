@@ -1,5 +1,5 @@
 import type { DomainEvent, EventOutbox } from '@carteiro/core';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema/database.js';
 
 /** Writes events into `domain_events` in the caller's transaction. */
@@ -23,5 +23,15 @@ export class KyselyEventOutbox implements EventOutbox {
         })),
       )
       .execute();
+  }
+
+  async purgeBefore(before: Date): Promise<number> {
+    // Events still waiting for the webhook fan-out (a worker down for long) are kept.
+    const result = await this.db
+      .deleteFrom('domain_events')
+      .where('occurred_at', '<', before)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_event_queue as q').select(sql`1`.as('one')).whereRef('q.seq', '=', 'domain_events.seq'))))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

@@ -133,6 +133,9 @@ export function describeChannelRepositoriesContract(name: string, setup: () => P
       const toTwo = await simulatorStore.listMessages({ to: '55 11 90000-0002', companyId: company.id, limit: 1 });
       expect(toTwo.map((m) => m.text)).toEqual(['hello 3']);
       expect(await simulatorStore.listMessages({ companyId: uuid(), limit: 10 })).toEqual([]);
+
+      expect(await simulatorStore.purgeMessagesBefore(at(2500))).toBe(2);
+      expect((await simulatorStore.listMessages({ setorId: setor.id, limit: 10 })).map((m) => m.text)).toEqual(['hello 3']);
     });
 
     it('remembers the latest end of a simulated session', async () => {

@@ -104,6 +104,26 @@ export function describeFoundationRepositoriesContract(name: string, setup: () =
       expect(teams.items[0]?.setorIds).toEqual([b.id, a.id]);
     });
 
+    it('purges events older than the retention', async () => {
+      const { uow, company } = await fresh();
+      const event = (n: number, at: Date) => ({
+        id: uuid(950_000 + n + Number(ids.newId().slice(-6)) * 10),
+        event: 'contact.created' as const,
+        companyId: company.id,
+        setorId: null,
+        occurredAt: at,
+        data: { n },
+        actor: { user_id: null, source: 'system' },
+      });
+      await uow.transaction((tx) => tx.events.record([event(1, new Date(t0.getTime() - 86_400_000)), event(2, t0)]));
+      const cutoff = new Date(t0.getTime() - 1000);
+      // Events the webhook fan-out has not taken yet are kept, however old.
+      await uow.transaction((tx) => tx.events.purgeBefore(cutoff));
+      while ((await uow.transaction((tx) => tx.webhookEvents.take(100))).length > 0);
+      expect(await uow.transaction((tx) => tx.events.purgeBefore(cutoff))).toBe(1);
+      expect(await uow.transaction((tx) => tx.events.purgeBefore(cutoff))).toBe(0);
+    });
+
     it('counts sends per day for the company and the box', async () => {
       const { repos, company } = await fresh();
       const setor = createSetor(uuid(900_001 + Number(ids.newId().slice(-6))), company.id, t0, { nome: 'S' });
