@@ -56,7 +56,7 @@ describe('campaign dispatch through the worker and the simulator (PACING_SCALE=0
     await eventually(async () => (await detail(t.auth, id)).status === 'concluido', { timeoutMs: 20_000 });
     expect(await detail(t.auth, id)).toMatchObject({ total_enviados: 7, total_falhas: 1 });
     const messages = (await request(api.app).get(`/v1/campaigns/${id}/messages?limit=200`).set(t.auth)).body.data.items;
-    expect(messages[0]).toMatchObject({ status: 'falha', erro_codigo: 'SENDER_BANNED', erro_legivel: expect.any(String), actual_setor_id: t.setores[0] });
+    expect(messages[0]).toMatchObject({ status: 'falha', erro_codigo: 'SENDER_BANNED', erro_legivel: expect.any(String), actual_setor_id: null });
     const moved = messages.filter((m: { was_reassigned: boolean }) => m.was_reassigned);
     expect(moved.length).toBeGreaterThan(0);
     for (const m of moved) expect(m).toMatchObject({ status: 'enviado', assigned_setor_id: t.setores[0], actual_setor_id: t.setores[1] });
