@@ -55,7 +55,8 @@ export function channelsSettingsFrom(
 export function createChannelGateway(config: ChannelsConfig, deps: ChannelGatewayDeps): ChannelGatewayRouter {
   const simulator = new ChannelSimulator(
     { clock: deps.clock, ids: deps.ids, random: deps.random, store: deps.simulatorStore, windows: deps.conversationWindows },
-    { scanDelayMs: config.simulatorScanDelayMs },
+    // One session read per number per second instead of one per send (1,000+ sends a second at PACING_SCALE=0).
+    { scanDelayMs: config.simulatorScanDelayMs, sessionCacheMs: 1000 },
   );
   const qrProvider = config.qrProviderUrl
     ? new EvolutionGateway({ baseUrl: config.qrProviderUrl, apiKey: config.qrProviderApiKey, timeoutMs: config.providerTimeoutMs }, deps.clock)

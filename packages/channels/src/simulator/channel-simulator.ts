@@ -25,6 +25,7 @@ import {
   type Setor,
   type SimulatedMessage,
   type SimulatedMessageKind,
+  type SimulatedSessionEnd,
 } from '@carteiro/core';
 import { OFFICIAL_CAPABILITIES, QR_CAPABILITIES } from '../channel-capabilities.js';
 import { qrPngDataUrl } from '../qr-image.js';
@@ -37,6 +38,12 @@ export interface ChannelSimulatorOptions {
   pairingMs?: number;
   /** Share of the other sends of test keys that fail; the specification's 5%. */
   testFailureRate?: number;
+  /**
+   * How long this process reuses a session's last end read from the store (0: read it on every call). A ban or
+   * logout recorded by this process is seen at once; one recorded by another process within this delay, as with
+   * a real provider whose ban is discovered on a later send.
+   */
+  sessionCacheMs?: number;
 }
 
 export interface ChannelSimulatorDeps {
@@ -80,6 +87,23 @@ export class ChannelSimulator implements ChannelGateway {
     this.testFailureRate = options.testFailureRate ?? 0.05;
   }
 
+  private readonly sessionEnds = new Map<string, { end: SimulatedSessionEnd | null; readAt: number }>();
+
+  private async lastSessionEnd(instanceId: string): Promise<SimulatedSessionEnd | null> {
+    const ttl = this.options.sessionCacheMs ?? 0;
+    const now = this.deps.clock.now().getTime();
+    const cached = this.sessionEnds.get(instanceId);
+    if (ttl > 0 && cached && now - cached.readAt < ttl) return cached.end;
+    const end = await this.deps.store.lastSessionEnd(instanceId);
+    if (ttl > 0) this.sessionEnds.set(instanceId, { end, readAt: now });
+    return end;
+  }
+
+  private async endSession(instanceId: string, end: SimulatedSessionEnd): Promise<void> {
+    await this.deps.store.recordSessionEnd(instanceId, end);
+    this.sessionEnds.delete(instanceId);
+  }
+
   capabilities(setor: Setor, _mode: KeyMode): ChannelCapabilities {
     return setor.channelType === 'official' ? OFFICIAL_CAPABILITIES : QR_CAPABILITIES;
   }
@@ -105,7 +129,7 @@ export class ChannelSimulator implements ChannelGateway {
     const start = instance.status === 'connected' ? (instance.connectedAt ?? instance.updatedAt) : instance.qrRequestedAt;
     const disconnected: SessionState = { status: 'disconnected', phoneNumber: null };
     if (start === null) return disconnected;
-    const end = await this.deps.store.lastSessionEnd(instance.id);
+    const end = await this.lastSessionEnd(instance.id);
     if (end && end.at.getTime() >= start.getTime()) return disconnected;
     const phoneNumber = instance.phoneNumber ?? simulatedPhoneNumber(setor.id);
     if (instance.status === 'connected' || setor.channelType === 'official') return { status: 'connected', phoneNumber };
@@ -116,7 +140,7 @@ export class ChannelSimulator implements ChannelGateway {
   }
 
   async disconnect(target: SessionTarget): Promise<void> {
-    await this.deps.store.recordSessionEnd(target.instance.id, { at: this.deps.clock.now(), reason: 'logged_out' });
+    await this.endSession(target.instance.id, { at: this.deps.clock.now(), reason: 'logged_out' });
   }
 
   async probe(target: SessionTarget): Promise<HealthProbe> {
@@ -161,7 +185,7 @@ export class ChannelSimulator implements ChannelGateway {
     };
     const { message: stored, created } = await this.deps.store.recordMessage(message);
     if (created && stored.errorCode === 'SENDER_BANNED') {
-      await this.deps.store.recordSessionEnd(request.instance.id, { at: now, reason: 'banned' });
+      await this.endSession(request.instance.id, { at: now, reason: 'banned' });
     }
     return resultOf(stored);
   }

@@ -14,6 +14,7 @@ import {
   InMemoryStore,
   InMemoryConversationWindowRepository,
   ManualClock,
+  SeededRandom,
   SequentialIds,
 } from '@carteiro/core/testing';
 import { ChannelSimulator } from './channel-simulator.js';
@@ -165,5 +166,61 @@ describe('channel simulator', () => {
     const w = world();
     const { setor, instance } = w.box();
     expect(await w.simulator.send(request({ setor, instance }, '+5511955551234'))).toMatchObject({ ok: false, code: 'SENDER_DISCONNECTED' });
+  });
+});
+
+describe('session cache', () => {
+  it('reuses a session read for sessionCacheMs, but sees its own bans at once', async () => {
+    const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+    const store = new InMemoryChannelSimulatorStore();
+    let reads = 0;
+    const counting = Object.assign(Object.create(store), {
+      lastSessionEnd: (id: string) => {
+        reads += 1;
+        return store.lastSessionEnd(id);
+      },
+    }) as typeof store;
+    const deps = { clock, ids: new SequentialIds(), random: new SeededRandom(1), store: counting, windows: new InMemoryConversationWindowRepository(new InMemoryStore()) };
+    const here = new ChannelSimulator(deps, { scanDelayMs: 1000, sessionCacheMs: 1000 });
+    const elsewhere = new ChannelSimulator(deps, { scanDelayMs: 1000 });
+    const setor = createSetor('10000000-0000-4000-8000-000000000001', 'company', clock.now(), { nome: 'Caixa' });
+    const instance = {
+      id: '10000000-0000-4000-8000-000000000002',
+      companyId: 'company',
+      setorId: setor.id,
+      status: 'connected' as const,
+      phoneNumber: '+5511900000000',
+      providerRef: 'sim:x',
+      proxyConfigured: false,
+      qrRequestedAt: clock.now(),
+      connectedAt: clock.now(),
+      disconnectedAt: null,
+      profileName: null,
+      profilePictureUrl: null,
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+    };
+    clock.advance(10);
+    const target = { setor, instance, mode: 'live' as const };
+    const send = (sim: ChannelSimulator, n: number, to = '+5511987650010') =>
+      sim.send({ ...target, to, content: { kind: 'text', text: 'oi' }, clientMessageId: `m${n}` });
+
+    expect((await send(here, 1)).ok).toBe(true);
+    expect((await send(here, 2)).ok).toBe(true);
+    expect(reads).toBe(1);
+
+    // Another process bans the number: within the cache delay this one has not seen it yet.
+    expect(await send(elsewhere, 3, '+5511987650005')).toMatchObject({ ok: false, code: 'SENDER_BANNED' });
+    expect((await send(here, 4)).ok).toBe(true);
+    clock.advance(1000);
+    expect(await send(here, 5)).toMatchObject({ ok: false, code: 'SENDER_DISCONNECTED' });
+
+    // Its own ban is seen at once.
+    const fresh = { ...instance, id: '10000000-0000-4000-8000-000000000003', connectedAt: clock.now(), qrRequestedAt: clock.now() };
+    clock.advance(10);
+    const send2 = (n: number, to = '+5511987650010') => here.send({ setor, instance: fresh, mode: 'live', to, content: { kind: 'text', text: 'oi' }, clientMessageId: `f${n}` });
+    expect((await send2(1)).ok).toBe(true);
+    expect(await send2(2, '+5511987650005')).toMatchObject({ ok: false, code: 'SENDER_BANNED' });
+    expect(await send2(3)).toMatchObject({ ok: false, code: 'SENDER_DISCONNECTED' });
   });
 });

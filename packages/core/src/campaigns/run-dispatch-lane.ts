@@ -52,7 +52,7 @@ export const DEFAULT_DISPATCH_SETTINGS: DispatchSettings = {
   maxBatch: 200,
   batchSpanMs: 1_000,
   autoRetryBaseMs: 60_000,
-  unpacedConcurrency: 4,
+  unpacedConcurrency: 8,
 };
 
 export type LaneOutcome = 'busy' | 'idle' | 'yielded' | 'sender_unavailable';

@@ -35,6 +35,33 @@ function toMessage(row: Selectable<SimulatorMessagesTable>): SimulatedMessage {
   };
 }
 
+type RecordedMessage = { message: SimulatedMessage; created: boolean };
+
+function toRow(message: SimulatedMessage) {
+  return {
+    id: message.id,
+    client_message_id: message.clientMessageId,
+    company_id: message.companyId,
+    setor_id: message.setorId,
+    instance_id: message.instanceId,
+    from_number: message.from,
+    to_number: message.to,
+    to_digits: phoneDigits(message.to),
+    kind: message.kind,
+    text: message.text,
+    media_url: message.mediaUrl,
+    media_type: message.mediaType,
+    media_filename: message.mediaFilename,
+    template_name: message.templateName,
+    payload: JSON.stringify(message.payload),
+    outcome: message.outcome,
+    error_code: message.errorCode,
+    error: message.error,
+    provider_failure: message.providerFailure,
+    sent_at: message.sentAt,
+  };
+}
+
 /**
  * The simulator's state in PostgreSQL, shared by every API and worker process: the outbox (one row
  * per client message id, so a retried send finds the original) and the ends of simulated sessions.
@@ -43,38 +70,59 @@ function toMessage(row: Selectable<SimulatorMessagesTable>): SimulatedMessage {
 export class KyselyChannelSimulatorStore implements ChannelSimulatorStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async recordMessage(message: SimulatedMessage): Promise<{ message: SimulatedMessage; created: boolean }> {
-    const inserted = await this.db
-      .insertInto('simulator_messages')
-      .values({
-        id: message.id,
-        client_message_id: message.clientMessageId,
-        company_id: message.companyId,
-        setor_id: message.setorId,
-        instance_id: message.instanceId,
-        from_number: message.from,
-        to_number: message.to,
-        to_digits: phoneDigits(message.to),
-        kind: message.kind,
-        text: message.text,
-        media_url: message.mediaUrl,
-        media_type: message.mediaType,
-        media_filename: message.mediaFilename,
-        template_name: message.templateName,
-        payload: JSON.stringify(message.payload),
-        outcome: message.outcome,
-        error_code: message.errorCode,
-        error: message.error,
-        provider_failure: message.providerFailure,
-        sent_at: message.sentAt,
-      })
-      .onConflict((oc) => oc.column('client_message_id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (inserted) return { message, created: true };
-    const existing = await this.findByClientMessageId(message.clientMessageId);
-    if (!existing) throw new Error(`simulator message ${message.clientMessageId} vanished`);
-    return { message: existing, created: false };
+  private pending: { message: SimulatedMessage; resolve: (r: RecordedMessage) => void; reject: (e: unknown) => void }[] = [];
+  private flushScheduled = false;
+
+  /**
+   * Calls made in the same turn of the event loop (the concurrent sends of many numbers) share one
+   * multi-row INSERT: one round trip instead of one per simulated message.
+   */
+  recordMessage(message: SimulatedMessage): Promise<RecordedMessage> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ message, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    this.flushScheduled = false;
+    try {
+      const inserted = await this.db
+        .insertInto('simulator_messages')
+        .values(batch.map(({ message }) => toRow(message)))
+        .onConflict((oc) => oc.column('client_message_id').doNothing())
+        .returning('client_message_id')
+        .execute();
+      const created = new Set(inserted.map((r) => r.client_message_id));
+      // The first row of a client id in the batch is the one inserted; later ones, and ids stored before, get the stored one.
+      const firstInBatch = new Map<string, SimulatedMessage>();
+      for (const { message } of batch) if (created.has(message.clientMessageId) && !firstInBatch.has(message.clientMessageId)) firstInBatch.set(message.clientMessageId, message);
+      const stored = batch.filter(({ message }) => !created.has(message.clientMessageId)).map(({ message }) => message.clientMessageId);
+      const existing = new Map<string, SimulatedMessage>();
+      if (stored.length > 0) {
+        const rows = await this.db.selectFrom('simulator_messages').selectAll().where('client_message_id', 'in', [...new Set(stored)]).execute();
+        for (const row of rows) existing.set(row.client_message_id, toMessage(row));
+      }
+      const handed = new Set<string>();
+      for (const { message, resolve, reject } of batch) {
+        const first = firstInBatch.get(message.clientMessageId);
+        if (first === message && !handed.has(message.clientMessageId)) {
+          handed.add(message.clientMessageId);
+          resolve({ message, created: true });
+        } else {
+          const original = first ?? existing.get(message.clientMessageId);
+          if (original) resolve({ message: original, created: false });
+          else reject(new Error(`simulator message ${message.clientMessageId} vanished`));
+        }
+      }
+    } catch (error) {
+      for (const { reject } of batch) reject(error);
+    }
   }
 
   async findByClientMessageId(clientMessageId: string): Promise<SimulatedMessage | null> {

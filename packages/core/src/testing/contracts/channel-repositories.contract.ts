@@ -136,6 +136,19 @@ export function describeChannelRepositoriesContract(name: string, setup: () => P
 
       expect(await simulatorStore.purgeMessagesBefore(at(2500))).toBe(2);
       expect((await simulatorStore.listMessages({ setorId: setor.id, limit: 10 })).map((m) => m.text)).toEqual(['hello 3']);
+
+      // Concurrent sends, a retried one among them: each client id is stored once, the first one wins.
+      const four = message(4, '+5511900000004');
+      const again = { ...message(4, '+5511900000004'), id: uuid(), text: 'duplicate' };
+      const five = message(5, '+5511900000005');
+      const three = { ...message(3, '+5511900000002'), id: uuid(), text: 'late retry' };
+      const results = await Promise.all([four, again, five, three].map((m) => simulatorStore.recordMessage(m)));
+      expect(results.map((r) => [r.message.text, r.created])).toEqual([
+        ['hello 4', true],
+        ['hello 4', false],
+        ['hello 5', true],
+        ['hello 3', false],
+      ]);
     });
 
     it('remembers the latest end of a simulated session', async () => {
