@@ -4,7 +4,7 @@
 //     bulk insert) against a raw INSERT ... SELECT FROM unnest(...) of the same message rows;
 //  2. dispatch throughput with PACING_SCALE=0 through the simulator (whole worker, every send
 //     recorded with its events), several numbers in parallel.
-// Run: node --import ./apps/worker/src/campaigns/testing/register-ts.mjs bench/campaigns.bench.ts
+// Run: node --import ./scripts/ts-loader/register.mjs bench/campaigns.bench.ts
 // Env: BENCH_CREATIONS (measured creations, default 15), BENCH_DISPATCH (messages, default 20000),
 //      BENCH_BOXES (numbers of the dispatch pool, default 10).
 import 'reflect-metadata';

@@ -1,7 +1,7 @@
 // HTTP benchmark: authenticated GET /v1/campaigns/:id on the real service (apps/server main,
 // ROLE=api, on an embedded PostgreSQL) against a bare Express hello-world, both in child processes,
 // loaded by autocannon from this process with the same connections and duration, warm-up first.
-// Run alone: node --import ./apps/worker/src/campaigns/testing/register-ts.mjs bench/http.bench.ts
+// Run alone: node --import ./scripts/ts-loader/register.mjs bench/http.bench.ts
 // Env: BENCH_HTTP_CONNECTIONS (default 32), BENCH_HTTP_SECONDS (measured, default 10),
 //      BENCH_HTTP_WARMUP_SECONDS (default 3), BENCH_HTTP_ROUNDS (alternations, default 2),
 //      BENCH_SERVER=dist|source (see support/processes.ts), BENCH_DATABASE_URL.

@@ -1,7 +1,7 @@
 // Memory benchmark: resident set size of the service process (apps/server main, ROLE=all: API and
 // worker in one process) sampled while it runs a 10,000-recipient campaign with PACING_SCALE=0
 // through the simulator, on an embedded PostgreSQL.
-// Run alone: node --import ./apps/worker/src/campaigns/testing/register-ts.mjs bench/memory.bench.ts
+// Run alone: node --import ./scripts/ts-loader/register.mjs bench/memory.bench.ts
 // Env: BENCH_MEMORY_RECIPIENTS (default 10000), BENCH_MEMORY_BOXES (numbers, default 10),
 //      BENCH_SERVER=dist|source, BENCH_DATABASE_URL.
 import path from 'node:path';

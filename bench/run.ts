@@ -344,7 +344,7 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
     'It takes about two minutes here. `BENCH_ONLY=http,memory npm run bench` runs a subset (this page is then left alone',
     'unless `BENCH_WRITE_DOC=1`); `BENCH_DATABASE_URL` points every benchmark at an existing server instead;',
     '`BENCH_CHILD_NODE_ARGS="--cpu-prof --cpu-prof-dir=.bench/prof"` profiles the child servers. Each file also runs alone:',
-    '`node --import ./apps/worker/src/campaigns/testing/register-ts.mjs bench/<name>.bench.ts`.',
+    '`node --import ./scripts/ts-loader/register.mjs bench/<name>.bench.ts`.',
     '',
   );
   return L.join('\n');

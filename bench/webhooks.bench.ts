@@ -1,6 +1,6 @@
 // Webhook delivery benchmark: throughput and event-to-delivery latency to a local receiver, on
 // an embedded PostgreSQL (or BENCH_DATABASE_URL). Run:
-//   node --import ./packages/webhooks/src/testing/register-ts.mjs bench/webhooks.bench.ts
+//   node --import ./scripts/ts-loader/register.mjs bench/webhooks.bench.ts
 // Env: BENCH_EVENTS (throughput backlog, default 10000), BENCH_LATENCY_EVENTS (default 1000),
 // BENCH_LATENCY_RATE (events per second while measuring latency, default 200), BENCH_CONCURRENCY (64).
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -12,7 +12,7 @@ import { freePort } from '@carteiro/postgres';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Scratch space of a bench run (git-ignored): logs of the child processes. */
 export const BENCH_DIR = path.join(ROOT, '.bench');
-const LOADER = path.join(ROOT, 'apps/worker/src/campaigns/testing/register-ts.mjs');
+const LOADER = path.join(ROOT, 'scripts/ts-loader/register.mjs');
 
 /**
  * How the service runs in a child: `dist` (default) is the compiled `apps/server/dist/main.js`, as

@@ -22,12 +22,13 @@ export const REDACTED_PATHS = [
 ];
 
 /**
- * JSON lines on stdout. Writes are buffered and asynchronous: a synchronous write per request line cost about a
- * tenth of the API's throughput. `flush()` before exiting (the server does on shutdown).
+ * JSON lines on stdout, written asynchronously (lines logged while a write is pending go out together): a
+ * synchronous write per request line cost about a tenth of the API's throughput. `flush()` before exiting
+ * (the server does on shutdown).
  */
 export function createLogger(level: string): Pino {
   return pino(
     { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'carteiro' } },
-    pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+    pino.destination({ dest: 1, sync: false }),
   );
 }

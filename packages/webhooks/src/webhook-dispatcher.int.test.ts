@@ -241,7 +241,7 @@ describe('webhook dispatcher on PostgreSQL', () => {
     sink.answer = () => undefined; // the first worker dies while its attempt is in flight
     await register(sink.url, ['campaign.completed']);
     const here = path.dirname(fileURLToPath(import.meta.url));
-    const child: ChildProcess = spawn(process.execPath, ['--import', './register-ts.mjs', 'dispatcher-process.ts'], {
+    const child: ChildProcess = spawn(process.execPath, ['--import', path.resolve(here, '../../../scripts/ts-loader/register.mjs'), 'dispatcher-process.ts'], {
       cwd: path.join(here, 'testing'),
       env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: database.url, LEASE_MS: '1500', RETRY_BASE_MS: String(RETRY_BASE_MS) },
       stdio: ['ignore', 'pipe', 'inherit'],

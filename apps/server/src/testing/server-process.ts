@@ -1,6 +1,6 @@
 // Real server processes for the process-level tests (scale-out, chaos, database cuts, shutdown):
 // `apps/server/src/main.ts` run from the TypeScript sources through the module hooks the worker
-// crash test already uses (apps/worker/src/campaigns/testing/register-ts.mjs), so no build is needed
+// crash test already uses (scripts/ts-loader/register.mjs), so no build is needed
 // and a test never runs stale compiled code.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -11,7 +11,7 @@ import { eventually } from '../../../worker/src/testing/test-worker.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../../..');
-const REGISTER_TS = path.join(root, 'apps/worker/src/campaigns/testing/register-ts.mjs');
+const REGISTER_TS = path.join(root, 'scripts/ts-loader/register.mjs');
 const MAIN_TS = path.join(root, 'apps/server/src/main.ts');
 
 /** Bearer token of the admin API of every process these helpers start. */

@@ -38,7 +38,7 @@ describe('a worker killed in the middle of a campaign', () => {
 
     // PACING_SCALE 0.001: a new number waits 30 ms between sends, so lanes claim batches of ~33.
     const here = path.dirname(fileURLToPath(import.meta.url));
-    child = spawn(process.execPath, ['--import', './register-ts.mjs', 'worker-process.ts'], {
+    child = spawn(process.execPath, ['--import', path.resolve(here, '../../../../scripts/ts-loader/register.mjs'), 'worker-process.ts'], {
       cwd: path.join(here, 'testing'),
       env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: api.database.url, PACING_SCALE: '0.001', CAMPAIGN_LANE_LEASE_MS: LEASE_MS },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,5 +1,5 @@
 // A worker reduced to its delivery loop, run as a child process by tests that kill it:
-//   node --import ./register-ts.mjs dispatcher-process.ts
+//   node --import ../../../../scripts/ts-loader/register.mjs dispatcher-process.ts
 // Env: DATABASE_URL, LEASE_MS, RETRY_BASE_MS. Prints "ready" once it listens.
 import { DeliverWebhooks, FanOutEvents, retryPolicy } from '@carteiro/core';
 import { createDb, KyselyUnitOfWork, PgNotificationListener, WEBHOOKS_NOTIFY_CHANNEL } from '@carteiro/postgres';

@@ -1,5 +1,5 @@
 // A whole worker process (every job and loop of the composition root) on the simulator, run as a
-// child by the test that kills it:  node --import ./register-ts.mjs worker-process.ts
+// child by the test that kills it:  node --import ../../../../../scripts/ts-loader/register.mjs worker-process.ts
 // Env: DATABASE_URL, PACING_SCALE, CAMPAIGN_LANE_LEASE_MS. Prints "ready" once it works.
 import 'reflect-metadata';
 import { pino } from 'pino';

@@ -1,12 +1,13 @@
 // Module hooks that let a child `node` process run this repository's TypeScript sources directly
 // (as jest does): `@carteiro/<pkg>` maps to its `src`, `./x.js` to `./x.ts`, and .ts files are
-// stripped of their types (legacy decorators kept) by esbuild. Used by the test that kills a worker.
+// stripped of their types (legacy decorators kept) by esbuild. Used by tests that start real processes
+// (killed workers, scale-out, chaos) and by `npm run bench`: `node --import ./scripts/ts-loader/register.mjs file.ts`.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { transformSync } from 'esbuild';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export async function resolve(specifier, context, next) {
   const pkg = /^@carteiro\/([a-z-]+)(\/testing)?$/.exec(specifier);

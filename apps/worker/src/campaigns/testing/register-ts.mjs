@@ -1,3 +1,0 @@
-import { register } from 'node:module';
-
-register('./ts-hooks.mjs', import.meta.url);
