@@ -18,6 +18,7 @@ import type {
   SkipReason,
 } from '@carteiro/core';
 import { pageOffset, toPage } from '@carteiro/core';
+import DataLoader from 'dataloader';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema/database.js';
 import type { CampaignMessagesTable, CampaignsTable, DispatchLanesTable, IdempotencyKeysTable } from '../schema/campaigns-tables.js';
@@ -140,6 +141,19 @@ const UNFINISHED = ['pendente', 'processando', 'pausado'];
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export class KyselyCampaignRepository implements CampaignRepository {
+  /**
+   * Reads of single campaigns by id made in the same tick (the campaign polls of many clients) share one
+   * `WHERE id = ANY(…)` query. Nothing is cached: every read sees the rows as they are.
+   */
+  private readonly byId = new DataLoader<string, Campaign | null>(
+    async (ids) => {
+      const rows = await this.db.selectFrom('campaigns').selectAll().where('id', '=', sql<string>`ANY(${sql.val([...ids])}::uuid[])`).execute();
+      const found = new Map(rows.map((row) => [row.id, toCampaign(row)]));
+      return ids.map((id) => found.get(id) ?? null);
+    },
+    { cache: false, maxBatchSize: 500 },
+  );
+
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(c: Campaign): Promise<void> {
@@ -189,8 +203,8 @@ export class KyselyCampaignRepository implements CampaignRepository {
 
   async findByIdInCompany(companyId: string, id: string): Promise<Campaign | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('campaigns').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
-    return row ? toCampaign(row) : null;
+    const campaign = await this.byId.load(id.toLowerCase());
+    return campaign && campaign.companyId === companyId ? campaign : null;
   }
 
   async findByIdForUpdate(id: string): Promise<Campaign | null> {
