@@ -5,7 +5,7 @@ import { adminAuthenticate, adminTokenCheck } from './http/admin-auth.js';
 import { authenticate } from './http/auth.js';
 import { AdminController, Controller } from './http/controller.js';
 import { errorHandler, notFoundHandler, requireJsonBody } from './http/error-handler.js';
-import { ApiMetrics, requestLogger } from './http/observability.js';
+import { ApiMetrics, requestObservability } from './http/observability.js';
 import { ApiSettings, Logger, MetricsCollector } from './http/tokens.js';
 import { registerApiDocs } from './openapi/api-docs.js';
 
@@ -25,7 +25,7 @@ export function createApp(container: Container): Express {
   for (const collector of container.isBound(MetricsCollector) ? container.getAll<MetricsCollector>(MetricsCollector) : []) {
     collector.register(metrics.registry);
   }
-  app.use(requestLogger(logger), metrics.middleware());
+  app.use(requestObservability(logger, metrics));
   app.get('/metrics', async (_req, res) => {
     res.setHeader('Content-Type', metrics.registry.contentType);
     res.send(await metrics.registry.metrics());

@@ -1,33 +1,48 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
-import type { Logger as Pino } from 'pino';
+import type { Logger } from 'pino';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The request id (`X-Request-Id`). */
+    id?: string;
+    /** A logger whose every line carries the request id; made on first use. */
+    log?: Logger;
+  }
+}
+
 /**
- * One log line per request, and a child logger with the request id on every line logged while
- * handling it (`req.log`). A valid incoming `X-Request-Id` is kept; otherwise a new one is made.
- * The id is echoed in the response's `X-Request-Id`.
+ * The per-request plumbing of observability, in one middleware and one `finish` listener: a request id
+ * (a valid incoming `X-Request-Id` is kept, otherwise a new one; echoed in the response), `req.log` (a child
+ * logger with the id, made only when something logs), one access-log line per request (never headers or
+ * bodies: they carry keys and tokens), and the request metrics. It replaces pino-http, whose per-request
+ * child logger and listeners cost about a tenth of the API's throughput.
  */
-export function requestLogger(logger: Pino): RequestHandler {
-  return pinoHttp({
-    logger,
-    quietReqLogger: true,
-    genReqId: (req, res) => {
-      const incoming = req.headers['x-request-id'];
-      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    // Only what is needed to follow a request: never headers (they carry keys and tokens) nor bodies.
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  }) as unknown as RequestHandler;
+export function requestObservability(logger: Logger, metrics: ApiMetrics): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', id);
+    req.id = id;
+    let child: Logger | undefined;
+    Object.defineProperty(req, 'log', {
+      configurable: true,
+      get: () => (child ??= logger.child({ reqId: id })),
+    });
+    res.once('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const status = res.statusCode;
+      metrics.observe(req.method, routeLabel(req), status, seconds);
+      const line = { reqId: id, req: { method: req.method, url: req.originalUrl }, res: { statusCode: status }, responseTime: Math.round(seconds * 1000) };
+      if (status >= 500) logger.error(line, 'request errored');
+      else logger.info(line, 'request completed');
+    });
+    next();
+  };
 }
 
 /** The route pattern of a request (`/v1/campaigns/:id`), never its ids, to keep label cardinality bounded. */
@@ -57,15 +72,8 @@ export class ApiMetrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'carteiro_' });
   }
 
-  middleware(): RequestHandler {
-    return (req, res, next) => {
-      const start = process.hrtime.bigint();
-      res.on('finish', () => {
-        const route = routeLabel(req);
-        this.requests.inc({ method: req.method, route, status: String(res.statusCode) });
-        this.duration.observe({ method: req.method, route }, Number(process.hrtime.bigint() - start) / 1e9);
-      });
-      next();
-    };
+  observe(method: string, route: string, status: number, seconds: number): void {
+    this.requests.inc({ method, route, status: String(status) });
+    this.duration.observe({ method, route }, seconds);
   }
 }
