@@ -64,7 +64,7 @@ export function errorHandler(logger: ErrorLogger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const domain = err instanceof DomainError ? err : fromParser(err as HttpParserError);
     if (!domain) {
-      // req.log carries the request id (pino-http); the process logger is the fallback.
+      // req.log carries the request id; the process logger is the fallback.
       const log = (req as { log?: ErrorLogger }).log ?? logger;
       log.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');
       res.status(500).json({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
