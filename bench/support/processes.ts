@@ -12,6 +12,13 @@ import { freePort } from '@carteiro/postgres';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Scratch space of a bench run (git-ignored): logs of the child processes. */
 export const BENCH_DIR = path.join(ROOT, '.bench');
+
+/** `config.nodeFlags` of the root package.json: how `npm start` runs the service. */
+export const SERVER_NODE_FLAGS: string[] = (
+  (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { config?: { nodeFlags?: string } }).config?.nodeFlags ?? ''
+)
+  .split(' ')
+  .filter(Boolean);
 const LOADER = path.join(ROOT, 'scripts/ts-loader/register.mjs');
 
 /**
@@ -61,7 +68,9 @@ async function spawnServer(name: string, args: string[], env: NodeJS.ProcessEnv,
   // Output goes to a file, not a pipe: the benchmark process must not spend its loop reading logs.
   const fd = openSync(logFile, 'w');
   // BENCH_CHILD_NODE_ARGS: diagnostics for the children only, e.g. `--cpu-prof --cpu-prof-dir=.bench/prof`.
-  const nodeArgs = (process.env.BENCH_CHILD_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The Node flags `npm start` runs the service with (package.json config.nodeFlags), given to every child server,
+  // the bare baseline included, so that both are measured alike; BENCH_CHILD_NODE_ARGS adds more (e.g. profiling).
+  const nodeArgs = [...SERVER_NODE_FLAGS, ...(process.env.BENCH_CHILD_NODE_ARGS ?? '').split(' ')].filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
