@@ -1,6 +1,9 @@
 import type { ChannelCapabilities } from '@carteiro/core';
 
-/** What a `qr` number carries on the real channel: no templates, no interactive buttons or lists. */
+/**
+ * What a `qr` number carries on the real channel: no templates, no interactive buttons or lists; its sent
+ * messages can be edited (about 15 minutes), deleted for everyone and reacted to.
+ */
 export const QR_CAPABILITIES: ChannelCapabilities = Object.freeze({
   text: true,
   media: true,
@@ -9,9 +12,15 @@ export const QR_CAPABILITIES: ChannelCapabilities = Object.freeze({
   polls: true,
   events: true,
   conversationWindow: false,
+  editMessages: true,
+  deleteMessages: true,
+  reactions: true,
 });
 
-/** What an official number carries: templates and interactive messages, no polls or event cards, a 24-hour window. */
+/**
+ * What an official number carries: templates and interactive messages, no polls or event cards, a 24-hour window.
+ * The Cloud API has reaction messages but no way to edit or delete a sent message.
+ */
 export const OFFICIAL_CAPABILITIES: ChannelCapabilities = Object.freeze({
   text: true,
   media: true,
@@ -20,4 +29,7 @@ export const OFFICIAL_CAPABILITIES: ChannelCapabilities = Object.freeze({
   polls: false,
   events: false,
   conversationWindow: true,
+  editMessages: false,
+  deleteMessages: false,
+  reactions: true,
 });

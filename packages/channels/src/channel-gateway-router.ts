@@ -3,11 +3,13 @@ import type {
   ChannelGateway,
   HealthProbe,
   KeyMode,
+  MessageOperationResult,
   Profile,
   ProfileUpdate,
   QrCode,
   SendRequest,
   SendResult,
+  SentMessageRef,
   SessionState,
   SessionTarget,
   Setor,
@@ -79,5 +81,16 @@ export class ChannelGatewayRouter implements ChannelGateway {
   }
   send(request: SendRequest): Promise<SendResult> {
     return this.pick(request).send(request);
+  }
+  // Operations on a sent message follow the send's route: the use case passes the send's key mode and the
+  // session that sent it, so a message sent through the simulator is edited there too.
+  editMessage(target: SessionTarget, message: SentMessageRef & { text: string }): Promise<MessageOperationResult> {
+    return this.pick(target).editMessage(target, message);
+  }
+  deleteMessage(target: SessionTarget, message: SentMessageRef): Promise<MessageOperationResult> {
+    return this.pick(target).deleteMessage(target, message);
+  }
+  react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult> {
+    return this.pick(target).react(target, message);
   }
 }

@@ -75,4 +75,14 @@ describe('channel gateway router', () => {
     expect(log).toEqual(['simulator.sessionState', 'simulator.send', 'qr.connect', 'qr.probe']);
     expect(gateway.route({ setor: qrSetor, mode: 'live' })).toBe('qr-provider');
   });
+
+  it('routes edits, deletes and reactions as the send they act on', async () => {
+    const { gateway, log } = router({ qr: true, official: true });
+    const ref = { to: '+5511955551234', providerMessageId: 'p-1' };
+    await gateway.editMessage(send(qrSetor, 'live'), { ...ref, text: 'x' });
+    await gateway.deleteMessage(send(qrSetor, 'live', 'sim:i-1'), ref);
+    await gateway.react(send(officialSetor, 'live'), { ...ref, emoji: '👍' });
+    await gateway.react(send(qrSetor, 'test'), { ...ref, emoji: '' });
+    expect(log).toEqual(['qr.editMessage', 'simulator.deleteMessage', 'official.react', 'simulator.react']);
+  });
 });

@@ -24,7 +24,11 @@ export const messagesModule = new ContainerModule(({ bind }) => {
     )
     .inSingletonScope();
   bind(ManageSentMessage)
-    .toResolvedValue((uow: UnitOfWork, clock: Clock) => new ManageSentMessage(uow, clock), [UnitOfWork, Clock])
+    .toResolvedValue(
+      (uow: UnitOfWork, gateway: ChannelGateway, clock: Clock, ids: IdGenerator) =>
+        new ManageSentMessage(uow, gateway, new HandleSenderFailure(uow, clock, ids), clock),
+      [UnitOfWork, ChannelGateway, Clock, IdGenerator],
+    )
     .inSingletonScope();
   bind(ReceiveInboundMessage)
     .toResolvedValue((uow: UnitOfWork, clock: Clock, ids: IdGenerator) => new ReceiveInboundMessage(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])

@@ -72,6 +72,27 @@ describe('official (Cloud API) adapter', () => {
     ]);
   });
 
+  it('reacts with a reaction message and refuses edits and deletes without calling the Cloud API', async () => {
+    const box = officialBox(fake);
+    const pnid = box.setor.official!.phoneNumberId;
+    fake.openWindow(pnid, '5511955551234');
+    const target = { ...box, mode: 'live' as const };
+    const sent = await gateway.send({ ...target, to: '+5511955551234', content: { kind: 'text', text: 'Oi' }, clientMessageId: 'c' });
+    if (!sent.ok) throw new Error('send failed');
+    const ref = { to: '+5511955551234', providerMessageId: sent.providerMessageId };
+    const before = fake.requests.length;
+    expect((await gateway.react(target, { ...ref, emoji: '👍' })).ok).toBe(true);
+    expect((await gateway.react(target, { ...ref, emoji: '' })).ok).toBe(true);
+    await expect(gateway.editMessage(target, { ...ref, text: 'x' })).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
+    await expect(gateway.deleteMessage(target, ref)).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
+    const calls = fake.requests.slice(before);
+    expect(calls.map((r) => [r.method, r.path, r.headers.authorization, r.body])).toEqual([
+      ['POST', `/v21.0/${pnid}/messages`, 'Bearer token-ok', { messaging_product: 'whatsapp', recipient_type: 'individual', to: '5511955551234', type: 'reaction', reaction: { message_id: sent.providerMessageId, emoji: '👍' } }],
+      ['POST', `/v21.0/${pnid}/messages`, 'Bearer token-ok', expect.objectContaining({ type: 'reaction', reaction: { message_id: sent.providerMessageId, emoji: '' } })],
+    ]);
+    expect(await gateway.react(target, { ...ref, providerMessageId: 'wamid.unknown', emoji: '👍' })).toMatchObject({ ok: false, code: 'UNKNOWN', providerFailure: false });
+  });
+
   it('reports a box with a bad token as disconnected and refuses to connect it', async () => {
     const box = officialBox(fake, 'token-wrong');
     expect(await gateway.sessionState({ ...box, mode: 'live' })).toEqual({ status: 'disconnected', phoneNumber: null });

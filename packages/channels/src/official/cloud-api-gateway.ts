@@ -6,14 +6,17 @@ import {
   type Clock,
   type HealthProbe,
   type KeyMode,
+  type MessageOperationResult,
   type OfficialConfig,
   type OutboundContent,
   type Profile,
   type ProfileUpdate,
   type QrCode,
+  type SendFailure,
   type SendFailureCode,
   type SendRequest,
   type SendResult,
+  type SentMessageRef,
   type SessionState,
   type SessionTarget,
   type Setor,
@@ -88,6 +91,8 @@ function e164(display: unknown): string | null {
  * The official channel: the Cloud API at `OFFICIAL_API_URL`, with each box's phone number id and
  * access token. There is no QR code: a box is connected while its number answers with its
  * credentials. The 24-hour window is enforced by the API (error 131047) and classified.
+ * Reactions are reaction messages (`type: 'reaction'`, an empty emoji removes); the Cloud API cannot
+ * edit or delete a sent message, so those operations are refused (`UNPROCESSABLE`) without a call.
  */
 export class CloudApiGateway implements ChannelGateway {
   private readonly http: JsonHttpClient;
@@ -166,35 +171,54 @@ export class CloudApiGateway implements ChannelGateway {
   }
 
   async send(request: SendRequest): Promise<SendResult> {
+    const content = adaptToCapabilities(request.content, OFFICIAL_CAPABILITIES);
+    const http = await this.postMessage(request.setor, cloudMessage(content, request.to.replace(/\D/g, '')), false);
+    if (!('kind' in http)) return http;
+    if (http.ok && http.kind === 'response') {
+      const id = asRecord((asRecord(http.body).messages as unknown[] | undefined)?.[0]).id;
+      return { ok: true, providerMessageId: typeof id === 'string' ? id : request.clientMessageId, sentAt: this.clock.now() };
+    }
+    return classify(http);
+  }
+
+  async editMessage(target: SessionTarget, _message: SentMessageRef & { text: string }): Promise<MessageOperationResult> {
+    throw unsupported(target, 'edit');
+  }
+
+  async deleteMessage(target: SessionTarget, _message: SentMessageRef): Promise<MessageOperationResult> {
+    throw unsupported(target, 'delete');
+  }
+
+  async react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult> {
+    const body = {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: message.to.replace(/\D/g, ''),
+      type: 'reaction',
+      reaction: { message_id: message.providerMessageId, emoji: message.emoji },
+    };
+    // A reaction sets a state: repeating it after a lost answer changes nothing, so it is retried like a read.
+    const http = await this.postMessage(target.setor, body, true);
+    if (!('kind' in http)) return http;
+    return http.ok ? { ok: true, at: this.clock.now() } : classify(http);
+  }
+
+  /** POST /{version}/{phone_number_id}/messages; a box without credentials fails (a `SendFailure`, no `kind`) as SENDER_AUTH without a call. */
+  private async postMessage(setor: Setor, body: Record<string, unknown>, idempotent: boolean): Promise<HttpOutcome | SendFailure> {
     let credentials: OfficialConfig;
     try {
-      credentials = this.credentials(request.setor);
+      credentials = this.credentials(setor);
     } catch (error) {
       return { ok: false, code: 'SENDER_AUTH', error: (error as Error).message, providerFailure: false };
     }
-    const content = adaptToCapabilities(request.content, OFFICIAL_CAPABILITIES);
-    const outcome = await this.http.call({
+    return this.http.call({
       method: 'POST',
       path: `/${this.version}/${encodeURIComponent(credentials.phoneNumberId)}/messages`,
-      body: cloudMessage(content, request.to.replace(/\D/g, '')),
-      headers: this.auth(request.setor),
+      body,
+      headers: this.auth(setor),
       timeoutMs: this.timeoutMs,
-      idempotent: false,
+      idempotent,
     });
-    if (outcome.ok && outcome.kind === 'response') {
-      const id = asRecord((asRecord(outcome.body).messages as unknown[] | undefined)?.[0]).id;
-      return { ok: true, providerMessageId: typeof id === 'string' ? id : request.clientMessageId, sentAt: this.clock.now() };
-    }
-    const error = describeOutcome(outcome);
-    if (outcome.kind === 'timeout') return { ok: false, code: 'TEMP_TIMEOUT', error, providerFailure: true };
-    if (outcome.kind === 'network') return { ok: false, code: 'TEMP_NETWORK', error, providerFailure: true };
-    const { code, message } = graphError(outcome);
-    const known = code !== null ? ERROR_CODES[code] : undefined;
-    if (known) return { ok: false, code: known.code, error: message, providerFailure: known.providerFailure ?? false };
-    if (outcome.status === 429) return { ok: false, code: 'TEMP_RATE_LIMIT', error: message, providerFailure: false };
-    if (outcome.status >= 500) return { ok: false, code: 'TEMP_SERVER_ERROR', error: message, providerFailure: true };
-    if (outcome.status === 401 || outcome.status === 403) return { ok: false, code: 'SENDER_AUTH', error: message, providerFailure: false };
-    return { ok: false, code: 'UNKNOWN', error: message, providerFailure: false };
   }
 
   private credentials(setor: Setor): OfficialConfig {
@@ -216,6 +240,24 @@ export class CloudApiGateway implements ChannelGateway {
       idempotent: true,
     });
   }
+}
+
+/** A failed message call, classified by the Graph error code. */
+function classify(outcome: HttpOutcome): SendFailure {
+  const error = describeOutcome(outcome);
+  if (outcome.kind === 'timeout') return { ok: false, code: 'TEMP_TIMEOUT', error, providerFailure: true };
+  if (outcome.kind === 'network') return { ok: false, code: 'TEMP_NETWORK', error, providerFailure: true };
+  const { code, message } = graphError(outcome);
+  const known = code !== null ? ERROR_CODES[code] : undefined;
+  if (known) return { ok: false, code: known.code, error: message, providerFailure: known.providerFailure ?? false };
+  if (outcome.status === 429) return { ok: false, code: 'TEMP_RATE_LIMIT', error: message, providerFailure: false };
+  if (outcome.status >= 500) return { ok: false, code: 'TEMP_SERVER_ERROR', error: message, providerFailure: true };
+  if (outcome.status === 401 || outcome.status === 403) return { ok: false, code: 'SENDER_AUTH', error: message, providerFailure: false };
+  return { ok: false, code: 'UNKNOWN', error: message, providerFailure: false };
+}
+
+function unsupported(target: SessionTarget, operation: 'edit' | 'delete'): DomainError {
+  return new DomainError('UNPROCESSABLE', `The Cloud API cannot ${operation} a sent message (official box ${target.setor.id})`);
 }
 
 /** The Cloud API body of one message (content already adapted: no polls or events reach here). */

@@ -73,6 +73,33 @@ describe('QR provider (Evolution API) adapter', () => {
     expect(await gateway.sessionState({ setor: box.setor, instance, mode: 'live' })).toEqual({ status: 'connected', phoneNumber: '+5511977776666' });
   });
 
+  it('edits, reacts to and deletes a sent message by its key, with the JID the send answered', async () => {
+    const box = qrBox();
+    const name = `carteiro-${box.instance.id}`;
+    await gateway.connect({ ...box, mode: 'live' });
+    fake.scan(name, '5511977776666');
+    const target = { setor: box.setor, instance: { ...box.instance, providerRef: name, status: 'connected' as const }, mode: 'live' as const };
+    // Area code 31: WhatsApp's JID has no ninth digit, so it cannot be rebuilt from the number.
+    const to = '+55 31 98888-7777';
+    const sent = await gateway.send({ ...target, to, content: { kind: 'text', text: 'Oi' }, clientMessageId: 'c' });
+    if (!sent.ok) throw new Error('send failed');
+    expect(sent.providerChatId).toBe('553188887777@s.whatsapp.net');
+    const ref = { to, providerMessageId: sent.providerMessageId, providerChatId: sent.providerChatId };
+    const key = { remoteJid: '553188887777@s.whatsapp.net', fromMe: true, id: sent.providerMessageId };
+    expect((await gateway.editMessage(target, { ...ref, text: 'Olá' })).ok).toBe(true);
+    expect((await gateway.react(target, { ...ref, emoji: '👍' })).ok).toBe(true);
+    expect((await gateway.deleteMessage(target, ref)).ok).toBe(true);
+    const calls = fake.requests.filter((r) => r.path.endsWith(name) && (r.path.startsWith('/chat/') || r.path.includes('sendReaction')));
+    expect(calls.map((r) => [r.method, r.path.split('/').slice(1, 3).join('/'), r.body])).toEqual([
+      ['POST', 'chat/updateMessage', { number: '5531988887777', key, text: 'Olá' }],
+      ['POST', 'message/sendReaction', { key, reaction: '👍' }],
+      ['DELETE', 'chat/deleteMessageForEveryone', key],
+    ]);
+    expect(fake.messages.get(sent.providerMessageId)).toMatchObject({ text: 'Olá', edited: true, reaction: '👍', revoked: true });
+    // Deleted: the provider no longer finds it.
+    expect(await gateway.react(target, { ...ref, emoji: '❤️' })).toMatchObject({ ok: false, code: 'UNKNOWN', providerFailure: false });
+  });
+
   it('sends buttons and lists natively when configured to', async () => {
     const native = new EvolutionGateway({ baseUrl: fake.url, ...options, nativeInteractive: true }, clock);
     const box = qrBox();

@@ -7,13 +7,16 @@ import {
   type Clock,
   type HealthProbe,
   type KeyMode,
+  type MessageOperationResult,
   type OutboundContent,
   type Profile,
   type ProfileUpdate,
   type QrCode,
+  type SendFailure,
   type SendFailureCode,
   type SendRequest,
   type SendResult,
+  type SentMessageRef,
   type SessionState,
   type SessionTarget,
   type Setor,
@@ -75,6 +78,9 @@ function phoneFromJid(jid: string | null | undefined): string | null {
  * The QR provider: an Evolution-API-compatible server (v2 routes). Each box's session is one
  * provider instance named `carteiro-<instance id>`; sessions, QR codes, sends and profiles go
  * through its REST API with the `apikey` header. Reads and logouts are retried; sends are not.
+ * Sent messages are edited (`chat/updateMessage`), deleted for everyone (`chat/deleteMessageForEveryone`)
+ * and reacted to (`message/sendReaction`) by their key `{ remoteJid, fromMe: true, id }`. Edits and
+ * reactions set a state, so they are retried like reads; a delete is not (a repeat may find it gone).
  */
 export class EvolutionGateway implements ChannelGateway {
   private readonly http: JsonHttpClient;
@@ -103,6 +109,12 @@ export class EvolutionGateway implements ChannelGateway {
 
   capabilities(_setor: Setor, _mode: KeyMode): ChannelCapabilities {
     return { ...QR_CAPABILITIES, interactive: this.options.nativeInteractive ?? false, events: false };
+  }
+
+  /** The Baileys key of a message this number sent: the chat's JID (as the send answered it, else from the number). */
+  static messageKey(message: SentMessageRef): { remoteJid: string; fromMe: true; id: string } {
+    const remoteJid = message.providerChatId || `${message.to.replace(/\D/g, '')}@s.whatsapp.net`;
+    return { remoteJid, fromMe: true, id: message.providerMessageId };
   }
 
   async connect(target: SessionTarget): Promise<QrCode> {
@@ -199,13 +211,42 @@ export class EvolutionGateway implements ChannelGateway {
         ok: true,
         providerMessageId: typeof key.id === 'string' && key.id ? key.id : request.clientMessageId,
         sentAt: Number.isFinite(timestamp) && timestamp > 0 ? new Date(timestamp * 1000) : this.clock.now(),
+        // The JID the provider resolved (a Brazilian number may lose its ninth digit): edits and reactions need it.
+        ...(typeof key.remoteJid === 'string' && key.remoteJid ? { providerChatId: key.remoteJid } : {}),
       };
     }
     return this.classify(outcome, decodeURIComponent(name));
   }
 
-  private async classify(outcome: HttpOutcome, name: string): Promise<SendResult> {
-    const fail = (code: SendFailureCode, providerFailure = false): SendResult => ({ ok: false, code, error: describeOutcome(outcome), providerFailure });
+  editMessage(target: SessionTarget, message: SentMessageRef & { text: string }): Promise<MessageOperationResult> {
+    const key = EvolutionGateway.messageKey(message);
+    return this.operate(target, 'POST', 'chat/updateMessage', { number: message.to.replace(/\D/g, ''), key, text: message.text }, true);
+  }
+
+  deleteMessage(target: SessionTarget, message: SentMessageRef): Promise<MessageOperationResult> {
+    const { remoteJid, fromMe, id } = EvolutionGateway.messageKey(message);
+    return this.operate(target, 'DELETE', 'chat/deleteMessageForEveryone', { id, remoteJid, fromMe }, false);
+  }
+
+  react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult> {
+    return this.operate(target, 'POST', 'message/sendReaction', { key: EvolutionGateway.messageKey(message), reaction: message.emoji }, true);
+  }
+
+  private async operate(
+    target: SessionTarget,
+    method: 'POST' | 'DELETE',
+    route: string,
+    body: Record<string, unknown>,
+    idempotent: boolean,
+  ): Promise<MessageOperationResult> {
+    const name = EvolutionGateway.instanceName(target.instance);
+    const outcome = await this.http.call({ method, path: `/${route}/${encodeURIComponent(name)}`, body, timeoutMs: this.timeoutMs, idempotent });
+    if (outcome.ok) return { ok: true, at: this.clock.now() };
+    return this.classify(outcome, name);
+  }
+
+  private async classify(outcome: HttpOutcome, name: string): Promise<SendFailure> {
+    const fail = (code: SendFailureCode, providerFailure = false): SendFailure => ({ ok: false, code, error: describeOutcome(outcome), providerFailure });
     if (outcome.kind === 'timeout') return fail('TEMP_TIMEOUT', true);
     if (outcome.kind === 'network') return fail('TEMP_NETWORK', true);
     const text = errorTexts(outcome.body);

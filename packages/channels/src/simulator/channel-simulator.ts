@@ -1,5 +1,6 @@
 import {
   adaptToCapabilities,
+  DomainError,
   isConversationWindowOpen,
   needsConversationWindow,
   QR_LIFETIME_SECONDS,
@@ -12,6 +13,7 @@ import {
   type HealthProbe,
   type IdGenerator,
   type KeyMode,
+  type MessageOperationResult,
   type OutboundContent,
   type Profile,
   type ProfileUpdate,
@@ -20,12 +22,15 @@ import {
   type SendFailureCode,
   type SendRequest,
   type SendResult,
+  type SentMessageOperation,
+  type SentMessageRef,
   type SessionState,
   type SessionTarget,
   type Setor,
   type SimulatedMessage,
   type SimulatedMessageKind,
   type SimulatedSessionEnd,
+  supportsOperation,
 } from '@carteiro/core';
 import { OFFICIAL_CAPABILITIES, QR_CAPABILITIES } from '../channel-capabilities.js';
 import { qrPngDataUrl } from '../qr-image.js';
@@ -74,6 +79,8 @@ const TEST_FAILURES: readonly SendFailureCode[] = ['RECIP_NOT_WHATSAPP', 'RECIP_
  * by every box. Its state lives in a `ChannelSimulatorStore` (PostgreSQL in production), and session
  * starts are read from the instance (`qrRequestedAt`, `connectedAt`), so any number of API and worker
  * processes see the same sessions and outbox. Sends are idempotent by `clientMessageId`.
+ * Edits, deletes and reactions are outbox items too: kind `text`, with `payload.operation`
+ * (`edit`, `delete`, `reaction`) and `payload.providerMessageId` naming the message they act on.
  */
 export class ChannelSimulator implements ChannelGateway {
   private readonly pairingMs: number;
@@ -188,6 +195,70 @@ export class ChannelSimulator implements ChannelGateway {
       await this.endSession(request.instance.id, { at: now, reason: 'banned' });
     }
     return resultOf(stored);
+  }
+
+  editMessage(target: SessionTarget, message: SentMessageRef & { text: string }): Promise<MessageOperationResult> {
+    return this.operate('edit', target, message, message.text, { text: message.text });
+  }
+
+  deleteMessage(target: SessionTarget, message: SentMessageRef): Promise<MessageOperationResult> {
+    return this.operate('delete', target, message, null, {});
+  }
+
+  react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult> {
+    return this.operate('reaction', target, message, message.emoji === '' ? null : message.emoji, { emoji: message.emoji });
+  }
+
+  /**
+   * One operation on a sent message, kept in the outbox as a `text` item (operations.md lists no kind for
+   * them) whose payload names the operation and the target. It fails as the channel would: the session is
+   * not connected, or (official reactions) the 24-hour window is closed. Test keys' random failures are
+   * for sends only.
+   */
+  private async operate(
+    operation: SentMessageOperation,
+    target: SessionTarget,
+    ref: SentMessageRef,
+    text: string | null,
+    extra: Record<string, unknown>,
+  ): Promise<MessageOperationResult> {
+    if (!supportsOperation(operation, this.capabilities(target.setor, target.mode))) {
+      throw new DomainError('UNPROCESSABLE', `The ${target.setor.channelType} channel cannot ${operation === 'reaction' ? 'react to' : operation} a sent message`);
+    }
+    const now = this.deps.clock.now();
+    const state = await this.sessionState(target);
+    let failure: { code: SendFailureCode; providerFailure: boolean; error: string } | null = null;
+    if (state.status !== 'connected') {
+      failure = { code: 'SENDER_DISCONNECTED', providerFailure: false, error: 'simulated: the sending number is not connected' };
+    } else if (target.setor.channelType === 'official') {
+      const lastInbound = await this.deps.windows.lastInbound(target.setor.id, ref.to);
+      if (!isConversationWindowOpen(lastInbound, now)) {
+        failure = { code: 'OFFICIAL_WINDOW_EXPIRED', providerFailure: false, error: readableFailure.OFFICIAL_WINDOW_EXPIRED };
+      }
+    }
+    const id = this.deps.ids.newId();
+    await this.deps.store.recordMessage({
+      id,
+      clientMessageId: `${operation}:${id}`,
+      companyId: target.setor.companyId,
+      setorId: target.setor.id,
+      instanceId: target.instance.id,
+      from: state.phoneNumber,
+      to: ref.to,
+      kind: 'text',
+      text,
+      mediaUrl: null,
+      mediaType: null,
+      mediaFilename: null,
+      templateName: null,
+      payload: { operation, providerMessageId: ref.providerMessageId, ...extra },
+      outcome: failure ? 'failed' : 'sent',
+      errorCode: failure?.code ?? null,
+      error: failure?.error ?? null,
+      providerFailure: failure?.providerFailure ?? false,
+      sentAt: now,
+    });
+    return failure ? { ok: false, ...failure } : { ok: true, at: now };
   }
 
   private async failureFor(

@@ -117,6 +117,46 @@ describe('channel simulator', () => {
     expect(items[1]?.payload).toMatchObject({ kind: 'text', fallbackOf: 'interactive' });
   });
 
+  it('keeps edits, deletes and reactions in its outbox as text items naming the operation and the message', async () => {
+    const w = world();
+    const box = connectedBox(w);
+    const to = '+5511955551234';
+    const sent = await w.simulator.send(request(box, to, { content: { kind: 'text', text: 'Oi' } }));
+    if (!sent.ok) throw new Error('send failed');
+    const ref = { to, providerMessageId: sent.providerMessageId };
+    const target = { ...box, mode: 'live' as const };
+    w.clock.advance(1000);
+    expect(await w.simulator.editMessage(target, { ...ref, text: 'Olá' })).toEqual({ ok: true, at: w.clock.now() });
+    w.clock.advance(1000);
+    expect((await w.simulator.react(target, { ...ref, emoji: '👍' })).ok).toBe(true);
+    w.clock.advance(1000);
+    expect((await w.simulator.react(target, { ...ref, emoji: '' })).ok).toBe(true);
+    w.clock.advance(1000);
+    expect((await w.simulator.deleteMessage(target, ref)).ok).toBe(true);
+    const items = await w.simulatorStore.listMessages({ setorId: box.setor.id, limit: 10 });
+    expect(items.map((m) => [m.kind, m.text, m.payload, m.outcome])).toEqual([
+      ['text', null, { operation: 'delete', providerMessageId: sent.providerMessageId }, 'sent'],
+      ['text', null, { operation: 'reaction', providerMessageId: sent.providerMessageId, emoji: '' }, 'sent'],
+      ['text', '👍', { operation: 'reaction', providerMessageId: sent.providerMessageId, emoji: '👍' }, 'sent'],
+      ['text', 'Olá', { operation: 'edit', providerMessageId: sent.providerMessageId, text: 'Olá' }, 'sent'],
+      ['text', 'Oi', { kind: 'text', text: 'Oi' }, 'sent'],
+    ]);
+    expect(items[0]).toMatchObject({ to, from: box.instance.phoneNumber, companyId: 'company-1', errorCode: null });
+  });
+
+  it('refuses edits and deletes on official boxes, and records failed operations of a session that is gone', async () => {
+    const w = world();
+    const official = connectedBox(w, 'official');
+    const ref = { to: '+5511955551234', providerMessageId: 'x' };
+    await expect(w.simulator.editMessage({ ...official, mode: 'live' }, { ...ref, text: 'x' })).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
+    await expect(w.simulator.deleteMessage({ ...official, mode: 'live' }, ref)).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
+    const qr = w.box('qr');
+    const failed = await w.simulator.react({ ...qr, mode: 'live' }, { ...ref, emoji: '👍' });
+    expect(failed).toMatchObject({ ok: false, code: 'SENDER_DISCONNECTED', providerFailure: false });
+    const [item] = await w.simulatorStore.listMessages({ setorId: qr.setor.id, limit: 10 });
+    expect(item).toMatchObject({ outcome: 'failed', errorCode: 'SENDER_DISCONNECTED', payload: { operation: 'reaction' } });
+  });
+
   it('returns the original result for a retried send and stores one item', async () => {
     const w = world();
     const box = connectedBox(w);

@@ -9,6 +9,8 @@ interface FakeNumber {
   locked: boolean;
   /** Recipients (digits) who wrote within the last 24 hours. */
   windows: Set<string>;
+  /** Ids of the messages this number sent, by recipient (digits), and the number's reaction to each ('' once removed). */
+  sent: Map<string, { to: string; reaction: string | null }>;
 }
 
 export interface FakeCloudApiOptions {
@@ -30,7 +32,8 @@ const graphError = (status: number, code: number, message: string, details?: str
 
 /**
  * A local stand-in for the Cloud API: `GET /{version}/{phone_number_id}`, the business profile and
- * `POST /{version}/{phone_number_id}/messages`, with Graph error bodies (`{ error: { message, type,
+ * `POST /{version}/{phone_number_id}/messages` (reaction messages included, to messages the number sent),
+ * with Graph error bodies (`{ error: { message, type,
  * code, error_data, fbtrace_id } }`). It enforces bearer tokens and the 24-hour window; recipients
  * ending in 0001-0005 fail as the simulator's do.
  */
@@ -58,7 +61,7 @@ export class FakeCloudApiServer {
 
   /** Registers a business number the fake knows. */
   addNumber(phoneNumberId: string, accessToken: string, displayPhoneNumber = '+55 11 98888-7777', verifiedName = 'Carteiro Loja'): void {
-    this.numbers.set(phoneNumberId, { phoneNumberId, accessToken, displayPhoneNumber, verifiedName, locked: false, windows: new Set() });
+    this.numbers.set(phoneNumberId, { phoneNumberId, accessToken, displayPhoneNumber, verifiedName, locked: false, windows: new Set(), sent: new Map() });
   }
 
   /** The customer `phone` writes to the number: its 24-hour window opens. */
@@ -92,13 +95,21 @@ export class FakeCloudApiServer {
     if (body.messaging_product !== 'whatsapp') return graphError(400, 100, '(#100) The parameter messaging_product is required.');
     const to = String(body.to ?? '');
     const type = String(body.type ?? 'text');
-    if (!['text', 'image', 'video', 'audio', 'document', 'template', 'interactive'].includes(type) || !body[type]) {
+    if (!['text', 'image', 'video', 'audio', 'document', 'template', 'interactive', 'reaction'].includes(type) || !body[type]) {
       return graphError(400, 131009, '(#131009) Parameter value is not valid', `${type} is not a valid message type`);
     }
+    const id = `wamid.${randomBytes(24).toString('base64url')}`;
     const ok: FakeReply = {
       status: 200,
-      body: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: `wamid.${randomBytes(24).toString('base64url')}` }] },
+      body: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id }] },
     };
+    const reaction = type === 'reaction' ? (body.reaction as { message_id?: unknown; emoji?: unknown }) : null;
+    if (reaction) {
+      const target = typeof reaction.message_id === 'string' ? number.sent.get(reaction.message_id) : undefined;
+      if (!target || target.to !== to || typeof reaction.emoji !== 'string') {
+        return graphError(400, 131009, '(#131009) Parameter value is not valid', 'reaction.message_id does not name a message of this conversation');
+      }
+    }
     switch (lastFour(to)) {
       case '0001':
         return graphError(400, 131026, 'Message undeliverable', 'Message Undeliverable.');
@@ -118,6 +129,8 @@ export class FakeCloudApiServer {
         'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
       );
     }
+    if (reaction) number.sent.get(reaction.message_id as string)!.reaction = reaction.emoji as string;
+    else number.sent.set(id, { to, reaction: null });
     return ok;
   }
 }

@@ -13,6 +13,17 @@ interface FakeEvolutionInstance {
   qrCount: number;
 }
 
+/** A message the fake sent, as later edits, deletes and reactions find it by its key. */
+export interface FakeEvolutionMessage {
+  instance: string;
+  remoteJid: string;
+  text: string | null;
+  edited: boolean;
+  revoked: boolean;
+  /** The owner's reaction ('' or null: none). */
+  reaction: string | null;
+}
+
 export interface FakeEvolutionOptions {
   apiKey?: string;
   /** How long the scripted timeout recipient (…0003) is kept waiting. */
@@ -27,11 +38,16 @@ const err = (status: number, message: unknown): FakeReply => ({
 /**
  * A local stand-in for an Evolution API v2 server: instance create/connect/connectionState/
  * fetchInstances/logout, profile name and picture, and sendText/sendMedia/sendWhatsAppAudio/
- * sendButtons/sendList/sendPoll, with Evolution's response and error bodies. Recipients ending in
- * 0001-0005 fail as the simulator's do. `scan` plays the phone.
+ * sendButtons/sendList/sendPoll, chat/updateMessage, chat/deleteMessageForEveryone and
+ * message/sendReaction (by the key `{ remoteJid, fromMe, id }` of a message it sent), with Evolution's
+ * response and error bodies. Recipients ending in 0001-0005 fail as the simulator's do. As WhatsApp does,
+ * a Brazilian mobile outside the 11-28 area codes is answered with a JID without its ninth digit.
+ * `scan` plays the phone.
  */
 export class FakeEvolutionServer {
   readonly instances = new Map<string, FakeEvolutionInstance>();
+  /** Messages sent, by their key id. */
+  readonly messages = new Map<string, FakeEvolutionMessage>();
   private readonly http: FakeHttpServer;
   url = '';
 
@@ -139,6 +155,9 @@ export class FakeEvolutionServer {
       else instance.profilePicUrl = body.picture ?? instance.profilePicUrl;
       return { status: 201, body: { update: 'success' } };
     }
+    if (group === 'chat' && action === 'updateMessage' && request.method === 'POST') return this.operate('edit', instance, request, notFound);
+    if (group === 'chat' && action === 'deleteMessageForEveryone' && request.method === 'DELETE') return this.operate('delete', instance, request, notFound);
+    if (group === 'message' && action === 'sendReaction' && request.method === 'POST') return this.operate('reaction', instance, request, notFound);
     if (group === 'message') return this.send(action ?? '', instance, request, notFound);
     return err(404, [`Cannot ${request.method} ${request.path}`]);
   }
@@ -168,9 +187,43 @@ export class FakeEvolutionServer {
     }
   }
 
-  private sent(number: string, instance: FakeEvolutionInstance, route: string, body: Record<string, unknown>) {
+  /** Edit, delete for everyone or reaction of a message this instance sent, found by its key. */
+  private operate(operation: 'edit' | 'delete' | 'reaction', instance: FakeEvolutionInstance | undefined, request: RecordedRequest, notFound: () => FakeReply): FakeReply {
+    if (!instance) return notFound();
+    if (instance.state !== 'open') return err(400, ['Connection Closed']);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const key = asKey(operation === 'delete' ? body : body.key);
+    if (!key) return err(400, ['key is required: remoteJid, fromMe and id']);
+    if (operation === 'edit' && (typeof body.text !== 'string' || typeof body.number !== 'string')) return err(400, ['number and text are required']);
+    if (operation === 'reaction' && typeof body.reaction !== 'string') return err(400, ['reaction is required']);
+    const message = this.messages.get(key.id);
+    if (!message || message.instance !== instance.name || message.remoteJid !== key.remoteJid || !key.fromMe || message.revoked) {
+      return err(400, ['Message not found']);
+    }
+    if (operation === 'edit') Object.assign(message, { text: body.text, edited: true });
+    else if (operation === 'delete') message.revoked = true;
+    else message.reaction = body.reaction as string;
+    const protocol =
+      operation === 'reaction'
+        ? { reactionMessage: { key, text: body.reaction } }
+        : { protocolMessage: { key, type: operation === 'edit' ? 'MESSAGE_EDIT' : 'REVOKE', ...(operation === 'edit' ? { editedMessage: { conversation: body.text } } : {}) } };
     return {
-      key: { remoteJid: `${number}@s.whatsapp.net`, fromMe: true, id: `BAE5${randomBytes(6).toString('hex').toUpperCase()}` },
+      status: 201,
+      body: {
+        key: { remoteJid: key.remoteJid, fromMe: true, id: `BAE5${randomBytes(6).toString('hex').toUpperCase()}` },
+        message: protocol,
+        messageTimestamp: Math.floor(Date.now() / 1000),
+        status: 'PENDING',
+      },
+    };
+  }
+
+  private sent(number: string, instance: FakeEvolutionInstance, route: string, body: Record<string, unknown>) {
+    const id = `BAE5${randomBytes(6).toString('hex').toUpperCase()}`;
+    const remoteJid = `${whatsappNumber(number)}@s.whatsapp.net`;
+    this.messages.set(id, { instance: instance.name, remoteJid, text: typeof body.text === 'string' ? body.text : null, edited: false, revoked: false, reaction: null });
+    return {
+      key: { remoteJid, fromMe: true, id },
       pushName: '',
       status: 'PENDING',
       message: route === 'sendText' ? { conversation: body.text } : { [route]: body },
@@ -180,4 +233,16 @@ export class FakeEvolutionServer {
       source: 'unknown',
     };
   }
+}
+
+function asKey(value: unknown): { remoteJid: string; fromMe: boolean; id: string } | null {
+  const key = (value ?? {}) as Record<string, unknown>;
+  if (typeof key.remoteJid !== 'string' || typeof key.id !== 'string' || typeof key.fromMe !== 'boolean') return null;
+  return { remoteJid: key.remoteJid, fromMe: key.fromMe, id: key.id };
+}
+
+/** WhatsApp's own number for a Brazilian mobile: without the ninth digit outside area codes 11-28. */
+function whatsappNumber(digits: string): string {
+  const match = /^55(\d\d)9(\d{8})$/.exec(digits);
+  return match && Number(match[1]) > 28 ? `55${match[1]}${match[2]}` : digits;
 }

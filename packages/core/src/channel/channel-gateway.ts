@@ -26,14 +26,39 @@ export interface SendRequest extends SessionTarget {
 
 /** The outcome of one send; failures carry the specification's classified code. */
 export type SendResult =
-  | { ok: true; providerMessageId: string; sentAt: Date }
   | {
-      ok: false;
-      code: SendFailureCode;
-      error: string;
-      /** The provider itself failed (5xx, network): a single send answers 502 and refunds. */
-      providerFailure: boolean;
-    };
+      ok: true;
+      providerMessageId: string;
+      sentAt: Date;
+      /**
+       * The provider's address of the chat the message went to, when it is not simply the number (the QR
+       * provider's `key.remoteJid`, which may drop a Brazilian ninth digit). Handed back to operations on the message.
+       */
+      providerChatId?: string;
+    }
+  | SendFailure;
+
+/** A classified failure of a send or of an operation on a sent message. */
+export interface SendFailure {
+  ok: false;
+  code: SendFailureCode;
+  error: string;
+  /** The provider itself failed (5xx, network): a single send answers 502 and refunds. */
+  providerFailure: boolean;
+}
+
+/** A channel message the gateway sent earlier, that an edit, delete or reaction acts on. */
+export interface SentMessageRef {
+  /** Recipient of that message, E.164. */
+  to: string;
+  /** `SendResult.providerMessageId` of that message. */
+  providerMessageId: string;
+  /** `SendResult.providerChatId` of that message, when the gateway gave one. */
+  providerChatId?: string | null;
+}
+
+/** The outcome of an edit, delete or reaction: done at `at`, or a classified failure as for sends. */
+export type MessageOperationResult = { ok: true; at: Date } | SendFailure;
 
 /** A QR code to scan, as an image data URL. */
 export interface QrCode {
@@ -81,6 +106,9 @@ export interface Profile {
  * one per call (`@carteiro/channels`). Session and profile calls throw `DomainError('PROVIDER_ERROR')`
  * when the provider fails; `send` never throws for a provider failure, it returns a classified
  * `SendResult`; `probe` never throws. Unsupported content is sent as its `fallbackText`.
+ * `editMessage`, `deleteMessage` and `react` act on a message the same gateway sent from the same
+ * session; like `send` they return a classified result, and they throw `DomainError('UNPROCESSABLE')`
+ * when the box's channel cannot do the operation at all (see `ChannelCapabilities`).
  */
 export interface ChannelGateway {
   capabilities(setor: Setor, mode: KeyMode): ChannelCapabilities;
@@ -92,5 +120,11 @@ export interface ChannelGateway {
   fetchProfile(target: SessionTarget): Promise<Profile>;
   updateProfile(target: SessionTarget, update: ProfileUpdate): Promise<Profile>;
   send(request: SendRequest): Promise<SendResult>;
+  /** Replaces the text (or caption) of a sent message (`capabilities().editMessages`). */
+  editMessage(target: SessionTarget, message: SentMessageRef & { text: string }): Promise<MessageOperationResult>;
+  /** Deletes a sent message for everyone (`capabilities().deleteMessages`). */
+  deleteMessage(target: SessionTarget, message: SentMessageRef): Promise<MessageOperationResult>;
+  /** Sets the number's reaction to a sent message; an empty emoji removes it (`capabilities().reactions`). */
+  react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult>;
 }
 export const ChannelGateway = Symbol.for('carteiro.ChannelGateway');

@@ -35,6 +35,27 @@ export interface ChannelCapabilities {
   events: boolean;
   /** Free text and media need a customer message within the last 24 hours (official channel). */
   conversationWindow: boolean;
+  /** A sent message's text or caption can be replaced (`ChannelGateway.editMessage`). */
+  editMessages: boolean;
+  /** A sent message can be deleted for everyone (`ChannelGateway.deleteMessage`). */
+  deleteMessages: boolean;
+  /** The number can react to a sent message with an emoji (`ChannelGateway.react`). */
+  reactions: boolean;
+}
+
+/** An operation on an already-sent message. */
+export type SentMessageOperation = 'edit' | 'delete' | 'reaction';
+
+/** Whether the channel can do `operation` on a sent message. */
+export function supportsOperation(operation: SentMessageOperation, capabilities: ChannelCapabilities): boolean {
+  switch (operation) {
+    case 'edit':
+      return capabilities.editMessages;
+    case 'delete':
+      return capabilities.deleteMessages;
+    case 'reaction':
+      return capabilities.reactions;
+  }
 }
 
 /** How a media send with text is split (the specification's `media_delivery`). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { adaptToCapabilities, fallbackText, needsConversationWindow, planMediaDelivery, type ChannelCapabilities } from './outbound-content.js';
 
-const qrCaps: ChannelCapabilities = { text: true, media: true, templates: false, interactive: false, polls: true, events: true, conversationWindow: false };
-const officialCaps: ChannelCapabilities = { text: true, media: true, templates: true, interactive: true, polls: false, events: false, conversationWindow: true };
+const qrCaps: ChannelCapabilities = { text: true, media: true, templates: false, interactive: false, polls: true, events: true, conversationWindow: false, editMessages: true, deleteMessages: true, reactions: true };
+const officialCaps: ChannelCapabilities = { text: true, media: true, templates: true, interactive: true, polls: false, events: false, conversationWindow: true, editMessages: false, deleteMessages: false, reactions: true };
 
 describe('outbound content', () => {
   it('puts the text in the caption inline, and splits after_text, media_first and audio', () => {

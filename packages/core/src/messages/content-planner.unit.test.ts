@@ -3,8 +3,8 @@ import type { ChannelCapabilities } from '../channel/outbound-content.js';
 import { planOutboundContent } from './content-planner.js';
 import type { MessageContent } from './message-content.js';
 
-const qr: ChannelCapabilities = { text: true, media: true, templates: false, interactive: false, polls: true, events: true, conversationWindow: false };
-const official: ChannelCapabilities = { text: true, media: true, templates: true, interactive: true, polls: false, events: false, conversationWindow: true };
+const qr: ChannelCapabilities = { text: true, media: true, templates: false, interactive: false, polls: true, events: true, conversationWindow: false, editMessages: true, deleteMessages: true, reactions: true };
+const official: ChannelCapabilities = { text: true, media: true, templates: true, interactive: true, polls: false, events: false, conversationWindow: true, editMessages: false, deleteMessages: false, reactions: true };
 const plan = (content: MessageContent, caps = qr) => planOutboundContent(content, caps, { timeZone: 'America/Sao_Paulo' });
 const image = { mediaType: 'image' as const, url: 'https://cdn.test/a.png' };
 

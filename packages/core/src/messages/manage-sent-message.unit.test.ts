@@ -1,18 +1,26 @@
 import { describe, expect, it } from '@jest/globals';
 import { MessagingWorld } from '../testing/messaging-world.js';
 import { ManageSentMessage, isEmoji } from './manage-sent-message.js';
+import type { MessageContent } from './message-content.js';
 import { ReceiveInboundMessage } from './receive-inbound-message.js';
 
 const code = (c: string) => expect.objectContaining({ code: c });
 const PHONE = '+5511987654321';
 
-async function sent(channelType: 'qr' | 'official' = 'qr') {
+async function sent(channelType: 'qr' | 'official' = 'qr', options: { keyMode?: 'live' | 'test'; content?: MessageContent } = {}) {
   const world = new MessagingWorld();
   const company = await world.company();
   const box = await world.box(company, { channelType });
   if (channelType === 'official') await world.repos.conversationWindows.recordInbound(box.id, PHONE, world.clock.now());
-  const outcome = await world.sendMessage.send({ companyId: company.id, keyMode: 'live', phone: PHONE, content: { type: 'text', text: 'Oi' } });
-  return { world, company, box, outcome, manage: new ManageSentMessage(world.uow, world.clock) };
+  const outcome = await world.sendMessage.send({
+    companyId: company.id,
+    keyMode: options.keyMode ?? 'live',
+    phone: PHONE,
+    content: options.content ?? { type: 'text', text: 'Oi' },
+  });
+  const manage = new ManageSentMessage(world.uow, world.gateway, world.senderFailures, world.clock);
+  const record = async () => (await world.repos.messages.findById(company.id, outcome.messageId))!;
+  return { world, company, box, outcome, manage, record };
 }
 
 describe('ManageSentMessage', () => {
@@ -26,15 +34,46 @@ describe('ManageSentMessage', () => {
     world.clock.advance(2 * 60 * 1000);
     await expect(manage.edit(company.id, outcome.messageId, 'Tarde')).rejects.toThrow(code('UNPROCESSABLE'));
     await expect(manage.edit(company.id, outcome.messageId, '')).rejects.toThrow(code('VALIDATION_ERROR'));
+    expect(world.gateway.operations).toHaveLength(1);
   });
 
-  it('edits and deletes only messages of QR boxes, and only the company own messages', async () => {
+  it('tells the channel to edit, with the box, the key mode of the send and the provider id of the message', async () => {
+    const { world, company, box, outcome, manage, record } = await sent('qr', { keyMode: 'test' });
+    const before = await record();
+    await manage.edit(company.id, outcome.messageId, 'Olá');
+    expect(world.gateway.operations).toEqual([
+      expect.objectContaining({ operation: 'edit', setorId: box.id, mode: 'test', to: PHONE, providerMessageId: before.providerMessageId, text: 'Olá' }),
+    ]);
+  });
+
+  it('edits the caption part of a text sent before its media, and deletes both channel messages', async () => {
+    const content: MessageContent = { type: 'media', text: 'Veja', media: { mediaType: 'image', url: 'https://cdn.test/a.png', delivery: 'after_text' } };
+    const { world, company, outcome, manage, record } = await sent('qr', { content });
+    const [textPart, mediaPart] = (await record()).parts;
+    const edited = await manage.edit(company.id, outcome.messageId, 'Veja só');
+    expect(edited.parts.map((p) => p.content)).toEqual([{ kind: 'text', text: 'Veja só' }, mediaPart?.content]);
+    await manage.delete(company.id, outcome.messageId);
+    expect(world.gateway.operations.map((o) => [o.operation, o.providerMessageId])).toEqual([
+      ['edit', textPart?.providerMessageId],
+      ['delete', textPart?.providerMessageId],
+      ['delete', mediaPart?.providerMessageId],
+    ]);
+  });
+
+  it('edits and deletes only messages of QR boxes (without calling the channel), and only the company own messages', async () => {
     const { world, company, outcome, manage } = await sent('official');
     await expect(manage.edit(company.id, outcome.messageId, 'x')).rejects.toThrow(code('UNPROCESSABLE'));
     await expect(manage.delete(company.id, outcome.messageId)).rejects.toThrow(code('UNPROCESSABLE'));
+    expect(world.gateway.operations).toEqual([]);
     const other = await world.company();
     await expect(manage.delete(other.id, outcome.messageId)).rejects.toThrow(code('NOT_FOUND'));
     await expect(manage.react(other.id, outcome.messageId, '👍')).rejects.toThrow(code('NOT_FOUND'));
+  });
+
+  it('reacts to messages of official boxes through the channel', async () => {
+    const { world, company, outcome, manage } = await sent('official');
+    expect((await manage.react(company.id, outcome.messageId, '👍')).reaction).toBe('👍');
+    expect(world.gateway.operations).toEqual([expect.objectContaining({ operation: 'reaction', emoji: '👍' })]);
   });
 
   it('soft-deletes without touching credits, idempotently; a deleted message cannot be edited or reacted to', async () => {
@@ -46,15 +85,51 @@ describe('ManageSentMessage', () => {
     expect((await world.repos.companies.findById(company.id))?.avulsoBalance).toBe(balanceBefore);
     await expect(manage.edit(company.id, outcome.messageId, 'x')).rejects.toThrow(code('CONFLICT'));
     await expect(manage.react(company.id, outcome.messageId, '👍')).rejects.toThrow(code('CONFLICT'));
+    // The repeated delete and the refused calls never reached the channel.
+    expect(world.gateway.operations.map((o) => o.operation)).toEqual(['delete']);
   });
 
-  it('sets, replaces and removes (empty emoji) the reaction', async () => {
-    const { company, outcome, manage } = await sent();
+  it('sets, replaces and removes (empty emoji) the reaction at the channel and on the record', async () => {
+    const { world, company, outcome, manage } = await sent();
     expect((await manage.react(company.id, outcome.messageId, '👍')).reaction).toBe('👍');
     expect((await manage.react(company.id, outcome.messageId, '❤️')).reaction).toBe('❤️');
     expect((await manage.react(company.id, outcome.messageId, '')).reaction).toBeNull();
     await expect(manage.react(company.id, outcome.messageId, 'ok')).rejects.toThrow(code('VALIDATION_ERROR'));
     await expect(manage.react(company.id, outcome.messageId, 5)).rejects.toThrow(code('VALIDATION_ERROR'));
+    expect(world.gateway.operations.map((o) => [o.operation, o.emoji])).toEqual([
+      ['reaction', '👍'],
+      ['reaction', '❤️'],
+      ['reaction', ''],
+    ]);
+  });
+
+  it('changes nothing when the channel fails: 502 for a provider failure, 422 for a refusal', async () => {
+    const { world, company, outcome, manage, record } = await sent();
+    world.gateway.failOperationsFor(PHONE, { code: 'TEMP_SERVER_ERROR', providerFailure: true });
+    await expect(manage.react(company.id, outcome.messageId, '👍')).rejects.toThrow(
+      expect.objectContaining({ code: 'PROVIDER_ERROR', details: expect.objectContaining({ message_id: outcome.messageId, error_code: 'TEMP_SERVER_ERROR' }) }),
+    );
+    await expect(manage.edit(company.id, outcome.messageId, 'Olá')).rejects.toThrow(code('PROVIDER_ERROR'));
+    world.gateway.failOperationsFor(PHONE, { code: 'UNKNOWN' });
+    await expect(manage.delete(company.id, outcome.messageId)).rejects.toThrow(code('UNPROCESSABLE'));
+    expect(await record()).toMatchObject({ reaction: null, editedAt: null, deletedAt: null, content: { type: 'text', text: 'Oi' } });
+  });
+
+  it('answers WINDOW_EXPIRED for an official reaction outside the 24-hour window', async () => {
+    const { world, company, outcome, manage } = await sent('official');
+    world.gateway.failOperationsFor(PHONE, { code: 'OFFICIAL_WINDOW_EXPIRED' });
+    await expect(manage.react(company.id, outcome.messageId, '👍')).rejects.toThrow(code('WINDOW_EXPIRED'));
+  });
+
+  it('disconnects the box when the channel reports a sender failure, and then refuses without calling it', async () => {
+    const { world, company, box, outcome, manage } = await sent();
+    world.gateway.failOperationsFor(PHONE, { code: 'SENDER_BANNED' });
+    await expect(manage.react(company.id, outcome.messageId, '👍')).rejects.toThrow(code('UNPROCESSABLE'));
+    expect((await world.repos.channelInstances.findBySetor(box.id))?.status).toBe('disconnected');
+    await expect(manage.edit(company.id, outcome.messageId, 'Olá')).rejects.toThrow(
+      expect.objectContaining({ code: 'UNPROCESSABLE', details: expect.objectContaining({ error_code: 'SENDER_DISCONNECTED' }) }),
+    );
+    expect(world.gateway.operations).toHaveLength(1);
   });
 
   it('recognises emojis', () => {

@@ -9,6 +9,8 @@ export type MessageStatus = 'pending' | 'sent' | 'failed';
 export interface MessagePart {
   content: OutboundContent;
   providerMessageId: string | null;
+  /** `SendResult.providerChatId`, kept for edits, deletes and reactions (absent on older records). */
+  providerChatId?: string | null;
 }
 
 /**

@@ -261,7 +261,11 @@ export class SendMessage {
     const message: MessageRecord = {
       ...pending,
       status: 'sent',
-      parts: pending.parts.map((p, i) => ({ ...p, providerMessageId: providerIds[i] ?? null })),
+      parts: pending.parts.map((p, i) => {
+        const result = results[i];
+        const chatId = result?.ok ? result.providerChatId : undefined;
+        return { ...p, providerMessageId: providerIds[i] ?? null, ...(chatId ? { providerChatId: chatId } : {}) };
+      }),
       providerMessageId: providerIds[0] ?? null,
       sentAt,
       updatedAt: sentAt,

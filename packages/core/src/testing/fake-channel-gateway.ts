@@ -2,15 +2,18 @@ import type { KeyMode } from '../api-keys/api-key.js';
 import type {
   ChannelGateway,
   HealthProbe,
+  MessageOperationResult,
   Profile,
   ProfileUpdate,
   QrCode,
   SendRequest,
   SendResult,
+  SentMessageRef,
   SessionState,
   SessionTarget,
 } from '../channel/channel-gateway.js';
-import type { ChannelCapabilities } from '../channel/outbound-content.js';
+import { supportsOperation, type ChannelCapabilities, type SentMessageOperation } from '../channel/outbound-content.js';
+import { DomainError } from '../shared/errors.js';
 import type { SendFailureCode } from '../channel/send-failure.js';
 import type { Clock } from '../shared/clock.js';
 import type { Setor } from '../setores/setor.js';
@@ -21,14 +24,32 @@ export interface ScriptedFailure {
   providerFailure?: boolean;
 }
 
+/** An edit, delete or reaction the fake gateway was asked for. */
+export interface RecordedOperation {
+  operation: SentMessageOperation;
+  setorId: string;
+  instanceId: string;
+  mode: KeyMode;
+  to: string;
+  providerMessageId: string;
+  providerChatId: string | null;
+  /** The new text (edit) or the emoji (reaction, empty to remove). */
+  text?: string;
+  emoji?: string;
+}
+
 /**
- * A channel gateway for core tests: records every send, succeeds unless a failure was
- * scripted for the recipient, and connects at once. The real simulator lives in
- * `@carteiro/channels`.
+ * A channel gateway for core tests: records every send and every operation on a sent message,
+ * succeeds unless a failure was scripted for the recipient, and connects at once. The real
+ * simulator lives in `@carteiro/channels`.
  */
 export class FakeChannelGateway implements ChannelGateway {
   readonly sent: SendRequest[] = [];
   readonly failures = new Map<string, ScriptedFailure>();
+  /** Edits, deletes and reactions, in order. */
+  readonly operations: RecordedOperation[] = [];
+  /** Scripted failures of operations (not sends) on messages to a recipient. */
+  readonly operationFailures = new Map<string, ScriptedFailure>();
   readonly sessions = new Map<string, SessionState>();
   /** Instance ids whose probes get no answer (the provider is unreachable for them). */
   readonly unreachable = new Set<string>();
@@ -48,7 +69,14 @@ export class FakeChannelGateway implements ChannelGateway {
       polls: !official,
       events: !official,
       conversationWindow: official,
+      editMessages: !official,
+      deleteMessages: !official,
+      reactions: true,
     };
+  }
+
+  failOperationsFor(to: string, failure: ScriptedFailure): void {
+    this.operationFailures.set(to, failure);
   }
 
   failFor(to: string, failure: ScriptedFailure): void {
@@ -91,5 +119,43 @@ export class FakeChannelGateway implements ChannelGateway {
     }
     this.counter += 1;
     return { ok: true, providerMessageId: `fake-${this.counter}`, sentAt: this.clock.now() };
+  }
+
+  editMessage(target: SessionTarget, message: SentMessageRef & { text: string }): Promise<MessageOperationResult> {
+    return this.operate('edit', target, message, { text: message.text });
+  }
+
+  deleteMessage(target: SessionTarget, message: SentMessageRef): Promise<MessageOperationResult> {
+    return this.operate('delete', target, message, {});
+  }
+
+  react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult> {
+    return this.operate('reaction', target, message, { emoji: message.emoji });
+  }
+
+  private async operate(
+    operation: SentMessageOperation,
+    target: SessionTarget,
+    message: SentMessageRef,
+    extra: { text?: string; emoji?: string },
+  ): Promise<MessageOperationResult> {
+    if (!supportsOperation(operation, this.capabilities(target.setor, target.mode))) {
+      throw new DomainError('UNPROCESSABLE', `fake gateway: ${target.setor.channelType} boxes cannot do ${operation}`);
+    }
+    this.operations.push({
+      operation,
+      setorId: target.setor.id,
+      instanceId: target.instance.id,
+      mode: target.mode,
+      to: message.to,
+      providerMessageId: message.providerMessageId,
+      providerChatId: message.providerChatId ?? null,
+      ...extra,
+    });
+    const failure = this.operationFailures.get(message.to);
+    if (failure) {
+      return { ok: false, code: failure.code, error: `scripted ${failure.code}`, providerFailure: failure.providerFailure ?? false };
+    }
+    return { ok: true, at: this.clock.now() };
   }
 }

@@ -37,6 +37,8 @@ export interface GatewayContractOptions {
 /** Recipients by their last four digits, as the simulator (and the fake provider servers) treat them. */
 export const ContractRecipients = {
   ok: '+5511955551234',
+  /** Another recipient that always succeeds (one whose official window stays closed). */
+  other: '+5511955554321',
   notOnChannel: '+5511955550001',
   blocked: '+5511955550002',
   timeout: '+5511955550003',
@@ -59,7 +61,7 @@ async function eventually(read: () => Promise<SessionState>, until: (s: SessionS
 /**
  * The behaviour every channel gateway shows, run against the simulator and the two HTTP adapters
  * (with their fake provider servers): QR connection, sessions, classified failures, the official
- * window and fallbacks, probes, profiles.
+ * window and fallbacks, probes, profiles, and edits, deletes and reactions of sent messages.
  */
 export function describeChannelGatewayContract(
   name: string,
@@ -119,7 +121,50 @@ export function describeChannelGatewayContract(
       ifQr('report what a qr channel carries: text, media and polls, no templates and no 24-hour window', async (make) => {
         const box = await make();
         const caps = (await sut()).gateway.capabilities(box.setor, 'live');
-        expect(caps).toMatchObject({ text: true, media: true, templates: false, polls: true, conversationWindow: false });
+        expect(caps).toMatchObject({
+          text: true,
+          media: true,
+          templates: false,
+          polls: true,
+          conversationWindow: false,
+          editMessages: true,
+          deleteMessages: true,
+          reactions: true,
+        });
+      });
+
+      ifQr('edit, react to, remove the reaction from and delete for everyone a sent message', async (make) => {
+        const s = await sut();
+        const box = await connected(make);
+        const sentText = await send(box, ContractRecipients.ok, { kind: 'text', text: 'Olá' });
+        const sentMedia = await send(box, ContractRecipients.ok, { kind: 'media', mediaType: 'image', url: 'https://example.com/a.png', caption: 'foto' });
+        if (!sentText.ok || !sentMedia.ok) throw new Error(`${name}: the sends failed`);
+        const ref = (sent: typeof sentText & { ok: true }) => ({
+          to: ContractRecipients.ok,
+          providerMessageId: sent.providerMessageId,
+          providerChatId: sent.providerChatId ?? null,
+        });
+        const done = { ok: true, at: expect.anything() };
+        expect(await s.gateway.editMessage(target(box), { ...ref(sentText), text: 'Olá, tudo bem?' })).toEqual(done);
+        expect(await s.gateway.editMessage(target(box), { ...ref(sentMedia), text: 'nova legenda' })).toEqual(done);
+        expect(await s.gateway.react(target(box), { ...ref(sentText), emoji: '👍' })).toEqual(done);
+        expect(await s.gateway.react(target(box), { ...ref(sentText), emoji: '' })).toEqual(done);
+        const deleted = await s.gateway.deleteMessage(target(box), ref(sentMedia));
+        expect(deleted).toEqual(done);
+        expect(Number.isNaN(new Date((deleted as { at: Date }).at).getTime())).toBe(false);
+      });
+
+      ifQr('refuse operations on a sent message once the session ended, with a sender code', async (make) => {
+        const s = await sut();
+        const box = await connected(make);
+        const sent = await send(box, ContractRecipients.ok, { kind: 'text', text: 'Oi' });
+        if (!sent.ok) throw new Error(`${name}: the send failed`);
+        await s.gateway.disconnect(target(box));
+        const ref = { to: ContractRecipients.ok, providerMessageId: sent.providerMessageId, providerChatId: sent.providerChatId ?? null };
+        const senderFailure = { ok: false, code: expect.stringMatching(/^SENDER_/), providerFailure: false };
+        expect(await s.gateway.editMessage(target(box), { ...ref, text: 'x' })).toMatchObject(senderFailure);
+        expect(await s.gateway.react(target(box), { ...ref, emoji: '👍' })).toMatchObject(senderFailure);
+        expect(await s.gateway.deleteMessage(target(box), ref)).toMatchObject(senderFailure);
       });
 
       ifQr('give a real PNG QR code, then a connected session with a phone number once the phone scans it', async (make) => {
@@ -238,7 +283,26 @@ export function describeChannelGatewayContract(
           polls: false,
           events: false,
           conversationWindow: true,
+          editMessages: false,
+          deleteMessages: false,
+          reactions: true,
         });
+      });
+
+      ifOfficial('react to a sent message inside the 24-hour window, refuse it outside, and refuse edits and deletes', async (make) => {
+        const s = await sut();
+        const box = await connected(make);
+        await s.openWindow(box, ContractRecipients.ok);
+        const text = await send(box, ContractRecipients.ok, { kind: 'text', text: 'Oi' });
+        const template = await send(box, ContractRecipients.other, { kind: 'template', name: 'boas_vindas', language: 'pt_BR', components: [] });
+        if (!text.ok || !template.ok) throw new Error(`${name}: the sends failed`);
+        const ref = { to: ContractRecipients.ok, providerMessageId: text.providerMessageId, providerChatId: text.providerChatId ?? null };
+        expect(await s.gateway.react(target(box), { ...ref, emoji: '❤️' })).toEqual({ ok: true, at: expect.anything() });
+        expect(await s.gateway.react(target(box), { ...ref, emoji: '' })).toEqual({ ok: true, at: expect.anything() });
+        const closed = await s.gateway.react(target(box), { to: ContractRecipients.other, providerMessageId: template.providerMessageId, emoji: '👍' });
+        expect(closed).toMatchObject({ ok: false, code: 'OFFICIAL_WINDOW_EXPIRED', providerFailure: false });
+        await expect(s.gateway.editMessage(target(box), { ...ref, text: 'x' })).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
+        await expect(s.gateway.deleteMessage(target(box), ref)).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
       });
 
       ifOfficial('connect with the Cloud API credentials, without a QR code', async (make) => {
