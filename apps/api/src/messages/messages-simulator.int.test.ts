@@ -25,9 +25,13 @@ describe('/v1/messages through the simulator', () => {
   }
   const outbox = async (to: string) =>
     (await request(api.app).get('/admin/v1/simulator/messages').query({ to, limit: 50 }).set(api.adminAuth)).body.data.items as {
+      id: string;
       kind: string;
       text: string | null;
       media_url: string | null;
+      payload: Record<string, unknown>;
+      outcome: string;
+      setor_id: string;
     }[];
 
   it('shows two items for after_text (text, then the media) and one captioned item for inline', async () => {
@@ -95,5 +99,49 @@ describe('/v1/messages through the simulator', () => {
     const open = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: to, message: { text: 'Oi' } });
     expect(open.status).toBe(201);
     expect((await outbox(to)).map((i) => i.kind)).toEqual(['text']);
+  });
+
+  it('tells the channel about an edit, a reaction and a delete: the outbox shows one item for each', async () => {
+    const { key, setor } = await tenant();
+    const to = '+5511955551239';
+    const sent = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: to, message: { text: 'Oi' } });
+    expect(sent.status).toBe(201);
+    const id = sent.body.data.message_id as string;
+    const providerMessageId = (await outbox(to))[0]?.id;
+
+    const edit = await request(api.app).patch(`/v1/messages/${id}`).set(authed(key)).send({ text: 'Olá!' });
+    expect([edit.status, edit.body.data.text]).toEqual([200, 'Olá!']);
+    const react = await request(api.app).post(`/v1/messages/${id}/reaction`).set(authed(key)).send({ emoji: '👍' });
+    expect([react.status, react.body.data.reaction]).toEqual([200, '👍']);
+    const del = await request(api.app).delete(`/v1/messages/${id}`).set(authed(key));
+    expect([del.status, del.body.data.deleted]).toEqual([200, true]);
+    // Repeating the delete answers the same and tells the channel nothing more.
+    expect((await request(api.app).delete(`/v1/messages/${id}`).set(authed(key))).status).toBe(200);
+
+    const items = await outbox(to);
+    expect(items.map((i) => [i.kind, i.text, i.payload, i.outcome, i.setor_id])).toEqual([
+      ['text', null, { operation: 'delete', providerMessageId }, 'sent', setor.id],
+      ['text', '👍', { operation: 'reaction', providerMessageId, emoji: '👍' }, 'sent', setor.id],
+      ['text', 'Olá!', { operation: 'edit', providerMessageId, text: 'Olá!' }, 'sent', setor.id],
+      ['text', 'Oi', { kind: 'text', text: 'Oi' }, 'sent', setor.id],
+    ]);
+  });
+
+  it('reacts to a message of an official box inside its window, and refuses to edit or delete it', async () => {
+    const company = await api.createCompany({ company_rpm: 10_000 });
+    const key = await api.createKey(company.id, { mode: 'live', scopes: ['messages:write'], rpm: 10_000 });
+    const official = await api.createSetor(company.id, { channel_type: 'official', official: { phone_number_id: '2', access_token: 't', waba_id: 'w' } });
+    await api.connectSetor(company.id, official.id);
+    const to = '+5511955551240';
+    await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: official.id, from: to, text: 'Olá' }).expect(201);
+    const sent = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: to, message: { text: 'Oi' } });
+    const id = sent.body.data.message_id as string;
+    const react = await request(api.app).post(`/v1/messages/${id}/reaction`).set(authed(key)).send({ emoji: '❤️' });
+    expect([react.status, react.body.data.reaction]).toEqual([200, '❤️']);
+    const edit = await request(api.app).patch(`/v1/messages/${id}`).set(authed(key)).send({ text: 'x' });
+    expect([edit.status, edit.body.error.code]).toEqual([422, 'UNPROCESSABLE']);
+    const del = await request(api.app).delete(`/v1/messages/${id}`).set(authed(key));
+    expect([del.status, del.body.error.code]).toEqual([422, 'UNPROCESSABLE']);
+    expect((await outbox(to)).map((i) => i.payload.operation ?? i.kind)).toEqual(['reaction', 'text']);
   });
 });

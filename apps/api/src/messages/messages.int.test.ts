@@ -312,6 +312,20 @@ describe('/v1/messages', () => {
       const late = await request(api.app).patch(`/v1/messages/${sent.message_id}`).set(authed(key)).send({ text: 'x' });
       expect([late.status, late.body.error.code]).toEqual([409, 'CONFLICT']);
     });
+
+    it('answers 502 PROVIDER_ERROR and changes nothing when the channel fails the operation', async () => {
+      const { key } = await tenant();
+      const to = phone();
+      const sent = (await post(key, '/messages', { phone: to, message: { text: 'Oi' } })).body.data;
+      gateway.failOperationsFor(sent.phone, { code: 'TEMP_SERVER_ERROR', providerFailure: true });
+      const react = await post(key, `/messages/${sent.message_id}/reaction`, { emoji: '👍' });
+      expect([react.status, react.body.error.code, react.body.error.details.error_code]).toEqual([502, 'PROVIDER_ERROR', 'TEMP_SERVER_ERROR']);
+      const del = await request(api.app).delete(`/v1/messages/${sent.message_id}`).set(authed(key));
+      expect([del.status, del.body.error.code]).toEqual([502, 'PROVIDER_ERROR']);
+      gateway.operationFailures.delete(sent.phone);
+      const edit = await request(api.app).patch(`/v1/messages/${sent.message_id}`).set(authed(key)).send({ text: 'Olá' });
+      expect([edit.status, edit.body.data.reaction, edit.body.data.deleted]).toEqual([200, null, false]);
+    });
   });
 
   it('requires the messages:write scope on every route', async () => {
