@@ -1,6 +1,6 @@
 import type { ChannelGateway, MessageOperationResult, SendFailure, SessionTarget } from '../channel/channel-gateway.js';
 import type { ChannelInstance } from '../channel/channel-instance.js';
-import type { SenderFailureInput } from '../channel/handle-sender-failure.js';
+import { disconnectsSender, type SenderFailureInput } from '../channel/handle-sender-failure.js';
 import { supportsOperation, type SentMessageOperation } from '../channel/outbound-content.js';
 import { readableFailure } from '../channel/send-failure.js';
 import type { Setor } from '../setores/setor.js';
@@ -184,7 +184,9 @@ export class ManageSentMessage {
   /** A failed operation changes nothing on the record; a sender failure disconnects the box, as a failed send does. */
   private async settle(loaded: Loaded, operation: SentMessageOperation, result: MessageOperationResult): Promise<void> {
     if (result.ok) return;
-    await this.uow.transaction((repos) => this.senderFailures.within(repos, { setorId: loaded.setor.id, code: result.code, error: result.error }));
+    if (disconnectsSender(result.code)) {
+      await this.uow.transaction((repos) => this.senderFailures.within(repos, { setorId: loaded.setor.id, code: result.code, error: result.error }));
+    }
     throw operationError(loaded.message, operation, result);
   }
 
