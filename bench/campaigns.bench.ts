@@ -10,18 +10,17 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { sql } from 'kysely';
 import { AdminService, UnitOfWork, type ChannelInstance } from '@carteiro/core';
 import { buildApiContainer, createApp } from '@carteiro/api';
 import { createBoss, ensureQueues, queueDefinitions } from '@carteiro/pgboss';
-import { createDb, ensureDatabase, migrateToLatest, pgArray, startEmbeddedPostgres } from '@carteiro/postgres';
+import { createDb, migrateToLatest, pgArray } from '@carteiro/postgres';
 import { loadConfig } from '@carteiro/system';
 import { buildWorkerContainer, runWorker } from '@carteiro/worker';
+import { startBenchDatabase } from './support/tenant.js';
 import { simulatorOverride } from '../apps/worker/src/campaigns/testing/simulator-override.js';
 
 export interface CampaignsBenchResult {
@@ -53,22 +52,8 @@ export async function runCampaignsBench(log: (line: string) => void = console.lo
   const boxes = env('BENCH_BOXES', 10);
   const recipientsPerCampaign = 10_000;
 
-  let dataDir: string | null = null;
-  let stopPg: (() => Promise<void>) | null = null;
-  const dbName = `bench_campaigns_${randomUUID().slice(0, 8)}`;
-  let url: string;
-  if (process.env.BENCH_DATABASE_URL) {
-    await ensureDatabase(process.env.BENCH_DATABASE_URL, dbName);
-    const parsed = new URL(process.env.BENCH_DATABASE_URL);
-    parsed.pathname = `/${dbName}`;
-    url = parsed.toString();
-  } else {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'carteiro-bench-'));
-    const pg = await startEmbeddedPostgres({ dataDir, ephemeral: true });
-    stopPg = pg.stop;
-    await ensureDatabase(pg.adminUrl, dbName);
-    url = pg.urlFor(dbName);
-  }
+  const database = await startBenchDatabase('campaigns');
+  const { url } = database;
   const logger = pino({ level: 'silent' });
   const db = createDb(url, { poolSize: 20, applicationName: 'carteiro-bench' });
   await migrateToLatest(db);
@@ -283,8 +268,7 @@ export async function runCampaignsBench(log: (line: string) => void = console.lo
   } finally {
     await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
     await db.destroy();
-    if (stopPg) await stopPg();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await database.stop();
   }
 }
 

@@ -1,3 +1,4 @@
+import { CampaignQueues } from '@carteiro/core';
 import type { QueueDefinition } from './boss.js';
 
 /**
@@ -9,7 +10,15 @@ export const Queues = {
   housekeeping: 'housekeeping',
 } as const;
 
-export const queueDefinitions: QueueDefinition[] = [{ name: Queues.housekeeping, policy: 'singleton', retryLimit: 2 }];
+export const queueDefinitions: QueueDefinition[] = [
+  { name: Queues.housekeeping, policy: 'singleton', retryLimit: 2 },
+  // The API enqueues into the campaign queues and the worker consumes them: both processes create them.
+  // Lanes and starts keep at most one queued job per box or campaign beside the running one.
+  { name: CampaignQueues.prepare, policy: 'stately', retryLimit: 5, retryDelay: 5 },
+  { name: CampaignQueues.start, policy: 'stately', retryLimit: 5, retryDelay: 5 },
+  { name: CampaignQueues.lane, policy: 'stately', retryLimit: 2, retryDelay: 5 },
+  { name: CampaignQueues.sweep, policy: 'singleton', retryLimit: 1 },
+];
 
 /** Registers more queues (features call this from their module, before processes start). */
 export function registerQueues(...definitions: QueueDefinition[]): void {

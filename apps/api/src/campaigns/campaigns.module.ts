@@ -1,6 +1,5 @@
 import {
   CampaignEngineSettings,
-  CampaignQueues,
   CancelCampaign,
   Clock,
   CreateCampaign,
@@ -16,21 +15,12 @@ import {
   zonedDay,
   type Setor,
 } from '@carteiro/core';
-import { registerQueues } from '@carteiro/pgboss';
 import { AppConfig, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import { SetorWarmingReader, type SetorWarmingView } from '../admin/admin-setores.controller.js';
 import { ActiveCampaigns } from '../foundation/tokens.js';
 import { Controller } from '../http/controller.js';
 import { CampaignsController } from './campaigns.controller.js';
-
-// The API enqueues into these, so an API-only process creates them too (same definitions as the worker's).
-registerQueues(
-  { name: CampaignQueues.prepare, policy: 'stately', retryLimit: 5, retryDelay: 5 },
-  { name: CampaignQueues.start, policy: 'stately', retryLimit: 5, retryDelay: 5 },
-  { name: CampaignQueues.lane, policy: 'stately', retryLimit: 2, retryDelay: 5 },
-  { name: CampaignQueues.sweep, policy: 'singleton', retryLimit: 1 },
-);
 
 /** The campaign routes, and what other modules read about campaigns (active count, warming). */
 export const campaignsModule = new ContainerModule(({ bind }) => {

@@ -15,10 +15,8 @@ import {
   StartCampaign,
   SweepCampaigns,
   UnitOfWork,
-  CampaignQueues,
   type DispatchSettings,
 } from '@carteiro/core';
-import { registerQueues } from '@carteiro/pgboss';
 import { AppConfig, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
@@ -27,14 +25,6 @@ import { Logger } from '../tokens.js';
 import { CampaignLaneJob, CampaignPrepareJob, CampaignStartJob, CampaignSweepJob, StartupSweep } from './campaign-jobs.js';
 import { LaneRunner } from './lane-runner.js';
 import { TimerSleeper } from './timer-sleeper.js';
-
-// Lanes and starts keep at most one queued job per box or campaign beside the running one.
-registerQueues(
-  { name: CampaignQueues.prepare, policy: 'stately', retryLimit: 5, retryDelay: 5 },
-  { name: CampaignQueues.start, policy: 'stately', retryLimit: 5, retryDelay: 5 },
-  { name: CampaignQueues.lane, policy: 'stately', retryLimit: 2, retryDelay: 5 },
-  { name: CampaignQueues.sweep, policy: 'singleton', retryLimit: 1 },
-);
 
 /** Dispatch settings from the environment (lease and slice lengths are tunable for tests). */
 export const DispatchSettingsToken = Symbol.for('carteiro.worker.DispatchSettings');
