@@ -1,5 +1,6 @@
 export * from './shared/clock.js';
 export * from './shared/id-generator.js';
+export * from './shared/ids.js';
 export * from './shared/random.js';
 export * from './shared/errors.js';
 export * from './shared/pagination.js';

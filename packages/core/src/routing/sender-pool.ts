@@ -1,6 +1,7 @@
 import type { ChannelInstance } from '../channel/channel-instance.js';
 import type { Company } from '../companies/company.js';
 import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { isUuid } from '../shared/ids.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import type { Setor } from '../setores/setor.js';
 import type { RotationCursorRepository } from './rotation-cursor-repository.js';
@@ -34,8 +35,6 @@ export interface SenderPool {
   rotationKey: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The exclusivity rules (400 VALIDATION_ERROR): `multi_number` excludes `setor_id`,
  * `setor_ids` and `team_id`; only one pool mode (`multi_number`, `setor_ids`, `team_id`) per
@@ -55,7 +54,7 @@ export function selectionMode(selection: SenderSelection): PoolMode {
   if (has.setor_ids) {
     const ids = selection.setorIds!;
     if (ids.length === 0) throw new ValidationError('setor_ids needs at least one box', { field: 'setor_ids' });
-    const bad = ids.filter((id) => typeof id !== 'string' || !UUID.test(id));
+    const bad = ids.filter((id) => !isUuid(id));
     if (bad.length > 0) throw new ValidationError('setor_ids must be box UUIDs', { field: 'setor_ids', invalid: bad });
     return 'setor_ids';
   }
@@ -94,7 +93,7 @@ export async function resolveSenderPool(
   switch (mode) {
     case 'single': {
       const id = selection.setorId!;
-      const setor = UUID.test(id) ? await repos.setores.findByIdInCompany(company.id, id) : null;
+      const setor = isUuid(id) ? await repos.setores.findByIdInCompany(company.id, id) : null;
       if (!setor) throw new NotFoundError('Box', { setor_id: id });
       const boxes = connected([setor]);
       if (boxes.length === 0) throw noConnected({ setor_id: id });
@@ -114,7 +113,7 @@ export async function resolveSenderPool(
     }
     case 'team': {
       const teamId = selection.teamId!;
-      const team = UUID.test(teamId) ? await repos.teams.findByIdInCompany(company.id, teamId) : null;
+      const team = isUuid(teamId) ? await repos.teams.findByIdInCompany(company.id, teamId) : null;
       if (!team) throw new NotFoundError('Team', { team_id: teamId });
       const setores: Setor[] = [];
       for (const id of team.setorIds) {

@@ -17,7 +17,7 @@ import type {
   SendFailureCode,
   SkipReason,
 } from '@carteiro/core';
-import { pageOffset, toPage } from '@carteiro/core';
+import { isUuid, pageOffset, toPage } from '@carteiro/core';
 import DataLoader from 'dataloader';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema/database.js';
@@ -446,10 +446,6 @@ export class KyselyCampaignRepository implements CampaignRepository {
     `.execute(this.db);
     return result.rows[0]?.at ?? null;
   }
-}
-
-function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }
 
 function toLane(row: Selectable<DispatchLanesTable>): DispatchLane {

@@ -13,11 +13,9 @@ import {
   type Tag,
   type TagRepository,
 } from '@carteiro/core';
+import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
-/** Ids from the outside may be anything; PostgreSQL would reject a non-UUID, so it simply matches nothing. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isUuid = (id: string) => UUID.test(id);
 import type { Database } from '../schema/database.js';
 import type { ContactsTable } from '../schema/messages-tables.js';
 
