@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { createCompany, type ApiKey } from '@carteiro/core';
 import { describeRequestGateContract } from '@carteiro/core/testing';
-import { KyselyRateLimiter } from './kysely-rate-limiter.js';
 import { KyselyRequestGate } from './kysely-request-gate.js';
 import { kyselyRepositories } from './kysely-unit-of-work.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
@@ -13,7 +12,11 @@ const open = async () => (database ??= await createTestDatabase());
 
 describeRequestGateContract('kysely', async () => {
   const { db } = await open();
-  return { gate: new KyselyRequestGate(db), limiter: new KyselyRateLimiter(db), repos: kyselyRepositories(db) };
+  const counter = async (bucket: string, windowStart: Date) => {
+    const row = await db.selectFrom('rate_limit_counters').select('count').where('bucket', '=', bucket).where('window_start', '=', windowStart).executeTakeFirst();
+    return row?.count ?? 0;
+  };
+  return { gate: new KyselyRequestGate(db), counter, repos: kyselyRepositories(db) };
 });
 
 describe('kysely request gate across processes', () => {

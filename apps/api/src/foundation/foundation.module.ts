@@ -1,13 +1,10 @@
 import {
   AdminService,
-  AuthenticateApiKey,
   AuthenticateRequest,
   Clock,
-  EnforceRateLimit,
   GetLimits,
   IdGenerator,
   Random,
-  RateLimiter,
   Repositories,
   RequestGate,
   UnitOfWork,
@@ -21,12 +18,6 @@ import { ActiveCampaigns } from './tokens.js';
 
 /** Authentication, rate limits, limits and the operator API. */
 export const foundationModule = new ContainerModule(({ bind }) => {
-  bind(AuthenticateApiKey)
-    .toResolvedValue((repos: Repositories, clock: Clock) => new AuthenticateApiKey(repos, clock), [Repositories, Clock])
-    .inSingletonScope();
-  bind(EnforceRateLimit)
-    .toResolvedValue((limiter: RateLimiter, clock: Clock) => new EnforceRateLimit(limiter, clock), [RateLimiter, Clock])
-    .inSingletonScope();
   // What every /v1 request goes through: key, company and both rate-limit counters in one trip.
   bind(AuthenticateRequest)
     .toResolvedValue((gate: RequestGate, clock: Clock) => new AuthenticateRequest(gate, clock), [RequestGate, Clock])

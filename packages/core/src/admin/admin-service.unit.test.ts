@@ -1,13 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { AuthenticateApiKey } from '../api-keys/authenticate.js';
-import { InMemoryUnitOfWork, ManualClock, SeededRandom, SequentialIds } from '../testing/index.js';
+import { AuthenticateRequest } from '../api-keys/authenticate-request.js';
+import { InMemoryRequestGate, InMemoryUnitOfWork, ManualClock, SeededRandom, SequentialIds } from '../testing/index.js';
 import { AdminService } from './admin-service.js';
 
 function given() {
   const uow = new InMemoryUnitOfWork();
   const clock = new ManualClock('2026-05-10T15:00:00.000Z');
   const admin = new AdminService(uow, uow.repos, clock, new SequentialIds(), new SeededRandom(7));
-  const authenticate = new AuthenticateApiKey(uow.repos, clock);
+  const request = new AuthenticateRequest(new InMemoryRequestGate(uow.store), clock);
+  // Who a key authenticates as (the request gate also counts it; the limits here are far away).
+  const authenticate = { execute: async (key: string) => (await request.execute(key)).principal };
   return { uow, clock, admin, authenticate };
 }
 

@@ -3,8 +3,7 @@ import { DomainError } from '../shared/errors.js';
 import { rateLimitVerdict, type RateLimitStatus } from '../rate-limits/rate-limit-policy.js';
 import { windowStartOf } from '../rate-limits/rate-limiter.js';
 import { hashApiKey, hashesEqual, isKeyActive, looksLikeApiKey } from './api-key.js';
-import type { Principal } from './authenticate.js';
-import type { RequestGate } from './request-gate.js';
+import type { Principal, RequestGate } from './request-gate.js';
 
 /** An admitted request: who calls, and what the `X-RateLimit-*` headers report. */
 export interface AdmittedRequest {
@@ -16,8 +15,7 @@ const unauthorized = () => new DomainError('UNAUTHORIZED', 'Missing or invalid A
 
 /**
  * Authenticates a bearer key and counts the request against the key's and the company's
- * per-minute limits, in one trip to the {@link RequestGate}. Same answers as
- * `AuthenticateApiKey` followed by `EnforceRateLimit`: 401 for a missing, unknown, revoked or
+ * per-minute limits, in one trip to the {@link RequestGate}. 401 for a missing, unknown, revoked or
  * expired key (never counted), 429 naming the limit exhausted.
  */
 export class AuthenticateRequest {

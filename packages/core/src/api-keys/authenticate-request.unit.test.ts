@@ -14,7 +14,8 @@ import { AuthenticateRequest } from './authenticate-request.js';
 
 describeRequestGateContract('in-memory', async () => {
   const uow = new InMemoryUnitOfWork();
-  return { gate: new InMemoryRequestGate(uow.store), limiter: new InMemoryRateLimiter(uow.store), repos: uow.repos };
+  const limiter = new InMemoryRateLimiter(uow.store);
+  return { gate: new InMemoryRequestGate(uow.store), counter: (bucket: string, windowStart: Date) => limiter.count(bucket, windowStart), repos: uow.repos };
 });
 
 function given() {

@@ -1,6 +1,12 @@
 import type { Company } from '../companies/company.js';
 import type { ApiKey } from './api-key.js';
 
+/** Who is calling: the key and its company. */
+export interface Principal {
+  apiKey: ApiKey;
+  company: Company;
+}
+
 /** A key found by its hash, with its company and, when it was active, the request counted. */
 export interface GateEntry {
   apiKey: ApiKey;
@@ -16,7 +22,7 @@ export interface GateEntry {
  * The front door of every `/v1` request in one step: resolves a key hash to the key and its company
  * and, only if the key is active at `now` (not revoked, not past `expiresAt`, as `isKeyActive`),
  * counts one request in the fixed windows starting at `windowStart` of the buckets `key:<key id>`
- * and `company:<company id>` — the same counters as {@link RateLimiter}, shared by every process.
+ * and `company:<company id>` — the counters {@link RateLimiter} purges, shared by every process.
  * The PostgreSQL adapter does it in one statement (one round trip) instead of three.
  */
 export interface RequestGate {

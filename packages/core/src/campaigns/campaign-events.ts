@@ -1,4 +1,4 @@
-import { systemActor, type DomainEvent, type EventActor } from '../events/domain-event.js';
+import { systemActor, type DomainEvent, type EventActor } from '../shared/domain-event.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Campaign } from './campaign.js';
 import type { CampaignMessage } from './campaign-message.js';

@@ -1,4 +1,4 @@
-import type { JobScheduler } from '../jobs/job-scheduler.js';
+import type { JobScheduler } from '../shared/job-scheduler.js';
 import { CampaignQueues } from './campaign-queues.js';
 
 /** Asks for a lane run of each box (at most one queued run per box: the job is a singleton). */

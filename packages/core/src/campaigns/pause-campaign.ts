@@ -1,4 +1,4 @@
-import { apiActor } from '../events/domain-event.js';
+import { apiActor } from '../shared/domain-event.js';
 import type { Clock } from '../shared/clock.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';

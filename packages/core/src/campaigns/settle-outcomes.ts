@@ -1,7 +1,7 @@
 import type { SendFailureCode } from '../channel/send-failure.js';
 import { failureGroupOf } from '../channel/send-failure.js';
 import type { Company } from '../companies/company.js';
-import type { DomainEvent } from '../events/domain-event.js';
+import type { DomainEvent } from '../shared/domain-event.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import { chargesCredits, transitionCampaign, unsettledCount, type Campaign } from './campaign.js';

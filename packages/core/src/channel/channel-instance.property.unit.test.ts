@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { systemActor } from '../events/domain-event.js';
+import { systemActor } from '../shared/domain-event.js';
 import { createSetor } from '../setores/setor.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 import { SequentialIds } from '../testing/deterministic.js';

@@ -1,4 +1,4 @@
-import type { DomainEvent, EventActor } from '../events/domain-event.js';
+import type { DomainEvent, EventActor } from '../shared/domain-event.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Setor } from '../setores/setor.js';

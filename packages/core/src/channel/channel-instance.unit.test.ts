@@ -3,7 +3,7 @@ import { createSetor } from '../setores/setor.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 import { ManualClock } from '../testing/manual-clock.js';
 import { SequentialIds } from '../testing/deterministic.js';
-import { systemActor } from '../events/domain-event.js';
+import { systemActor } from '../shared/domain-event.js';
 import {
   createChannelInstance,
   decide,

@@ -1,4 +1,4 @@
-import { systemActor } from '../events/domain-event.js';
+import { systemActor } from '../shared/domain-event.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';

@@ -1,5 +1,5 @@
 import type { KeyMode } from '../api-keys/api-key.js';
-import { apiActor } from '../events/domain-event.js';
+import { apiActor } from '../shared/domain-event.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';

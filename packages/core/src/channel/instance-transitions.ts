@@ -1,4 +1,4 @@
-import type { EventActor } from '../events/domain-event.js';
+import type { EventActor } from '../shared/domain-event.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import type { ChannelInstance, InstanceCommand, InstanceEvent } from './channel-instance.js';

@@ -1,4 +1,4 @@
-import type { Principal } from '../api-keys/authenticate.js';
+import type { Principal } from '../api-keys/request-gate.js';
 import { MAX_RECIPIENTS_PER_CAMPAIGN, displayedBalance, effectiveSettings, type Company, type Modality } from '../companies/company.js';
 import type { Clock } from '../shared/clock.js';
 import { zonedDay } from '../shared/zoned-time.js';

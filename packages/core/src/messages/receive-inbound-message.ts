@@ -1,5 +1,5 @@
 import { CONVERSATION_WINDOW_MS } from '../channel/conversation-window.js';
-import { systemActor, type DomainEvent } from '../events/domain-event.js';
+import { systemActor, type DomainEvent } from '../shared/domain-event.js';
 import { normalizePhone } from '../phone/phone-number.js';
 import type { Clock } from '../shared/clock.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';

@@ -7,7 +7,7 @@ import { readableFailure, type SendFailureCode } from '../channel/send-failure.j
 import type { Company } from '../companies/company.js';
 import type { Contact } from '../contacts/contact.js';
 import { chargeSend, refundSend, sendBlocker, type SendCharge } from '../credits/send-credits.js';
-import { apiActor, type DomainEvent, type EventName } from '../events/domain-event.js';
+import { apiActor, type DomainEvent, type EventName } from '../shared/domain-event.js';
 import { normalizePhone } from '../phone/phone-number.js';
 import { pickSender, resolveSenderPool, selectionMode, type SenderBox, type SenderSelection } from '../routing/sender-pool.js';
 import type { Clock } from '../shared/clock.js';

@@ -1,8 +1,12 @@
-import type { Principal } from '../api-keys/authenticate.js';
-import { effectiveSettings } from '../companies/company.js';
-import type { Clock } from '../shared/clock.js';
+import { effectiveSettings, type Company } from '../companies/company.js';
 import { DomainError } from '../shared/errors.js';
-import { RATE_LIMIT_WINDOW_MS, windowStartOf, type RateLimitBucket, type RateLimiter } from './rate-limiter.js';
+import { RATE_LIMIT_WINDOW_MS, type RateLimitBucket } from './rate-limiter.js';
+
+/** Who a request is counted for: a key (its id and per-minute limit) and its company. */
+export interface RateLimited {
+  apiKey: { id: string; rpm: number };
+  company: Company;
+}
 
 /** What the `X-RateLimit-*` headers report after a request was counted. */
 export interface RateLimitStatus {
@@ -13,7 +17,7 @@ export interface RateLimitStatus {
 }
 
 /** The two counters a request is counted in: its key's and its company's. */
-export function rateLimitBuckets(principal: Principal): RateLimitBucket[] {
+export function rateLimitBuckets(principal: RateLimited): RateLimitBucket[] {
   return [
     { key: `key:${principal.apiKey.id}`, limit: principal.apiKey.rpm },
     { key: `company:${principal.company.id}`, limit: effectiveSettings(principal.company).companyRpm },
@@ -25,7 +29,7 @@ export function rateLimitBuckets(principal: Principal): RateLimitBucket[] {
  * window starting at `windowStart` including this request. Returns the headers' status, or throws
  * {@link RateLimitExceeded} naming the limit exhausted (the key's first).
  */
-export function rateLimitVerdict(principal: Principal, keyCount: number, companyCount: number, now: Date, windowStart: Date): RateLimitStatus {
+export function rateLimitVerdict(principal: RateLimited, keyCount: number, companyCount: number, now: Date, windowStart: Date): RateLimitStatus {
   const keyLimit = principal.apiKey.rpm;
   const companyLimit = effectiveSettings(principal.company).companyRpm;
   const resetMs = windowStart.getTime() + RATE_LIMIT_WINDOW_MS;
@@ -41,25 +45,6 @@ export function rateLimitVerdict(principal: Principal, keyCount: number, company
     throw new RateLimitExceeded(exceeded, limit, retryAfter, status);
   }
   return status;
-}
-
-/**
- * Counts a request against the key's and the company's per-minute limits (a fixed window of
- * 60 seconds). The effective limit is the smaller of the two; the one exhausted first is named
- * in the 429.
- */
-export class EnforceRateLimit {
-  constructor(
-    private readonly limiter: RateLimiter,
-    private readonly clock: Clock,
-  ) {}
-
-  async execute(principal: Principal): Promise<RateLimitStatus> {
-    const now = this.clock.now();
-    const windowStart = windowStartOf(now);
-    const [key, company] = await this.limiter.hit(rateLimitBuckets(principal), windowStart);
-    return rateLimitVerdict(principal, key!.count, company!.count, now, windowStart);
-  }
 }
 
 /** 429: the message names which limit (key or company) was exceeded. */

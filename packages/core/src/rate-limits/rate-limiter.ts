@@ -5,20 +5,11 @@ export interface RateLimitBucket {
   limit: number;
 }
 
-/** The state of one bucket after a hit. */
-export interface RateLimitCount {
-  key: string;
-  limit: number;
-  count: number;
-}
-
 /**
- * Counts requests in fixed windows shared by every process of the service (the PostgreSQL
- * adapter keeps them in a table), so several API processes enforce one count.
+ * The fixed-window request counters shared by every process of the service (the PostgreSQL
+ * adapter keeps them in a table). The {@link RequestGate} counts into them; this port drops old windows.
  */
 export interface RateLimiter {
-  /** Counts one request in every bucket for the window starting at `windowStart`; returns the new counts. */
-  hit(buckets: readonly RateLimitBucket[], windowStart: Date): Promise<RateLimitCount[]>;
   /** Drops windows that ended before `before`. */
   purge(before: Date): Promise<number>;
 }

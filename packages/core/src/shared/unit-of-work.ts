@@ -3,8 +3,8 @@ import type { ChannelInstanceRepository } from '../channel/channel-instance-repo
 import type { ChannelHealthRepository } from '../channel/channel-health-repository.js';
 import type { ConversationWindowRepository } from '../channel/conversation-window-repository.js';
 import type { CompanyRepository } from '../companies/company-repository.js';
-import type { EventOutbox } from '../events/domain-event.js';
-import type { JobScheduler } from '../jobs/job-scheduler.js';
+import type { EventOutbox } from './domain-event.js';
+import type { JobScheduler } from './job-scheduler.js';
 import type { SetorRepository } from '../setores/setor-repository.js';
 import type { TeamRepository } from '../teams/team-repository.js';
 import type { UsageRepository } from '../usage/usage-repository.js';

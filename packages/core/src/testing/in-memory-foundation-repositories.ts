@@ -2,7 +2,7 @@ import type { ApiKey } from '../api-keys/api-key.js';
 import type { ApiKeyRepository } from '../api-keys/api-key-repository.js';
 import type { Company } from '../companies/company.js';
 import type { CompanyRepository } from '../companies/company-repository.js';
-import type { DomainEvent, EventOutbox } from '../events/domain-event.js';
+import type { DomainEvent, EventOutbox } from '../shared/domain-event.js';
 import type { PageRequest } from '../shared/pagination.js';
 import type { Setor } from '../setores/setor.js';
 import type { SetorRepository } from '../setores/setor-repository.js';

@@ -1,19 +1,20 @@
 import { isKeyActive } from '../api-keys/api-key.js';
 import type { GateEntry, RequestGate } from '../api-keys/request-gate.js';
 import { rateLimitBuckets } from '../rate-limits/rate-limit-policy.js';
-import type { RateLimitBucket, RateLimitCount, RateLimiter } from '../rate-limits/rate-limiter.js';
+import type { RateLimiter } from '../rate-limits/rate-limiter.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
+const counterId = (bucket: string, windowStart: Date) => `${bucket}@${windowStart.getTime()}`;
+
+/** The fixed-window counters of the in-memory store (`store.rateLimits`), as the request gate writes them. */
 export class InMemoryRateLimiter implements RateLimiter {
   constructor(private readonly store: InMemoryStore) {}
-  async hit(buckets: readonly RateLimitBucket[], windowStart: Date): Promise<RateLimitCount[]> {
-    return buckets.map((b) => {
-      const id = `${b.key}@${windowStart.getTime()}`;
-      const count = (this.store.rateLimits.get(id) ?? 0) + 1;
-      this.store.rateLimits.set(id, count);
-      return { key: b.key, limit: b.limit, count };
-    });
+
+  /** The count of one bucket in the window starting at `windowStart` (0 when never counted). */
+  async count(bucket: string, windowStart: Date): Promise<number> {
+    return this.store.rateLimits.get(counterId(bucket, windowStart)) ?? 0;
   }
+
   async purge(before: Date): Promise<number> {
     let removed = 0;
     for (const id of [...this.store.rateLimits.keys()]) {
@@ -26,18 +27,21 @@ export class InMemoryRateLimiter implements RateLimiter {
   }
 }
 
-/** The request gate over the in-memory store: the same counters as {@link InMemoryRateLimiter}. */
+/** The request gate over the in-memory store: the counters {@link InMemoryRateLimiter} reads and purges. */
 export class InMemoryRequestGate implements RequestGate {
-  private readonly limiter: InMemoryRateLimiter;
-  constructor(private readonly store: InMemoryStore) {
-    this.limiter = new InMemoryRateLimiter(store);
-  }
+  constructor(private readonly store: InMemoryStore) {}
+
   async admit(keyHash: string, now: Date, windowStart: Date): Promise<GateEntry | null> {
     const apiKey = [...this.store.apiKeys.values()].find((k) => k.keyHash === keyHash);
     const company = apiKey ? this.store.companies.get(apiKey.companyId) : undefined;
     if (!apiKey || !company) return null;
     if (!isKeyActive(apiKey, now)) return { apiKey, company, counts: null };
-    const [key, companyCount] = await this.limiter.hit(rateLimitBuckets({ apiKey, company }), windowStart);
-    return { apiKey, company, counts: { key: key!.count, company: companyCount!.count } };
+    const [key, companyCount] = rateLimitBuckets({ apiKey, company }).map((bucket) => {
+      const id = counterId(bucket.key, windowStart);
+      const count = (this.store.rateLimits.get(id) ?? 0) + 1;
+      this.store.rateLimits.set(id, count);
+      return count;
+    });
+    return { apiKey, company, counts: { key: key!, company: companyCount! } };
   }
 }

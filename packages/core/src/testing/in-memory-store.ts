@@ -1,6 +1,6 @@
 import type { ApiKey } from '../api-keys/api-key.js';
 import type { Company } from '../companies/company.js';
-import type { DomainEvent } from '../events/domain-event.js';
+import type { DomainEvent } from '../shared/domain-event.js';
 import type { Setor } from '../setores/setor.js';
 import type { Team } from '../teams/team.js';
 

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../events/domain-event.js';
+import type { DomainEvent } from '../shared/domain-event.js';
 import type { PageRequest } from '../shared/pagination.js';
 import type { Webhook } from '../webhooks/webhook.js';
 import type { DeliveryAttempt, WebhookDelivery } from '../webhooks/webhook-delivery.js';

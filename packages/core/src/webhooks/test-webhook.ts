@@ -1,5 +1,5 @@
-import type { EventEnvelope } from '../events/domain-event.js';
-import { apiActor } from '../events/domain-event.js';
+import type { EventEnvelope } from '../shared/domain-event.js';
+import { apiActor } from '../shared/domain-event.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/id-generator.js';

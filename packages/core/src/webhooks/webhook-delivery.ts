@@ -1,5 +1,5 @@
-import type { DomainEvent, EventName } from '../events/domain-event.js';
-import { toEnvelope } from '../events/domain-event.js';
+import type { DomainEvent, EventName } from '../shared/domain-event.js';
+import { toEnvelope } from '../shared/domain-event.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 
 /** `pending` until a 2xx (`succeeded`) or a final failure (`failed`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { DomainEvent } from '../events/domain-event.js';
+import type { DomainEvent } from '../shared/domain-event.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 import {
   afterAttempt,

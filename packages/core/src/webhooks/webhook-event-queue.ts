@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../events/domain-event.js';
+import type { DomainEvent } from '../shared/domain-event.js';
 
 /**
  * The events of the outbox not yet fanned out into deliveries. `take` removes them inside the

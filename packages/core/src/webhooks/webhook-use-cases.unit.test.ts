@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { createCompany } from '../companies/company.js';
-import type { DomainEvent, EventName } from '../events/domain-event.js';
+import type { DomainEvent, EventName } from '../shared/domain-event.js';
 import { DomainError, InvalidTransitionError, NotFoundError, ValidationError } from '../shared/errors.js';
 import {
   FakeWebhookSender,

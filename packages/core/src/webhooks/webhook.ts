@@ -1,4 +1,4 @@
-import { isEventName, type EventName } from '../events/domain-event.js';
+import { isEventName, type EventName } from '../shared/domain-event.js';
 import { ValidationError } from '../shared/errors.js';
 import type { Random } from '../shared/random.js';
 

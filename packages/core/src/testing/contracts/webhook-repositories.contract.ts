@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createCompany } from '../../companies/company.js';
-import type { DomainEvent, EventName } from '../../events/domain-event.js';
+import type { DomainEvent, EventName } from '../../shared/domain-event.js';
 import { createWebhook, type Webhook } from '../../webhooks/webhook.js';
 import { afterAttempt, newDelivery, redeliver, retryPolicy, type WebhookDelivery } from '../../webhooks/webhook-delivery.js';
 import { SequentialIds } from '../deterministic.js';
