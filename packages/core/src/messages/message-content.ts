@@ -137,12 +137,51 @@ export function standardContent(input: StandardContentInput, prefix = ''): Messa
     invalid(f('text'), `${f('text')} is longer than ${MAX_TEXT_LENGTH} characters`, { max: MAX_TEXT_LENGTH });
   }
 
-  if (!hasMedia) {
-    if (present(input.mediaType) || present(input.mediaDelivery) || present(input.mediaFilename)) {
-      invalid(f('media_url'), `${f('media_url')} is required with media_type, media_delivery or media_filename`);
-    }
+  const media = mediaAttachment(input, prefix);
+  if (!media) {
     if (!hasText) invalid(f('text'), `${f('text')} is required when neither media nor a template is sent`);
     return { type: 'text', text: input.text! };
+  }
+  return hasText ? { type: 'media', media, text: input.text! } : { type: 'media', media };
+}
+
+/** The media fields of a send body (`media_url`, `media_type`, `media_delivery`, `media_filename`). */
+export interface MediaFieldsInput {
+  mediaUrl?: string | null;
+  mediaType?: string | null;
+  mediaDelivery?: string | null;
+  mediaFilename?: string | null;
+}
+
+/** How {@link mediaAttachment} treats media options sent without a `media_url`. */
+export interface MediaRuleOptions {
+  /**
+   * Accept `media_delivery` and `media_filename` without `media_url` (still checking the delivery
+   * against the list): a campaign's message carries them for the media of its recipients. By
+   * default they need `media_url`, as in a single send.
+   */
+  optionsWithoutUrl?: boolean;
+}
+
+/**
+ * The media rules of every send: `media_url` an HTTPS URL, `media_type` (image, video, audio,
+ * document) required with it, `media_delivery` one of inline, after_text, media_first; the media
+ * fields other than `media_url` need it (see {@link MediaRuleOptions}). Answers the attachment,
+ * or null when no `media_url` is sent. Field names in errors use the API's spelling under `prefix`.
+ */
+export function mediaAttachment(input: MediaFieldsInput, prefix = '', options: MediaRuleOptions = {}): MediaAttachment | null {
+  const f = (name: string) => `${prefix}${name}`;
+  const checkDelivery = () => {
+    if (present(input.mediaDelivery) && !(MEDIA_DELIVERIES as readonly string[]).includes(input.mediaDelivery!)) {
+      invalid(f('media_delivery'), `${f('media_delivery')} must be one of ${MEDIA_DELIVERIES.join(', ')}`, { allowed: MEDIA_DELIVERIES });
+    }
+  };
+
+  if (!present(input.mediaUrl)) {
+    const stray = options.optionsWithoutUrl ? present(input.mediaType) : present(input.mediaType) || present(input.mediaDelivery) || present(input.mediaFilename);
+    if (stray) invalid(f('media_url'), `${f('media_url')} is required with media_type, media_delivery or media_filename`);
+    checkDelivery();
+    return null;
   }
 
   if (!isHttpsUrl(input.mediaUrl!)) invalid(f('media_url'), `${f('media_url')} must be a public HTTPS URL`);
@@ -150,13 +189,11 @@ export function standardContent(input: StandardContentInput, prefix = ''): Messa
   if (!(MediaTypes as readonly string[]).includes(input.mediaType!)) {
     invalid(f('media_type'), `${f('media_type')} must be one of ${MediaTypes.join(', ')}`, { allowed: MediaTypes });
   }
-  if (present(input.mediaDelivery) && !(MEDIA_DELIVERIES as readonly string[]).includes(input.mediaDelivery!)) {
-    invalid(f('media_delivery'), `${f('media_delivery')} must be one of ${MEDIA_DELIVERIES.join(', ')}`, { allowed: MEDIA_DELIVERIES });
-  }
+  checkDelivery();
   const media: MediaAttachment = { mediaType: input.mediaType as MediaType, url: input.mediaUrl! };
   if (present(input.mediaFilename)) media.filename = input.mediaFilename!.trim();
   if (present(input.mediaDelivery)) media.delivery = input.mediaDelivery as Delivery;
-  return hasText ? { type: 'media', media, text: input.text! } : { type: 'media', media };
+  return media;
 }
 
 /** Interactive buttons (up to 3, titles up to 20) or a list (up to 10 rows, titles up to 24). */

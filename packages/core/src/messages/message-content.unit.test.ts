@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { standardContent, validateEvent, validateInteractive, validatePoll } from './message-content.js';
+import { mediaAttachment, standardContent, validateEvent, validateInteractive, validatePoll } from './message-content.js';
 
 const fails = (fn: () => unknown, field: string) => expect(fn).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', details: expect.objectContaining({ field }) }));
 
@@ -41,6 +41,33 @@ describe('standardContent', () => {
 
   it('limits text to 4096 characters', () => {
     fails(() => standardContent({ text: 'x'.repeat(4097) }), 'text');
+  });
+});
+
+describe('mediaAttachment', () => {
+  it('answers the attachment of a media_url, or null without one', () => {
+    expect(mediaAttachment({ mediaUrl: 'https://x.test/a.pdf', mediaType: 'document', mediaFilename: ' a.pdf ', mediaDelivery: 'media_first' }, 'message.')).toEqual({
+      mediaType: 'document',
+      url: 'https://x.test/a.pdf',
+      filename: 'a.pdf',
+      delivery: 'media_first',
+    });
+    expect(mediaAttachment({})).toBeNull();
+  });
+
+  it('by default needs media_url for media_type, media_delivery and media_filename, as a single send does', () => {
+    fails(() => mediaAttachment({ mediaType: 'image' }, 'message.'), 'message.media_url');
+    fails(() => mediaAttachment({ mediaDelivery: 'inline' }, 'message.'), 'message.media_url');
+    fails(() => mediaAttachment({ mediaFilename: 'a.png' }, 'message.'), 'message.media_url');
+  });
+
+  it('with optionsWithoutUrl, accepts media_delivery and media_filename alone but still checks the delivery and needs media_url for media_type', () => {
+    const lenient = { optionsWithoutUrl: true };
+    expect(mediaAttachment({ mediaDelivery: 'after_text', mediaFilename: 'a.png' }, 'message.', lenient)).toBeNull();
+    fails(() => mediaAttachment({ mediaDelivery: 'sideways' }, 'message.', lenient), 'message.media_delivery');
+    fails(() => mediaAttachment({ mediaType: 'image' }, 'recipients[0].', lenient), 'recipients[0].media_url');
+    fails(() => mediaAttachment({ mediaUrl: 'http://x.test/a.png', mediaType: 'image' }, 'recipients[0].', lenient), 'recipients[0].media_url');
+    fails(() => mediaAttachment({ mediaUrl: 'https://x.test/a.png' }, 'recipients[0].', lenient), 'recipients[0].media_type');
   });
 });
 
