@@ -1,7 +1,7 @@
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { migrationProvider } from './migrations/index.js';
-import type { Database } from './schema/database.js';
+import { migrationProvider } from './migrations.js';
+import type { Database } from './shared/database.js';
 
 // bigint (int8) results, such as count(*), arrive as JS numbers: every count here fits easily.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));

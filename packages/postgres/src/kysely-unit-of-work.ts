@@ -1,19 +1,8 @@
 import type { JobScheduler, Repositories, UnitOfWork } from '@carteiro/core';
 import { CompiledQuery, type Kysely } from 'kysely';
-import { KyselyApiKeyRepository } from './repositories/kysely-api-key-repository.js';
-import { KyselyChannelInstanceRepository } from './repositories/kysely-channel-instance-repository.js';
-import { KyselyChannelHealthRepository } from './repositories/kysely-channel-health-repository.js';
-import { KyselyConversationWindowRepository } from './repositories/kysely-channel-conversation-window-repository.js';
-import { KyselyCompanyRepository } from './repositories/kysely-company-repository.js';
-import { KyselyEventOutbox } from './repositories/kysely-event-outbox.js';
-import { KyselySetorRepository } from './repositories/kysely-setor-repository.js';
-import { KyselyTeamRepository } from './repositories/kysely-team-repository.js';
-import { KyselyUsageRepository } from './repositories/kysely-usage-repository.js';
-import { KyselyContactAffinityRepository, KyselyContactRepository, KyselyTagRepository } from './repositories/kysely-contact-repositories.js';
-import { KyselyConversationRepository, KyselyMessageRepository, KyselyRotationCursorRepository } from './repositories/kysely-message-repositories.js';
-import { KyselyWebhookDeliveryRepository, KyselyWebhookEventQueue, KyselyWebhookRepository } from './repositories/kysely-webhook-repositories.js';
-import { KyselyCampaignRepository, KyselyDispatchLaneRepository, KyselyIdempotencyRepository } from './repositories/kysely-campaign-repositories.js';
-import type { Database } from './schema/database.js';
+import { postgresAreas } from './areas.js';
+import type { Database } from './shared/database.js';
+import { KyselyEventOutbox } from './shared/kysely-event-outbox.js';
 
 /** Runs raw SQL on a Kysely connection or transaction (how the job queue joins our transactions). */
 export type SqlExecutor = (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
@@ -35,41 +24,25 @@ export const noJobScheduler: JobSchedulerFactory = () => ({
   },
 });
 
-/** Every Kysely repository over one connection or transaction. */
-export function kyselyRepositories(db: Kysely<Database>, jobs: JobSchedulerFactory = noJobScheduler): Repositories {
-  return {
-    companies: new KyselyCompanyRepository(db),
-    apiKeys: new KyselyApiKeyRepository(db),
-    setores: new KyselySetorRepository(db),
-    teams: new KyselyTeamRepository(db),
-    usage: new KyselyUsageRepository(db),
-    events: new KyselyEventOutbox(db),
-    channelInstances: new KyselyChannelInstanceRepository(db),
-    channelHealth: new KyselyChannelHealthRepository(db),
-    conversationWindows: new KyselyConversationWindowRepository(db),
-    contacts: new KyselyContactRepository(db),
-    contactAffinities: new KyselyContactAffinityRepository(db),
-    tags: new KyselyTagRepository(db),
-    rotationCursors: new KyselyRotationCursorRepository(db),
-    conversations: new KyselyConversationRepository(db),
-    messages: new KyselyMessageRepository(db),
-    webhooks: new KyselyWebhookRepository(db),
-    webhookDeliveries: new KyselyWebhookDeliveryRepository(db),
-    webhookEvents: new KyselyWebhookEventQueue(db),
-    jobs: jobs(sqlExecutor(db)),
-    campaigns: new KyselyCampaignRepository(db),
-    dispatchLanes: new KyselyDispatchLaneRepository(db),
-    idempotency: new KyselyIdempotencyRepository(db),
-  };
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** The repositories of every area of {@link postgresAreas}, by name. */
+export type PostgresAreaRepositories = UnionToIntersection<ReturnType<(typeof postgresAreas)[number]['repositories']>>;
+
+/** Every area's Kysely repositories over one connection or transaction, with the kernel's outbox and job queue. */
+export function kyselyRepositories(db: Kysely<Database>, jobs: JobSchedulerFactory = noJobScheduler): Repositories<PostgresAreaRepositories> {
+  const areas = postgresAreas.map((area) => area.repositories(db));
+  return Object.assign({ events: new KyselyEventOutbox(db), jobs: jobs(sqlExecutor(db)) }, ...areas) as Repositories<PostgresAreaRepositories>;
 }
 
-export class KyselyUnitOfWork implements UnitOfWork {
+/** Transactions over every area: the repositories handed to `work` write in one PostgreSQL transaction. */
+export class KyselyUnitOfWork implements UnitOfWork<PostgresAreaRepositories> {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly jobs: JobSchedulerFactory = noJobScheduler,
   ) {}
 
-  transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+  transaction<T>(work: (repos: Repositories<PostgresAreaRepositories>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute((trx) => work(kyselyRepositories(trx, this.jobs)));
   }
 }

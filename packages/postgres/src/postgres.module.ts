@@ -1,10 +1,10 @@
 import { Repositories, RateLimiter, RequestGate, UnitOfWork } from '@carteiro/core';
 import { ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
-import { KyselyRateLimiter } from './kysely-rate-limiter.js';
-import { KyselyRequestGate } from './kysely-request-gate.js';
+import { KyselyRateLimiter } from './foundation/kysely-rate-limiter.js';
+import { KyselyRequestGate } from './foundation/kysely-request-gate.js';
 import { KyselyUnitOfWork, kyselyRepositories, noJobScheduler, type JobSchedulerFactory } from './kysely-unit-of-work.js';
-import type { Database } from './schema/database.js';
+import type { Database } from './shared/database.js';
 
 /** The Kysely instance of the process. */
 export const Db = Symbol.for('carteiro.Db');
@@ -13,8 +13,8 @@ export const Db = Symbol.for('carteiro.Db');
 export function postgresModule(db: Kysely<Database>, jobs: JobSchedulerFactory = noJobScheduler): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(Db).toConstantValue(db);
-    bind<UnitOfWork>(UnitOfWork).toConstantValue(new KyselyUnitOfWork(db, jobs));
-    bind<Repositories>(Repositories).toConstantValue(kyselyRepositories(db, jobs));
+    bind(UnitOfWork).toConstantValue(new KyselyUnitOfWork(db, jobs));
+    bind(Repositories).toConstantValue(kyselyRepositories(db, jobs));
     bind<RateLimiter>(RateLimiter).toConstantValue(new KyselyRateLimiter(db));
     bind<RequestGate>(RequestGate).toConstantValue(new KyselyRequestGate(db));
   });

@@ -1,11 +1,11 @@
-import type { Campaign, CampaignStatus, CampaignTotals } from '../campaigns/campaign.js';
-import { isTerminal, unsettledCount } from '../campaigns/campaign.js';
-import type { CampaignMessage, CampaignMessageStatus, SkipReason } from '../campaigns/campaign-message.js';
-import { publicMessageStatus } from '../campaigns/campaign-message.js';
-import type { CampaignRepository, MessageChange, MessageFilter, Reassignment } from '../campaigns/campaign-repository.js';
-import type { DispatchLane, DispatchLaneRepository } from '../campaigns/dispatch-lane-repository.js';
-import type { IdempotencyRecord, IdempotencyRepository } from '../campaigns/idempotency-repository.js';
-import type { SendFailureCode } from '../channel/send-failure.js';
+import type { Campaign, CampaignStatus, CampaignTotals } from '../campaigns/index.js';
+import { isTerminal, unsettledCount } from '../campaigns/index.js';
+import type { CampaignMessage, CampaignMessageStatus, SkipReason } from '../campaigns/index.js';
+import { publicMessageStatus } from '../campaigns/index.js';
+import type { CampaignRepository, MessageChange, MessageFilter, Reassignment } from '../campaigns/index.js';
+import type { DispatchLane, DispatchLaneRepository } from '../campaigns/index.js';
+import type { IdempotencyRecord, IdempotencyRepository } from '../campaigns/index.js';
+import type { SendFailureCode } from '../channel/index.js';
 import type { PageRequest } from '../shared/pagination.js';
 import { paginate, type InMemoryStore } from './in-memory-store.js';
 

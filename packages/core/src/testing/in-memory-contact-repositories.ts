@@ -1,12 +1,12 @@
-import type { ContactAffinity } from '../contacts/contact-affinity.js';
-import type { ContactAffinityRepository } from '../contacts/contact-affinity-repository.js';
-import { contactMatchKey, type Contact } from '../contacts/contact.js';
-import { MAX_ENSURE_CONTACTS, type ContactEntry, type ContactRepository, type EnsuredContact } from '../contacts/contact-repository.js';
-import { phoneMatchKey } from '../phone/phone-number.js';
+import type { ContactAffinity } from '../contacts/index.js';
+import type { ContactAffinityRepository } from '../contacts/index.js';
+import { contactMatchKey, type Contact } from '../contacts/index.js';
+import { MAX_ENSURE_CONTACTS, type ContactEntry, type ContactRepository, type EnsuredContact } from '../contacts/index.js';
+import { phoneMatchKey } from '../phone/index.js';
 import { ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
-import type { Tag } from '../tags/tag.js';
-import type { TagRepository } from '../tags/tag-repository.js';
+import type { Tag } from '../tags/index.js';
+import type { TagRepository } from '../tags/index.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 export class InMemoryContactRepository implements ContactRepository {

@@ -1,14 +1,14 @@
-import type { ApiKey } from '../api-keys/api-key.js';
-import type { ApiKeyRepository } from '../api-keys/api-key-repository.js';
-import type { Company } from '../companies/company.js';
-import type { CompanyRepository } from '../companies/company-repository.js';
+import type { ApiKey } from '../api-keys/index.js';
+import type { ApiKeyRepository } from '../api-keys/index.js';
+import type { Company } from '../companies/index.js';
+import type { CompanyRepository } from '../companies/index.js';
 import type { DomainEvent, EventOutbox } from '../shared/domain-event.js';
 import type { PageRequest } from '../shared/pagination.js';
-import type { Setor } from '../setores/setor.js';
-import type { SetorRepository } from '../setores/setor-repository.js';
-import type { Team } from '../teams/team.js';
-import type { TeamRepository } from '../teams/team-repository.js';
-import type { UsageRepository } from '../usage/usage-repository.js';
+import type { Setor } from '../setores/index.js';
+import type { SetorRepository } from '../setores/index.js';
+import type { Team } from '../teams/index.js';
+import type { TeamRepository } from '../teams/index.js';
+import type { UsageRepository } from '../usage/index.js';
 import { paginate, type InMemoryStore } from './in-memory-store.js';
 
 const byCreation = <T extends { createdAt: Date; id: string }>(a: T, b: T) =>

@@ -1,8 +1,8 @@
-import type { Conversation } from '../messages/conversation.js';
-import type { ConversationRepository } from '../messages/conversation-repository.js';
-import type { MessageRecord } from '../messages/message.js';
-import type { MessageRepository } from '../messages/message-repository.js';
-import type { RotationCursorRepository } from '../routing/rotation-cursor-repository.js';
+import type { Conversation } from '../messages/index.js';
+import type { ConversationRepository } from '../messages/index.js';
+import type { MessageRecord } from '../messages/index.js';
+import type { MessageRepository } from '../messages/index.js';
+import type { RotationCursorRepository } from '../routing/index.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 export class InMemoryRotationCursorRepository implements RotationCursorRepository {

@@ -1,16 +1,16 @@
 import type { DomainEvent } from '../shared/domain-event.js';
 import type { PageRequest } from '../shared/pagination.js';
-import type { Webhook } from '../webhooks/webhook.js';
-import type { DeliveryAttempt, WebhookDelivery } from '../webhooks/webhook-delivery.js';
+import type { Webhook } from '../webhooks/index.js';
+import type { DeliveryAttempt, WebhookDelivery } from '../webhooks/index.js';
 import type {
   ClaimedDelivery,
   DeliveryStatusFilter,
   DeliveryUpdate,
   DeliveryWithAttempts,
   WebhookDeliveryRepository,
-} from '../webhooks/webhook-delivery-repository.js';
-import type { WebhookEventQueue } from '../webhooks/webhook-event-queue.js';
-import type { WebhookRepository } from '../webhooks/webhook-repository.js';
+} from '../webhooks/index.js';
+import type { WebhookEventQueue } from '../webhooks/index.js';
+import type { WebhookRepository } from '../webhooks/index.js';
 import { paginate, type InMemoryStore } from './in-memory-store.js';
 
 // Tables are looked up on every call: a rolled-back transaction replaces the store's maps.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Kysely } from 'kysely';
 import { createDb, migrateToLatest } from '../db.js';
-import type { Database } from '../schema/database.js';
+import type { Database } from '../shared/database.js';
 
 /** Set by the jest global setup (`test/global-setup.js`). */
 export const TEST_ADMIN_URL_ENV = 'CARTEIRO_TEST_ADMIN_URL';

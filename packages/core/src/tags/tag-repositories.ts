@@ -1,0 +1,6 @@
+import type { TagRepository } from './tag-repository.js';
+
+/** The tags area's repositories, as a transaction or the read bag carries them (see `Repositories`). */
+export interface TagRepositories {
+  tags: TagRepository;
+}

@@ -1,0 +1,13 @@
+import * as m0004 from './0004-campaigns.js';
+import { postgresArea } from '../shared/postgres-area.js';
+import { KyselyCampaignRepository, KyselyDispatchLaneRepository, KyselyIdempotencyRepository } from './kysely-campaign-repositories.js';
+
+/** Campaigns, their messages, the per-number dispatch lanes and the Idempotency-Key records. */
+export const campaignsArea = postgresArea({
+  migrations: { '0004-campaigns': m0004 },
+  repositories: (db) => ({
+    campaigns: new KyselyCampaignRepository(db),
+    dispatchLanes: new KyselyDispatchLaneRepository(db),
+    idempotency: new KyselyIdempotencyRepository(db),
+  }),
+});

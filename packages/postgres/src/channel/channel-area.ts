@@ -1,0 +1,15 @@
+import * as m0002 from './0002-channel.js';
+import { postgresArea } from '../shared/postgres-area.js';
+import { KyselyChannelHealthRepository } from './kysely-channel-health-repository.js';
+import { KyselyChannelInstanceRepository } from './kysely-channel-instance-repository.js';
+import { KyselyConversationWindowRepository } from './kysely-conversation-window-repository.js';
+
+/** Channel sessions, their health and history, official conversation windows and the simulator's tables. */
+export const channelArea = postgresArea({
+  migrations: { '0002-channel': m0002 },
+  repositories: (db) => ({
+    channelInstances: new KyselyChannelInstanceRepository(db),
+    channelHealth: new KyselyChannelHealthRepository(db),
+    conversationWindows: new KyselyConversationWindowRepository(db),
+  }),
+});

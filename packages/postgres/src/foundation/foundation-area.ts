@@ -1,0 +1,19 @@
+import * as m0001 from './0001-foundation.js';
+import { postgresArea } from '../shared/postgres-area.js';
+import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
+import { KyselyCompanyRepository } from './kysely-company-repository.js';
+import { KyselySetorRepository } from './kysely-setor-repository.js';
+import { KyselyTeamRepository } from './kysely-team-repository.js';
+import { KyselyUsageRepository } from './kysely-usage-repository.js';
+
+/** Companies, API keys, boxes (setores), teams, daily usage and the rate-limit counters. */
+export const foundationArea = postgresArea({
+  migrations: { '0001-foundation': m0001 },
+  repositories: (db) => ({
+    companies: new KyselyCompanyRepository(db),
+    apiKeys: new KyselyApiKeyRepository(db),
+    setores: new KyselySetorRepository(db),
+    teams: new KyselyTeamRepository(db),
+    usage: new KyselyUsageRepository(db),
+  }),
+});

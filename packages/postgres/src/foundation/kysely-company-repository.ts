@@ -1,0 +1,82 @@
+import type { Company, CompanyRepository, Modality } from '@carteiro/core';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database } from '../shared/database.js';
+import type { CompaniesTable } from './foundation-tables.js';
+
+/** A row of `companies` as the domain company. */
+export function toCompany(row: Selectable<CompaniesTable>): Company {
+  return {
+    id: row.id,
+    name: row.name,
+    planCode: row.plan_code,
+    modality: row.modality as Modality,
+    expiresAt: row.expires_at,
+    avulsoBalance: row.avulso_balance,
+    unlimited: row.unlimited,
+    bulkMessagingEnabled: row.bulk_messaging_enabled,
+    multiNumberEnabled: row.multi_number_enabled,
+    dailyLimit: row.daily_limit,
+    concurrentCampaignsLimit: row.concurrent_campaigns_limit,
+    companyRpm: row.company_rpm,
+    safeHours: { start: row.safe_hours_start, end: row.safe_hours_end },
+    timezone: row.timezone,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toRow(c: Company): Selectable<CompaniesTable> {
+  return {
+    id: c.id,
+    name: c.name,
+    plan_code: c.planCode,
+    modality: c.modality,
+    expires_at: c.expiresAt,
+    avulso_balance: c.avulsoBalance,
+    unlimited: c.unlimited,
+    bulk_messaging_enabled: c.bulkMessagingEnabled,
+    multi_number_enabled: c.multiNumberEnabled,
+    daily_limit: c.dailyLimit,
+    concurrent_campaigns_limit: c.concurrentCampaignsLimit,
+    company_rpm: c.companyRpm,
+    safe_hours_start: c.safeHours.start,
+    safe_hours_end: c.safeHours.end,
+    timezone: c.timezone,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+  };
+}
+
+export class KyselyCompanyRepository implements CompanyRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(company: Company): Promise<void> {
+    await this.db.insertInto('companies').values(toRow(company)).execute();
+  }
+
+  async update(company: Company): Promise<void> {
+    const { id, ...rest } = toRow(company);
+    await this.db.updateTable('companies').set(rest).where('id', '=', id).execute();
+  }
+
+  async findById(id: string): Promise<Company | null> {
+    const row = await this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toCompany(row) : null;
+  }
+
+  async findByIdForUpdate(id: string): Promise<Company | null> {
+    const row = await this.db.selectFrom('companies').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    return row ? toCompany(row) : null;
+  }
+
+  async adjustBalance(id: string, delta: number): Promise<number | null> {
+    const row = await this.db
+      .updateTable('companies')
+      .set({ avulso_balance: sql`avulso_balance + ${delta}` })
+      .where('id', '=', id)
+      .where(sql<boolean>`avulso_balance + ${delta} >= 0`)
+      .returning('avulso_balance')
+      .executeTakeFirst();
+    return row ? row.avulso_balance : null;
+  }
+}

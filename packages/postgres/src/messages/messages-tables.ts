@@ -1,0 +1,89 @@
+import type { ColumnType, JSONColumnType } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export interface ContactsTable {
+  id: string;
+  company_id: string;
+  phone: string;
+  phone_key: string;
+  name: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ContactAffinitiesTable {
+  contact_id: string;
+  setor_id: string;
+  company_id: string;
+  source: string;
+  created_at: Timestamp;
+}
+
+export interface TagsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface ContactTagsTable {
+  contact_id: string;
+  tag_id: string;
+  created_at: Timestamp;
+}
+
+export interface ConversationsTable {
+  id: string;
+  company_id: string;
+  setor_id: string;
+  contact_id: string;
+  last_inbound_at: Timestamp | null;
+  last_outbound_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MessagesTable {
+  id: string;
+  company_id: string;
+  conversation_id: string;
+  setor_id: string;
+  contact_id: string;
+  phone: string;
+  sender_number: string | null;
+  key_mode: string;
+  content: JSONColumnType<Record<string, unknown>>;
+  parts: JSONColumnType<Record<string, unknown>[]>;
+  status: string;
+  provider_message_id: string | null;
+  error_code: string | null;
+  error: string | null;
+  reaction: string | null;
+  edited_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+  sent_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RotationCursorsTable {
+  key: string;
+  position: number;
+  updated_at: Timestamp;
+}
+
+/** Tables of the messages feature (migration 0003). */
+export interface MessagesTables {
+  contacts: ContactsTable;
+  contact_affinities: ContactAffinitiesTable;
+  tags: TagsTable;
+  contact_tags: ContactTagsTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  rotation_cursors: RotationCursorsTable;
+}
+
+declare module '../shared/database.js' {
+  interface Database extends MessagesTables {}
+}

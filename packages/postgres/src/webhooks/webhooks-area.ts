@@ -1,0 +1,13 @@
+import * as m0005 from './0005-webhooks.js';
+import { postgresArea } from '../shared/postgres-area.js';
+import { KyselyWebhookDeliveryRepository, KyselyWebhookEventQueue, KyselyWebhookRepository } from './kysely-webhook-repositories.js';
+
+/** Webhook endpoints, deliveries with their attempts, and the queue the outbox trigger fills. */
+export const webhooksArea = postgresArea({
+  migrations: { '0005-webhooks': m0005 },
+  repositories: (db) => ({
+    webhooks: new KyselyWebhookRepository(db),
+    webhookDeliveries: new KyselyWebhookDeliveryRepository(db),
+    webhookEvents: new KyselyWebhookEventQueue(db),
+  }),
+});
