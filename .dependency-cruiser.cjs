@@ -14,6 +14,24 @@ module.exports = {
       },
     },
     {
+      name: 'core-shared-imports-no-area',
+      comment:
+        'packages/core/src/shared is the kernel every area builds on (clock, ids, errors, outbox, unit of work, decider): ' +
+        'it never imports a feature area, so an area can be added or removed without touching it.',
+      severity: 'error',
+      from: { path: '^packages/core/src/shared/' },
+      to: { path: '^packages/core/src/(?!shared/)' },
+    },
+    {
+      name: 'core-areas-meet-through-their-index',
+      comment:
+        "A feature area uses another area only through that area's index.ts (its exported entities, ports and use cases), " +
+        'never its internal files.',
+      severity: 'error',
+      from: { path: '^packages/core/src/([^/]+)/', pathNot: '^packages/core/src/(shared|testing)/' },
+      to: { path: '^packages/core/src/[^/]+/', pathNot: ['^packages/core/src/($1|shared|testing)/', '^packages/core/src/[^/]+/index[.]ts$'] },
+    },
+    {
       name: 'core-imports-no-workspace-package',
       comment: 'The core depends on nothing of ours: adapters depend on it, never the reverse.',
       severity: 'error',
