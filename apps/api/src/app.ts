@@ -8,6 +8,8 @@ import { errorHandler, notFoundHandler, requireJsonBody } from './http/error-han
 import { ApiMetrics, requestObservability } from './http/observability.js';
 import { ApiSettings, Logger, MetricsCollector } from './http/tokens.js';
 import { registerApiDocs } from './openapi/api-docs.js';
+import { registerRoutes } from './http/register-routes.js';
+import { apiRoutes } from './routes.js';
 
 /**
  * The Express application: health probes, the public `/v1` API behind API keys and rate limits,
@@ -39,21 +41,24 @@ export function createApp(container: Container): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
   });
 
-  registerApiDocs(app); // public: GET /v1/openapi.json and /docs, before the /v1 router demands a key
+  registerApiDocs(app); // public: the page at /docs
 
   const json = express.json({ limit: settings.bodyLimit, type: 'application/json' });
-
   const v1 = Router();
   v1.use(requireJsonBody, json);
   v1.use(authenticate(container.get(AuthenticateRequest)));
-  for (const controller of container.getAll<Controller>(Controller)) controller.register(v1);
-  v1.use(notFoundHandler);
-  app.use('/v1', v1);
-
   const admin = Router();
   admin.use(adminAuthenticate(adminTokenCheck(settings.adminTokenHash)));
   admin.use(requireJsonBody, json);
-  for (const controller of container.getAll<Controller>(AdminController)) controller.register(admin);
+
+  // Public routes land on the app here, before the /v1 router demands a key.
+  registerRoutes(apiRoutes, { app, v1, admin }, container);
+  // Areas not yet moved to route definitions (campaigns) still bind controllers.
+  for (const controller of container.isBound(Controller) ? container.getAll<Controller>(Controller) : []) controller.register(v1);
+  for (const controller of container.isBound(AdminController) ? container.getAll<Controller>(AdminController) : []) controller.register(admin);
+
+  v1.use(notFoundHandler);
+  app.use('/v1', v1);
   admin.use(notFoundHandler);
   app.use('/admin/v1', admin);
 

@@ -12,7 +12,8 @@ import { channelsModule } from '@carteiro/channels';
 import { channelModule } from './channel/channel.module.js';
 import { messagesModule } from './messages/messages.module.js';
 import { campaignsModule } from './campaigns/campaigns.module.js';
-import { ApiSettings, Logger } from './http/tokens.js';
+import { ApiSettings, Logger, OpenApiDocumentJson } from './http/tokens.js';
+import { buildOpenApiDocument } from './openapi/document.js';
 
 /** What the API process is given by whoever starts it (the server, or a test). */
 export interface ApiInfrastructure {
@@ -39,6 +40,9 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     readiness: infra.readiness,
     bodyLimit: '5mb',
   });
+  // Built on first request: the routes and their schemas do not change while the process runs.
+  let documentJson: string | undefined;
+  container.bind<OpenApiDocumentJson>(OpenApiDocumentJson).toConstantValue(() => (documentJson ??= JSON.stringify(buildOpenApiDocument())));
   container.load(
     systemModule(infra.config),
     postgresModule(infra.db, jobSchedulerFactory(infra.boss)),

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { DomainError, bearerToken, hashApiKey, hashesEqual } from '@carteiro/core';
+import { DomainError, hashApiKey, hashesEqual } from '@carteiro/core';
+import { bearerToken } from './auth.js';
 
 /** Answers whether a presented admin token is right; null when no admin token is configured. */
 export type AdminTokenCheck = ((token: string) => boolean) | null;

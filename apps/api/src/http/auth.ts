@@ -1,5 +1,12 @@
 import type { Request, RequestHandler } from 'express';
-import { AuthenticateRequest, DomainError, bearerToken, hasScope, type Principal, type Scope } from '@carteiro/core';
+import { AuthenticateRequest, DomainError, hasScope, type Principal, type Scope } from '@carteiro/core';
+
+/** `Authorization: Bearer <key>` → the key, or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
 
 declare module 'express-serve-static-core' {
   interface Request {

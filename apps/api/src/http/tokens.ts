@@ -21,3 +21,7 @@ export const MetricsCollector = Symbol.for('carteiro.api.MetricsCollector');
 export interface MetricsCollector {
   register(registry: import('prom-client').Registry): void;
 }
+
+/** The OpenAPI document as JSON text, built once on first use (bound by the composition root). */
+export const OpenApiDocumentJson = Symbol.for('carteiro.api.OpenApiDocumentJson');
+export type OpenApiDocumentJson = () => string;

@@ -1,28 +1,77 @@
 import { Ajv, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import * as formats from 'ajv-formats';
-import { ValidationError } from '@carteiro/core';
+import { isUuid, ValidationError } from '@carteiro/core';
 
 // ajv-formats is CommonJS with a default export; under NodeNext its namespace needs unwrapping.
 type FormatsPlugin = (ajv: Ajv) => Ajv;
 const addFormats = ((formats as unknown as { default?: FormatsPlugin }).default ?? formats) as FormatsPlugin;
 
 /** One ajv for the whole app: schemas compile once and are cached by identity. */
-export const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
+export const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true, verbose: true });
 addFormats(ajv);
+// ajv-formats' uuid also takes `urn:uuid:…`, which PostgreSQL refuses: the core's definition instead.
+ajv.addFormat('uuid', (value: string) => isUuid(value));
 
 const compiled = new WeakMap<SchemaObject, ValidateFunction>();
 
-function describe(error: ErrorObject): { field: string; message: string } {
-  const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+/** One problem of a request, as `details.errors` lists them. */
+export interface FieldError {
+  field: string;
+  message: string;
+  /** For a value outside a fixed list: the accepted values. */
+  allowed?: unknown[];
+}
+
+const join = (base: string, name: string) => (base ? `${base}.${name}` : name);
+
+function describe(error: ErrorObject, root: string): FieldError {
+  const base = join(root, error.instancePath.replace(/^\//, '').replace(/\//g, '.'));
   if (error.keyword === 'required') {
-    const missing = (error.params as { missingProperty: string }).missingProperty;
-    return { field: base ? `${base}.${missing}` : missing, message: 'is required' };
+    return { field: join(base, (error.params as { missingProperty: string }).missingProperty), message: 'is required' };
   }
   if (error.keyword === 'additionalProperties') {
-    const extra = (error.params as { additionalProperty: string }).additionalProperty;
-    return { field: base ? `${base}.${extra}` : extra, message: 'is not allowed' };
+    return { field: join(base, (error.params as { additionalProperty: string }).additionalProperty), message: 'is not allowed' };
+  }
+  if (error.keyword === 'enum') {
+    // "must be one of: *, messages:write, …" tells the caller what to send; ajv's text only says there is a list.
+    const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+    return { field: base || '(body)', message: `must be one of: ${allowed.map(String).join(', ')}`, allowed };
   }
   return { field: base || '(body)', message: error.message ?? 'is invalid' };
+}
+
+/** The `x-error-reason` a failing subschema names (e.g. `invalid_url`), echoed as `details.reason`. */
+function reasonOf(errors: ErrorObject[]): string | undefined {
+  for (const error of errors) {
+    const reason = (error.parentSchema as { 'x-error-reason'?: unknown } | undefined)?.['x-error-reason'];
+    if (typeof reason === 'string') return reason;
+  }
+  return undefined;
+}
+
+/** Problems of `value` against `schema` (none when it conforms); defaults are filled in place. */
+export function problemsOf(schema: SchemaObject, value: unknown, root = ''): { errors: FieldError[]; reason?: string } {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = ajv.compile(schema);
+    compiled.set(schema, check);
+  }
+  if (check(value)) return { errors: [] };
+  const raw = check.errors ?? [];
+  return { errors: raw.map((e) => describe(e, root)), reason: reasonOf(raw) };
+}
+
+/** The 400 of a list of problems: the message names the first, `details.errors` lists them all. */
+export function validationFailure(
+  problems: { errors: FieldError[]; reason?: string },
+  code: 'VALIDATION_ERROR' | 'BAD_REQUEST' = 'VALIDATION_ERROR',
+): ValidationError {
+  const first = problems.errors[0];
+  return new ValidationError(
+    first ? `${first.field} ${first.message}` : 'Invalid request',
+    { errors: problems.errors, ...(first ? { field: first.field } : {}), ...(problems.reason ? { reason: problems.reason } : {}) },
+    code,
+  );
 }
 
 /**
@@ -30,15 +79,38 @@ function describe(error: ErrorObject): { field: string; message: string } {
  * list every problem as `{ field, message }`.
  */
 export function validate<T>(schema: SchemaObject, value: unknown, code: 'VALIDATION_ERROR' | 'BAD_REQUEST' = 'VALIDATION_ERROR'): T {
-  let check = compiled.get(schema);
-  if (!check) {
-    check = ajv.compile(schema);
-    compiled.set(schema, check);
-  }
-  if (!check(value)) {
-    const errors = (check.errors ?? []).map(describe);
-    const first = errors[0];
-    throw new ValidationError(first ? `${first.field} ${first.message}` : 'Invalid request', { errors }, code);
-  }
+  const problems = problemsOf(schema, value);
+  if (problems.errors.length > 0) throw validationFailure(problems, code);
   return value as T;
+}
+
+/**
+ * The first string (value or key) holding U+0000 in `value`, as a field path (`message.text`,
+ * `recipients.3.name`), or null. PostgreSQL refuses NUL in text and JSON, so no input may carry
+ * one. Iterative: a deeply nested body must not overflow the stack.
+ */
+export function fieldWithNul(value: unknown, root = ''): string | null {
+  const stack: [unknown, string][] = [[value, root]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (typeof node === 'string') {
+      if (node.includes('\u0000')) return path || '(body)';
+    } else if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i -= 1) stack.push([node[i], join(path, String(i))]);
+    } else if (node && typeof node === 'object') {
+      const entries = Object.entries(node as Record<string, unknown>);
+      for (const [key] of entries) if (key.includes('\u0000')) return join(path, key.replace(/\u0000/g, '\\u0000'));
+      for (let i = entries.length - 1; i >= 0; i -= 1) stack.push([entries[i]![1], join(path, entries[i]![0])]);
+    }
+  }
+  return null;
+}
+
+/** Refuses U+0000 anywhere in `value` with a 400 VALIDATION_ERROR naming the field. */
+export function refuseNul(value: unknown, root = ''): void {
+  const field = fieldWithNul(value, root);
+  if (field !== null) {
+    const message = 'must not contain the NUL character (U+0000)';
+    throw new ValidationError(`${field} ${message}`, { errors: [{ field, message }], field });
+  }
 }

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import type { Express, RequestHandler } from 'express';
-import { buildOpenApiDocument } from './document.js';
 
 const require = createRequire(import.meta.url);
 
@@ -66,13 +65,7 @@ const docsHeaders: RequestHandler = (_req, res, next) => {
  * itself, before the `/v1` router, whose first middleware demands an API key.
  */
 export function registerApiDocs(app: Express): void {
-  let json: string | undefined;
-  app.get(OPENAPI_PATH, (_req, res) => {
-    // Built once per process: the operations and schemas do not change while it runs.
-    json ??= JSON.stringify(buildOpenApiDocument());
-    res.type('application/json').setHeader('Cache-Control', 'no-cache');
-    res.send(json);
-  });
+  // GET /v1/openapi.json itself is a route definition (openapi/reference.routes.ts).
   app.get(DOCS_PATH, docsHeaders, (_req, res) => {
     res.type('html').send(page);
   });

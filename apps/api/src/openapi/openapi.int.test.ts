@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { createWebhookSchema } from '../webhooks/webhooks.schemas.js';
+import { createWebhookSchema } from '../webhooks/webhooks.routes.js';
 import { sendMessageSchema } from '../messages/messages.schemas.js';
 import { createCampaignSchema } from '../campaigns/campaigns.schemas.js';
 import { routeTable } from '../testing/route-table.js';

@@ -1,5 +1,5 @@
 import { EventNames, SendFailureGroups, type EventName } from '@carteiro/core';
-import { type JsonSchema, s } from './operation.js';
+import { type JsonSchema, s } from '../http/schema.js';
 
 const failureCode = s.nullableString({ enum: [...Object.values(SendFailureGroups).flat(), null], description: 'Classified failure code.' });
 

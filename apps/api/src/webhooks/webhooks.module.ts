@@ -17,10 +17,8 @@ import {
 import { AppConfig, type Config } from '@carteiro/system';
 import { HttpWebhookSender, WebhookUrlSafety } from '@carteiro/webhooks';
 import { ContainerModule } from 'inversify';
-import { Controller } from '../http/controller.js';
-import { WebhooksController } from './webhooks.controller.js';
 
-/** Webhook registration, the test endpoint, the delivery log and redelivery. */
+/** The use cases of webhook registration, the test endpoint, the delivery log and redelivery (routes: webhooks.routes.ts). */
 export const webhooksModule = new ContainerModule(({ bind }) => {
   bind<WebhookUrlPolicy>(WebhookUrlPolicy)
     .toResolvedValue((config: Config) => new WebhookUrlSafety({ allowPrivate: config.allowPrivateWebhooks }), [AppConfig])
@@ -55,5 +53,4 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
   bind(RedeliverWebhookDelivery)
     .toResolvedValue((uow: UnitOfWork, clock: Clock) => new RedeliverWebhookDelivery(uow, clock), [UnitOfWork, Clock])
     .inSingletonScope();
-  bind(Controller).to(WebhooksController).inSingletonScope();
 });

@@ -1,0 +1,135 @@
+import type { Express, Request, RequestHandler, Response, Router } from 'express';
+import type { Container, ServiceIdentifier } from 'inversify';
+import { auth, requireScope } from './auth.js';
+import { ok } from './envelope.js';
+import { Reply, type RouteContext, type RouteDefinition } from './route.js';
+import type { JsonSchema } from './schema.js';
+import { problemsOf, refuseNul, validationFailure, type FieldError } from './validation.js';
+
+/** Where the mount point of each kind of route strips its prefix. */
+const V1 = '/v1';
+const ADMIN = '/admin/v1';
+
+function types(schema: JsonSchema): string[] {
+  const type = schema.type;
+  return Array.isArray(type) ? (type as string[]) : typeof type === 'string' ? [type] : [];
+}
+
+/** Query strings are text: numbers and booleans the schema asks for are converted before validation. */
+function coerceQuery(schema: JsonSchema | undefined, raw: Record<string, unknown>): Record<string, unknown> {
+  const query: Record<string, unknown> = { ...raw };
+  const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+  for (const [name, property] of Object.entries(properties)) {
+    const value = query[name];
+    if (typeof value !== 'string') continue;
+    const wanted = types(property);
+    if ((wanted.includes('integer') || wanted.includes('number')) && /^-?\d+(\.\d+)?$/.test(value)) query[name] = Number(value);
+    else if (wanted.includes('boolean') && (value === 'true' || value === 'false')) query[name] = value === 'true';
+  }
+  return query;
+}
+
+/** The validated input of a request, or a thrown 400/404. */
+export function readRequest(route: RouteDefinition, req: Request) {
+  const code = route.validationCode ?? 'VALIDATION_ERROR';
+  const params: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(route.params ?? {})) {
+    const value = String(req.params[name] ?? '');
+    const problems = problemsOf(spec.schema, value, name);
+    if (problems.errors.length > 0) throw spec.malformed ? spec.malformed(value) : validationFailure(problems, code);
+    params[name] = spec.schema.format === 'uuid' ? value.toLowerCase() : value;
+  }
+  refuseNul(params);
+
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, spec] of Object.entries(route.headers ?? {})) {
+    const value = req.get(name);
+    refuseNul(value, name);
+    if (value === undefined) {
+      if (spec.required) throw validationFailure({ errors: [{ field: name, message: 'is required' }] }, code);
+      continue;
+    }
+    const problems = problemsOf(spec.schema, value, name);
+    if (problems.errors.length > 0) throw validationFailure(problems, code);
+    headers[name] = value;
+  }
+
+  const rawQuery = { ...(req.query as Record<string, unknown>) };
+  refuseNul(rawQuery);
+  let query: Record<string, unknown> = rawQuery;
+  if (route.query) {
+    query = coerceQuery(route.query, rawQuery);
+    const problems = problemsOf(route.query, query);
+    if (problems.errors.length > 0) throw validationFailure(problems, code);
+  }
+
+  let body: unknown;
+  if (route.body) {
+    body = req.body ?? {};
+    refuseNul(body);
+    const problems = problemsOf(route.body.schema, body);
+    if (problems.errors.length > 0) throw validationFailure(problems, code);
+  }
+  return { params, query, body, headers };
+}
+
+function handlerOf(route: RouteDefinition, container: Container): RequestHandler {
+  const services = new Map<ServiceIdentifier<unknown>, unknown>();
+  const use = <T>(token: ServiceIdentifier<T>): T => {
+    if (!services.has(token)) services.set(token, container.get<T>(token));
+    return services.get(token) as T;
+  };
+  return async (req: Request, res: Response) => {
+    const input = readRequest(route, req);
+    const context: RouteContext<Record<string, string>, unknown, unknown> = {
+      ...input,
+      get principal() {
+        return auth(req);
+      },
+      req,
+      res,
+      use,
+    };
+    const result = await route.handler(context);
+    if (res.headersSent) return;
+    const { status, raw } = route.response;
+    if (result instanceof Reply) ok(res, result.data, result.options.status ?? status, result.options.meta);
+    else if (raw) res.status(status).json(result);
+    else ok(res, result, status);
+  };
+}
+
+/** The Express path of a route below its mount point. */
+function localPath(route: RouteDefinition, prefix: string): string {
+  if (!route.path.startsWith(`${prefix}/`)) throw new Error(`${route.operationId}: ${route.path} must start with ${prefix}/`);
+  return route.path.slice(prefix.length);
+}
+
+/**
+ * Registers every route of the list: `public` ones on the app, scoped ones on the `/v1` router
+ * behind their scope guard, `admin` ones on the `/admin/v1` router, in list order.
+ */
+export function registerRoutes(
+  routes: readonly RouteDefinition[],
+  target: { app: Express; v1: Router; admin: Router },
+  container: Container,
+): void {
+  for (const route of routes) {
+    const handler = handlerOf(route, container);
+    if (route.auth === 'public') target.app[route.method](route.path, handler);
+    else if (route.auth === 'admin') target.admin[route.method](localPath(route, ADMIN), handler);
+    else target.v1[route.method](localPath(route, V1), requireScope(route.auth.scope), handler);
+  }
+}
+
+/** Every request schema of a route with the field path it validates (for the route-wide tests). */
+export function requestSchemas(route: RouteDefinition): { where: string; schema: JsonSchema }[] {
+  return [
+    ...Object.entries(route.params ?? {}).map(([name, spec]) => ({ where: `params.${name}`, schema: spec.schema })),
+    ...Object.entries(route.headers ?? {}).map(([name, spec]) => ({ where: `headers.${name}`, schema: spec.schema })),
+    ...(route.query ? [{ where: 'query', schema: route.query as JsonSchema }] : []),
+    ...(route.body ? [{ where: 'body', schema: route.body.schema as JsonSchema }] : []),
+  ];
+}
+
+export type { FieldError };

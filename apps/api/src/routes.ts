@@ -1,0 +1,13 @@
+import type { RouteDefinition } from './http/route.js';
+import { referenceRoutes } from './openapi/reference.routes.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+
+/**
+ * Every route of the API, one line per area, in registration order. `createApp` registers them,
+ * `buildOpenApiDocument` documents them and the route-wide tests (scope matrix, fuzzer, OpenAPI
+ * coverage, integer bounds) walk them: a route added to an area's list is covered everywhere.
+ */
+export const apiRoutes: readonly RouteDefinition[] = [
+  ...referenceRoutes,
+  ...webhooksRoutes,
+];
