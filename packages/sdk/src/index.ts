@@ -1,17 +1,15 @@
 import createClient, { type Client } from 'openapi-fetch';
-import { verifyWebhookSignature, type WebhookVerificationResult } from '@carteiro/core/webhook-signature';
+import { verifyWebhookSignature, type WebhookVerificationResult } from './webhook-signature.js';
 import type { components, paths, webhooks } from './schema.js';
 
 export type { components, operations, paths, webhooks } from './schema.js';
-// The signature helpers are the server's own (packages/core/src/webhooks/webhook-signature.ts), imported
-// through a subpath that loads only that file: the SDK does not pull the domain core in at run time.
 export {
   WEBHOOK_TOLERANCE_SECONDS,
   signWebhookPayload,
   verifyWebhookSignature,
   type WebhookVerification,
   type WebhookVerificationResult,
-} from '@carteiro/core/webhook-signature';
+} from './webhook-signature.js';
 
 /** How to reach the API. */
 export interface CarteiroClientOptions {

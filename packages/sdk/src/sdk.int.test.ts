@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 // The real service, in process, listening on a port: the SDK talks to it over HTTP like any client.
 import { createTestApi, type TestApi } from '../../../apps/api/src/testing/test-api.js';
-import { sendAndCampaign } from '../examples/send-and-campaign.js';
 import { CarteiroApiError, createCarteiroClient, readWebhook, unwrap, verifyWebhookSignature, type CarteiroClient } from './index.js';
 
 let api: TestApi;
@@ -11,6 +10,16 @@ let server: Server;
 let baseUrl: string;
 let apiKey: string;
 let client: CarteiroClient;
+
+/** The example is plain JavaScript (it runs on Node.js 20 as it is); this is its shape. */
+type SendAndCampaign = (options: { baseUrl: string; apiKey: string; phone: string }) => Promise<{
+  sent: unknown;
+  created: { id: string };
+  campaign: unknown;
+  messages: { items: { clientes: { nome: string } }[] };
+  cancelled: { cancelled: number };
+}>;
+const examplePath: string = '../examples/send-and-campaign.mjs';
 
 beforeAll(async () => {
   api = await createTestApi();
@@ -32,15 +41,21 @@ afterAll(async () => {
 });
 
 describe('@carteiro/sdk against the real API', () => {
-  it('runs the example: sends a message, creates a campaign and reads it back', async () => {
+  it('runs the example: sends a message, creates a campaign, reads it back and cancels it', async () => {
+    const { sendAndCampaign } = (await import(examplePath)) as { sendAndCampaign: SendAndCampaign };
     const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      const { sent, created, campaign, messages } = await sendAndCampaign({ baseUrl, apiKey, phone: '+5511987654321' });
+      const { sent, created, campaign, messages, cancelled } = await sendAndCampaign({ baseUrl, apiKey, phone: '+5511987654321' });
       expect(sent).toMatchObject({ phone: '+5511987654321', status: 'sent' });
       expect(created).toMatchObject({ status: 'queued', total_recipients: 2, execution_mode: 'scheduled' });
       expect(campaign).toMatchObject({ id: created.id, name: 'Boas-vindas', status: 'pendente', total_destinatarios: 2, progress: 0 });
       expect(messages.items.map((m) => m.clientes.nome).sort()).toEqual(['Ana Souza', 'Bruno']);
       expect(log).toHaveBeenCalledWith(expect.stringContaining(`campaign ${created.id} queued`));
+      // It cleans up: its campaign is cancelled, nothing stays scheduled against the concurrency limit.
+      expect(cancelled).toEqual({ cancelled: 2 });
+      const after = await unwrap(client.GET('/v1/campaigns/{id}', { params: { path: { id: created.id } } }));
+      expect(after).toMatchObject({ id: created.id, cancelled_by_user: true });
+      expect(after.status).not.toBe('pendente');
     } finally {
       log.mockRestore();
     }
