@@ -8,6 +8,10 @@ const rendererBundle = require.resolve('@scalar/api-reference/browser/standalone
 
 export const DOCS_PATH = '/docs';
 export const OPENAPI_PATH = '/v1/openapi.json';
+/** The same document where tools and people look first. */
+export const ROOT_OPENAPI_PATH = '/openapi.json';
+/** The security scheme of company API keys in the document (`components.securitySchemes`). */
+export const API_KEY_SCHEME = 'apiKey';
 
 const page = `<!doctype html>
 <html lang="en">
@@ -34,6 +38,8 @@ const init = `Scalar.createApiReference('#carteiro-api-reference', ${JSON.string
   hideClientButton: true,
   defaultOpenAllTags: true,
   agent: { disabled: true },
+  // "Test Request" opens with the API key's bearer scheme selected: paste a key and send.
+  authentication: { preferredSecurityScheme: API_KEY_SCHEME },
 })});\n`;
 
 /**
@@ -61,11 +67,17 @@ const docsHeaders: RequestHandler = (_req, res, next) => {
 };
 
 /**
- * `GET /v1/openapi.json` (public) and the documentation page at `GET /docs`. Mounted on the app
- * itself, before the `/v1` router, whose first middleware demands an API key.
+ * The documentation page at `GET /docs`, and `GET /openapi.json` as another address of the public
+ * `GET /v1/openapi.json`. Mounted on the app itself, before the routes and the `/v1` router, whose
+ * first middleware demands an API key.
  */
 export function registerApiDocs(app: Express): void {
-  // GET /v1/openapi.json itself is a route definition (openapi/reference.routes.ts).
+  // GET /v1/openapi.json itself is a route definition (openapi/reference.routes.ts), registered after
+  // this: the root address is rewritten to it, so both answer the same document with the same headers.
+  app.get(ROOT_OPENAPI_PATH, (req, _res, next) => {
+    req.url = OPENAPI_PATH;
+    next();
+  });
   app.get(DOCS_PATH, docsHeaders, (_req, res) => {
     res.type('html').send(page);
   });
