@@ -16,8 +16,8 @@ import { pino } from 'pino';
 import { sql } from 'kysely';
 import { AdminService, UnitOfWork, type ChannelInstance } from '@carteiro/core';
 import { buildApiContainer, createApp } from '@carteiro/api';
-import { createBoss, ensureQueues, queueDefinitions } from '@carteiro/pgboss';
-import { createDb, migrateToLatest, pgArray } from '@carteiro/postgres';
+import { createBoss, ensureDeclaredQueues } from '@carteiro/pgboss';
+import { createDb, migrateToLatest, pgArray, type ServiceUnitOfWork } from '@carteiro/postgres';
 import { loadConfig } from '@carteiro/system';
 import { buildWorkerContainer, runWorker } from '@carteiro/worker';
 import { startBenchDatabase } from './support/tenant.js';
@@ -60,16 +60,16 @@ export async function runCampaignsBench(log: (line: string) => void = console.lo
   const boss = createBoss(url, { worker: true });
   boss.on('error', () => undefined);
   await boss.start();
-  await ensureQueues(boss, queueDefinitions);
   const config = loadConfig({ ...process.env, PACING_SCALE: '0', ADMIN_TOKEN: 'bench-admin-token' });
 
   try {
     const api = buildApiContainer({ config, db, boss, logger, readiness: async () => true });
+    await ensureDeclaredQueues(boss, api);
     const server = createApp(api).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const admin = api.get(AdminService);
-    const uow = api.get<UnitOfWork>(UnitOfWork);
+    const uow = api.get<ServiceUnitOfWork>(UnitOfWork);
 
     const tenant = async (boxCount: number) => {
       const company = await admin.createCompany({

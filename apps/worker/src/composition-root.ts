@@ -3,10 +3,10 @@ import { Container, type ContainerModule } from 'inversify';
 import { Repositories } from '@carteiro/core';
 import type { Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
-import { postgresModule, type Database } from '@carteiro/postgres';
-import { jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
+import { postgresModule, type Database, type ServiceRepositories } from '@carteiro/postgres';
+import { QueueDefinitions, jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
 import { systemModule, type Config } from '@carteiro/system';
-import { Housekeeper, HousekeepingJob } from './housekeeping/housekeeping.job.js';
+import { Housekeeper, HousekeepingJob, housekeepingQueueDefinitions } from './housekeeping/housekeeping.job.js';
 import { JobHandler } from './jobs/job-handler.js';
 import { Logger } from './tokens.js';
 import { webhooksModule } from './webhooks/webhooks.module.js';
@@ -32,11 +32,12 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind(Logger).toConstantValue(infra.logger);
   container.load(systemModule(infra.config), postgresModule(infra.db, jobSchedulerFactory(infra.boss)), pgBossModule(infra.boss));
+  container.bind(QueueDefinitions).toConstantValue(housekeepingQueueDefinitions);
   container.bind(JobHandler).to(HousekeepingJob);
   // The outbox only feeds the webhook fan-out, which copies what it needs: a month of history is kept.
   container
     .bind<(now: Date) => Promise<number>>(Housekeeper)
-    .toResolvedValue((repos: Repositories) => (now: Date) => repos.events.purgeBefore(new Date(now.getTime() - DOMAIN_EVENT_RETENTION_MS)), [Repositories]);
+    .toResolvedValue((repos: ServiceRepositories) => (now: Date) => repos.events.purgeBefore(new Date(now.getTime() - DOMAIN_EVENT_RETENTION_MS)), [Repositories]);
   container.load(webhooksModule);
   container.load(channelsModule, channelWorkerModule);
   container.load(campaignsWorkerModule);

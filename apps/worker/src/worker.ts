@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import type PgBoss from 'pg-boss';
-import { ensureQueues, queueDefinitions } from '@carteiro/pgboss';
+import { ensureDeclaredQueues } from '@carteiro/pgboss';
 import { BackgroundService, JobHandler } from './jobs/job-handler.js';
 
 export interface RunningWorker {
@@ -10,7 +10,7 @@ export interface RunningWorker {
 
 /** Subscribes every job handler to its queue, schedules the cron ones and starts the background loops. */
 export async function runWorker(container: Container, boss: PgBoss): Promise<RunningWorker> {
-  await ensureQueues(boss, queueDefinitions);
+  await ensureDeclaredQueues(boss, container);
   const handlers = container.getAll<JobHandler>(JobHandler);
   for (const handler of handlers) {
     await boss.work(

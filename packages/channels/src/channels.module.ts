@@ -1,4 +1,4 @@
-import { ChannelGateway, ChannelSimulatorStore, Clock, IdGenerator, Random, Repositories } from '@carteiro/core';
+import { ChannelGateway, ChannelSimulatorStore, Clock, IdGenerator, Random, Repositories, type ChannelRepositories } from '@carteiro/core';
 import { ContainerModule } from 'inversify';
 import { createChannelGateway, type ChannelsConfig } from './create-channel-gateway.js';
 
@@ -13,7 +13,7 @@ export const ChannelsSettings = Symbol.for('carteiro.ChannelsSettings');
 export const channelsModule = new ContainerModule(({ bind }) => {
   bind<ChannelGateway>(ChannelGateway)
     .toResolvedValue(
-      (settings: ChannelsConfig, clock: Clock, ids: IdGenerator, random: Random, simulatorStore: ChannelSimulatorStore, repos: Repositories) =>
+      (settings: ChannelsConfig, clock: Clock, ids: IdGenerator, random: Random, simulatorStore: ChannelSimulatorStore, repos: Repositories<ChannelRepositories>) =>
         createChannelGateway(settings, { clock, ids, random, simulatorStore, conversationWindows: repos.conversationWindows }),
       [ChannelsSettings, Clock, IdGenerator, Random, ChannelSimulatorStore, Repositories],
     )

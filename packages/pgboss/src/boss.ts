@@ -1,15 +1,5 @@
+import type { QueueDefinition } from '@carteiro/core';
 import PgBoss from 'pg-boss';
-
-/** A queue and its pg-boss policy. */
-export interface QueueDefinition {
-  name: string;
-  /** `singleton` keeps at most one job queued or active per singletonKey. */
-  policy?: 'standard' | 'short' | 'singleton' | 'stately';
-  retryLimit?: number;
-  retryDelay?: number;
-  retryBackoff?: boolean;
-  expireInSeconds?: number;
-}
 
 export interface BossOptions {
   /** Processes that only enqueue (the API) skip maintenance and cron monitoring. */

@@ -1,28 +1,22 @@
-import { CampaignQueues } from '@carteiro/core';
-import type { QueueDefinition } from './boss.js';
+import type { QueueDefinition } from '@carteiro/core';
+import type { Container } from 'inversify';
+import type PgBoss from 'pg-boss';
+import { ensureQueues } from './boss.js';
 
 /**
- * Every queue of the service. A feature adds its queues here so that every process creates
- * them at start (pg-boss 10 refuses to send to a queue that does not exist).
+ * Service identifier of the queue definitions an app's area modules bind (each binds its area's
+ * list, e.g. `bind(QueueDefinitions).toConstantValue(campaignQueueDefinitions)`); a process creates
+ * all of them at start, so no list of every queue lives anywhere.
  */
-export const Queues = {
-  /** Periodic clean-up of expired rate-limit windows and idempotency records. */
-  housekeeping: 'housekeeping',
-} as const;
+export const QueueDefinitions = Symbol.for('carteiro.QueueDefinitions');
 
-export const queueDefinitions: QueueDefinition[] = [
-  { name: Queues.housekeeping, policy: 'singleton', retryLimit: 2 },
-  // The API enqueues into the campaign queues and the worker consumes them: both processes create them.
-  // Lanes and starts keep at most one queued job per box or campaign beside the running one.
-  { name: CampaignQueues.prepare, policy: 'stately', retryLimit: 5, retryDelay: 5 },
-  { name: CampaignQueues.start, policy: 'stately', retryLimit: 5, retryDelay: 5 },
-  { name: CampaignQueues.lane, policy: 'stately', retryLimit: 2, retryDelay: 5 },
-  { name: CampaignQueues.sweep, policy: 'singleton', retryLimit: 1 },
-];
+/** The queues the container's modules declared, each once. */
+export function declaredQueues(container: Container): QueueDefinition[] {
+  const all = container.isBound(QueueDefinitions) ? container.getAll<readonly QueueDefinition[]>(QueueDefinitions).flat() : [];
+  return [...new Map(all.map((q) => [q.name, q])).values()];
+}
 
-/** Registers more queues (features call this from their module, before processes start). */
-export function registerQueues(...definitions: QueueDefinition[]): void {
-  for (const definition of definitions) {
-    if (!queueDefinitions.some((q) => q.name === definition.name)) queueDefinitions.push(definition);
-  }
+/** Creates the queues the container's modules declared (idempotent; every process calls it at start). */
+export async function ensureDeclaredQueues(boss: PgBoss, container: Container): Promise<void> {
+  await ensureQueues(boss, declaredQueues(container));
 }

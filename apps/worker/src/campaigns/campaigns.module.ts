@@ -1,5 +1,6 @@
 import {
   CampaignEngineSettings,
+  campaignQueueDefinitions,
   ChannelGateway,
   Clock,
   DEFAULT_DISPATCH_SETTINGS,
@@ -17,6 +18,7 @@ import {
   UnitOfWork,
   type DispatchSettings,
 } from '@carteiro/core';
+import { QueueDefinitions } from '@carteiro/pgboss';
 import { AppConfig, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
@@ -25,6 +27,7 @@ import { Logger } from '../tokens.js';
 import { CampaignLaneJob, CampaignPrepareJob, CampaignStartJob, CampaignSweepJob, StartupSweep } from './campaign-jobs.js';
 import { LaneRunner } from './lane-runner.js';
 import { TimerSleeper } from './timer-sleeper.js';
+import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
 
 /** Dispatch settings from the environment (lease and slice lengths are tunable for tests). */
 export const DispatchSettingsToken = Symbol.for('carteiro.worker.DispatchSettings');
@@ -44,23 +47,24 @@ export function dispatchSettingsFrom(config: Config, env: NodeJS.ProcessEnv = pr
 
 /** The campaign engine's worker side: start, lane and sweep jobs, the in-process lane runner. */
 export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => {
+  bind(QueueDefinitions).toConstantValue(campaignQueueDefinitions);
   bind<CampaignEngineSettings>(CampaignEngineSettings)
     .toResolvedValue((config: Config) => ({ pacingScale: config.pacingScale }), [AppConfig])
     .inSingletonScope();
   bind<DispatchSettings>(DispatchSettingsToken).toResolvedValue((config: Config) => dispatchSettingsFrom(config), [AppConfig]).inSingletonScope();
   if (!isBound(Sleeper)) bind<Sleeper>(Sleeper).toConstantValue(new TimerSleeper());
   bind(StartCampaign)
-    .toResolvedValue((uow: UnitOfWork, clock: Clock, ids: IdGenerator) => new StartCampaign(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new StartCampaign(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
     .inSingletonScope();
   bind(SweepCampaigns)
     .toResolvedValue(
-      (uow: UnitOfWork, clock: Clock, ids: IdGenerator, start: StartCampaign) => new SweepCampaigns(uow, clock, ids, start),
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, start: StartCampaign) => new SweepCampaigns(uow, clock, ids, start),
       [UnitOfWork, Clock, IdGenerator, StartCampaign],
     )
     .inSingletonScope();
   bind(RunDispatchLane)
     .toResolvedValue(
-      (uow: UnitOfWork, clock: Clock, ids: IdGenerator, random: Random, gateway: ChannelGateway, sleeper: Sleeper, settings: DispatchSettings) =>
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, random: Random, gateway: ChannelGateway, sleeper: Sleeper, settings: DispatchSettings) =>
         new RunDispatchLane(uow, clock, ids, random, gateway, sleeper, new HandleSenderFailure(uow, clock, ids), settings),
       [UnitOfWork, Clock, IdGenerator, Random, ChannelGateway, Sleeper, DispatchSettingsToken],
     )
@@ -70,7 +74,7 @@ export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => 
     .inSingletonScope();
   bind(JobHandler).toResolvedValue((start: StartCampaign) => new CampaignStartJob(start), [StartCampaign]);
   bind(JobHandler).toResolvedValue(
-    (uow: UnitOfWork, clock: Clock, ids: IdGenerator) => new CampaignPrepareJob(new PrepareCampaign(uow, clock, ids)),
+    (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new CampaignPrepareJob(new PrepareCampaign(uow, clock, ids)),
     [UnitOfWork, Clock, IdGenerator],
   );
   bind(JobHandler).toResolvedValue((runner: LaneRunner) => new CampaignLaneJob(runner), [LaneRunner]);
@@ -81,7 +85,7 @@ export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => 
     [SweepCampaigns, Logger, DispatchSettingsToken],
   );
   bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue(
-    (repos: Repositories) => (now: Date) => repos.idempotency.purge(new Date(now.getTime() - IDEMPOTENCY_TTL_MS)),
+    (repos: ServiceRepositories) => (now: Date) => repos.idempotency.purge(new Date(now.getTime() - IDEMPOTENCY_TTL_MS)),
     [Repositories],
   );
 });

@@ -1,10 +1,10 @@
-import { CheckChannelHealth } from '@carteiro/core';
+import { ChannelQueues, CheckChannelHealth } from '@carteiro/core';
 import { inject, injectable } from 'inversify';
 import type { Job, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
 
 /** The queue of the periodic channel health check. */
-export const CHANNEL_HEALTH_QUEUE = 'channel-health';
+export const CHANNEL_HEALTH_QUEUE = ChannelQueues.health;
 
 /**
  * Every minute (one pg-boss schedule for all workers, a singleton queue so checks never overlap):

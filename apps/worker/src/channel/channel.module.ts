@@ -1,5 +1,6 @@
 import {
   ChannelGateway,
+  channelQueueDefinitions,
   ChannelSimulatorStore,
   CheckChannelHealth,
   Clock,
@@ -8,16 +9,14 @@ import {
   UnitOfWork,
 } from '@carteiro/core';
 import { ChannelsSettings, channelsSettingsFrom, type ChannelsConfig } from '@carteiro/channels';
-import { registerQueues } from '@carteiro/pgboss';
-import { Db, KyselyChannelSimulatorStore, type Database } from '@carteiro/postgres';
+import { QueueDefinitions } from '@carteiro/pgboss';
+import { Db, KyselyChannelSimulatorStore, type Database, type ServiceRepositories, type ServiceUnitOfWork } from '@carteiro/postgres';
 import { AppConfig, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { JobHandler } from '../jobs/job-handler.js';
 import { CHANNEL_HEALTH_QUEUE, ChannelHealthJob } from './channel-health.job.js';
-
-registerQueues({ name: CHANNEL_HEALTH_QUEUE, policy: 'singleton', retryLimit: 0 });
 
 /** The simulator's outbox is a development aid: a week of it is kept. */
 export const SIMULATOR_OUTBOX_RETENTION_MS = 7 * 86_400_000;
@@ -27,13 +26,14 @@ export const SIMULATOR_OUTBOX_RETENTION_MS = 7 * 86_400_000;
  * (`channelsModule` of @carteiro/channels binds the router) and the periodic health job.
  */
 export const channelWorkerModule = new ContainerModule(({ bind }) => {
+  bind(QueueDefinitions).toConstantValue(channelQueueDefinitions);
   bind<ChannelsConfig>(ChannelsSettings).toResolvedValue((config: Config) => channelsSettingsFrom(config), [AppConfig]).inSingletonScope();
   bind<ChannelSimulatorStore>(ChannelSimulatorStore)
     .toResolvedValue((db: Kysely<Database>) => new KyselyChannelSimulatorStore(db), [Db])
     .inSingletonScope();
   bind(CheckChannelHealth)
     .toResolvedValue(
-      (uow: UnitOfWork, repos: Repositories, gateway: ChannelGateway, clock: Clock, ids: IdGenerator) => new CheckChannelHealth(uow, repos, gateway, clock, ids),
+      (uow: ServiceUnitOfWork, repos: ServiceRepositories, gateway: ChannelGateway, clock: Clock, ids: IdGenerator) => new CheckChannelHealth(uow, repos, gateway, clock, ids),
       [UnitOfWork, Repositories, ChannelGateway, Clock, IdGenerator],
     )
     .inSingletonScope();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { Queues } from '@carteiro/pgboss';
+import { HOUSEKEEPING_QUEUE } from './housekeeping.job.js';
 import { createTestWorker, eventually, type TestWorker } from '../testing/test-worker.js';
 
 let worker: TestWorker;
@@ -37,7 +37,7 @@ it('purges rate-limit windows that ended and month-old events, through a real pg
   // The webhook fan-out takes them first; only then may the outbox forget them.
   await eventually(async () => (await db.selectFrom('webhook_event_queue').select('seq').execute()).length === 0);
 
-  await worker.boss.send(Queues.housekeeping, {});
+  await worker.boss.send(HOUSEKEEPING_QUEUE, {});
 
   await eventually(async () => {
     const rows = await db.selectFrom('rate_limit_counters').select('bucket').execute();
@@ -48,5 +48,5 @@ it('purges rate-limit windows that ended and month-old events, through a real pg
     return events.length === 1 && events[0]?.id === recentEvent;
   });
   const schedules = await worker.boss.getSchedules();
-  expect(schedules.map((s) => s.name)).toContain(Queues.housekeeping);
+  expect(schedules.map((s) => s.name)).toContain(HOUSEKEEPING_QUEUE);
 });

@@ -1,7 +1,10 @@
-import { Clock, RateLimiter, RATE_LIMIT_WINDOW_MS } from '@carteiro/core';
-import { Queues } from '@carteiro/pgboss';
+import { Clock, RateLimiter, RATE_LIMIT_WINDOW_MS, type QueueDefinition } from '@carteiro/core';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import type { Job, JobHandler } from '../jobs/job-handler.js';
+
+/** The worker's own clean-up queue (scheduled every minute; one run at a time). */
+export const HOUSEKEEPING_QUEUE = 'housekeeping';
+export const housekeepingQueueDefinitions: readonly QueueDefinition[] = [{ name: HOUSEKEEPING_QUEUE, policy: 'singleton', retryLimit: 2 }];
 
 /** A clean-up step of another feature (expired idempotency records, old health history, …). */
 export type Housekeeper = (now: Date) => Promise<number>;
@@ -10,7 +13,7 @@ export const Housekeeper = Symbol.for('carteiro.worker.Housekeeper');
 /** Every minute: drops rate-limit windows that ended and runs the features' clean-up steps. */
 @injectable()
 export class HousekeepingJob implements JobHandler {
-  readonly queue = Queues.housekeeping;
+  readonly queue = HOUSEKEEPING_QUEUE;
   readonly cron = '* * * * *';
   lastRun: { at: Date; removed: number } | null = null;
 

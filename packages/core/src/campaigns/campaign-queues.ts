@@ -1,4 +1,6 @@
-/** Queues of the campaign engine (registered with pg-boss by the worker). */
+import type { QueueDefinition } from '../shared/job-scheduler.js';
+
+/** Queues of the campaign engine: the API enqueues prepare and start, the worker consumes all four. */
 export const CampaignQueues = {
   /** `{ campaignId }`: links the contacts of a new campaign's recipients (created for unknown phones). */
   prepare: 'campaign-prepare',
@@ -9,6 +11,14 @@ export const CampaignQueues = {
   /** Periodic: starts due campaigns, wakes idle lanes with work, completes settled campaigns. */
   sweep: 'campaign-sweep',
 } as const;
+
+/** How the campaign queues behave: lanes and starts keep at most one queued job per box or campaign beside the running one. */
+export const campaignQueueDefinitions: readonly QueueDefinition[] = [
+  { name: CampaignQueues.prepare, policy: 'stately', retryLimit: 5, retryDelay: 5 },
+  { name: CampaignQueues.start, policy: 'stately', retryLimit: 5, retryDelay: 5 },
+  { name: CampaignQueues.lane, policy: 'stately', retryLimit: 2, retryDelay: 5 },
+  { name: CampaignQueues.sweep, policy: 'singleton', retryLimit: 1 },
+];
 
 /** Engine settings read from the environment by the composition roots. */
 export interface CampaignEngineSettings {

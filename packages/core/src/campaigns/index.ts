@@ -1,16 +1,18 @@
 export * from './anti-ban.js';
-export * from './campaign.js';
+export * from './campaign-command.js';
 export * from './campaign-content.js';
 export * from './campaign-events.js';
 export * from './campaign-message.js';
 export * from './campaign-queues.js';
+export * from './campaign-repositories.js';
 export * from './campaign-repository.js';
+export * from './campaign.js';
 export * from './cancel-campaign.js';
 export * from './create-campaign.js';
 export * from './dispatch-lane-repository.js';
 export * from './distribution.js';
-export * from './idempotency.js';
 export * from './idempotency-repository.js';
+export * from './idempotency.js';
 export * from './lane-wakeups.js';
 export * from './link-campaign-contacts.js';
 export * from './pacing.js';
@@ -26,4 +28,3 @@ export * from './sleeper.js';
 export * from './start-campaign.js';
 export * from './sweep-campaigns.js';
 export * from './warming.js';
-

@@ -15,3 +15,23 @@ export interface JobScheduler {
   enqueue(queue: string, data: Record<string, unknown>, options?: EnqueueOptions): Promise<string | null>;
 }
 export const JobScheduler = Symbol.for('carteiro.JobScheduler');
+
+/**
+ * How one queue behaves, declared by the area that owns it (as data) and created by every process
+ * that enqueues into it or consumes it.
+ */
+export interface QueueDefinition {
+  name: string;
+  /**
+   * `standard`: any number of jobs; `singleton`: at most one job queued or active per singleton key;
+   * `stately`: at most one queued and one active per key (a new wake-up waits beside the running job);
+   * `short`: at most one queued per key.
+   */
+  policy?: 'standard' | 'short' | 'singleton' | 'stately';
+  /** Retries after a failed attempt (a job whose worker died counts as failed once it expires). */
+  retryLimit?: number;
+  /** Seconds between retries. */
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+}

@@ -1,0 +1,1 @@
+export * from './send-credits.js';

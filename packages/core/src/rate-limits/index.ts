@@ -1,0 +1,2 @@
+export * from './rate-limit-policy.js';
+export * from './rate-limiter.js';

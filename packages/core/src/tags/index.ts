@@ -1,0 +1,3 @@
+export * from './tag-repositories.js';
+export * from './tag-repository.js';
+export * from './tag.js';

@@ -1,0 +1,3 @@
+export * from './team-repositories.js';
+export * from './team-repository.js';
+export * from './team.js';

@@ -1,0 +1,2 @@
+export * from './usage-repositories.js';
+export * from './usage-repository.js';
