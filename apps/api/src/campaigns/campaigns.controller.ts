@@ -11,7 +11,6 @@ import {
   requestFingerprint,
   type CampaignCaller,
   type CampaignStatus,
-  type CreateCampaignInput,
   type PublicMessageStatus,
   type RetryCampaignInput,
 } from '@carteiro/core';
@@ -19,6 +18,15 @@ import { auth, requireScope } from '../http/auth.js';
 import type { Controller } from '../http/controller.js';
 import { ok, paged } from '../http/envelope.js';
 import { validate } from '../http/validation.js';
+import {
+  campaignCreatedView,
+  campaignDetailView,
+  campaignListItemView,
+  campaignMessageView,
+  campaignRecipientView,
+  createCampaignCommand,
+  type CreateCampaignBody,
+} from './campaign-views.js';
 import { campaignListQuerySchema, createCampaignSchema, messageListQuerySchema, retryCampaignSchema } from './campaigns.schemas.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -52,32 +60,35 @@ export class CampaignsController implements Controller {
     const read = requireScope('campaigns:read');
 
     router.post('/campaigns', write, async (req, res) => {
-      const body = validate<CreateCampaignInput>(createCampaignSchema, req.body ?? {});
+      const body = validate<CreateCampaignBody>(createCampaignSchema, req.body ?? {});
       const key = req.get('Idempotency-Key');
       const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/campaigns', body }) };
-      const { data, replay } = await this.create.execute(caller(req), body, idempotency);
+      const { created, replay } = await this.create.execute(caller(req), createCampaignCommand(body), idempotency);
       if (replay) res.setHeader('Idempotent-Replayed', 'true');
-      ok(res, data, 202, replay ? { idempotent_replay: true } : undefined);
+      ok(res, campaignCreatedView(created), 202, replay ? { idempotent_replay: true } : undefined);
     });
 
     router.get('/campaigns', read, async (req, res) => {
       const query = validate<{ status?: CampaignStatus }>(campaignListQuerySchema, req.query);
-      ok(res, await this.reads.list(auth(req).company.id, query.status, paged(req.query, 100)));
+      const page = await this.reads.list(auth(req).company.id, query.status, paged(req.query, 100));
+      ok(res, { ...page, items: page.items.map(campaignListItemView) });
     });
 
     router.get('/campaigns/:id', read, async (req, res) => {
-      ok(res, await this.reads.detail(auth(req).company.id, campaignId(req)));
+      ok(res, campaignDetailView(await this.reads.detail(auth(req).company.id, campaignId(req))));
     });
 
     router.get('/campaigns/:id/messages', read, async (req, res) => {
       const query = validate<{ status?: PublicMessageStatus }>(messageListQuerySchema, req.query);
-      ok(res, await this.reads.messages(auth(req).company.id, campaignId(req), query.status, paged(req.query, 200)));
+      const page = await this.reads.messages(auth(req).company.id, campaignId(req), query.status, paged(req.query, 200));
+      ok(res, { ...page, items: page.items.map(campaignMessageView) });
     });
 
     router.get('/campaigns/:id/recipients', read, async (req, res) => {
       const query = validate<{ status?: PublicMessageStatus; q?: string }>(messageListQuerySchema, req.query);
       const filter = { ...(query.status ? { status: query.status } : {}), ...(query.q ? { q: query.q } : {}) };
-      ok(res, await this.reads.recipients(auth(req).company.id, campaignId(req), filter, paged(req.query, 200)));
+      const page = await this.reads.recipients(auth(req).company.id, campaignId(req), filter, paged(req.query, 200));
+      ok(res, { ...page, items: page.items.map(campaignRecipientView) });
     });
 
     router.post('/campaigns/:id/pause', write, async (req, res) => {

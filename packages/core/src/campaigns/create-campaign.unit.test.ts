@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DomainError } from '../shared/errors.js';
 import { CampaignWorld } from '../testing/campaign-world.js';
-import type { CampaignCaller, CreateCampaignInput } from './create-campaign.js';
+import type { CampaignCaller, CreateCampaignCommand } from './campaign-command.js';
 import { requestFingerprint } from './idempotency.js';
 import { CampaignQueues } from './campaign-queues.js';
 import { PrepareCampaign } from './link-campaign-contacts.js';
 
 const phone = (n: number) => `+55119${String(90000000 + n).padStart(8, '0')}`;
-const body = (recipients = 2, extra: Partial<CreateCampaignInput> = {}): CreateCampaignInput => ({
+const body = (recipients = 2, extra: Partial<CreateCampaignCommand> = {}): CreateCampaignCommand => ({
   name: 'Promo',
   recipients: Array.from({ length: recipients }, (_, i) => ({ phone: phone(i), name: `Cliente ${i}` })),
   message: { text: 'Olá {{primeiro_nome}}' },
@@ -27,19 +27,18 @@ async function failure(promise: Promise<unknown>): Promise<DomainError> {
 describe('CreateCampaign', () => {
   it('given a valid immediate campaign, then 202 data with queued, the pool, contacts, messages and a start job', async () => {
     const world = await CampaignWorld.create({}, 2);
-    const { data, replay } = await world.createCampaign().execute(caller(world), body(3));
+    const { created: data, replay } = await world.createCampaign().execute(caller(world), body(3));
     expect(replay).toBe(false);
     expect(data).toEqual({
       id: expect.any(String),
-      status: 'queued',
-      total_recipients: 3,
-      credits_reserved: 0,
-      created_at: world.clock.now().toISOString(),
-      execution_mode: 'immediate',
-      scheduled_for: null,
-      waiting_reason: null,
-      distribution_mode: 'multi_number',
-      number_pool_size: 2,
+      totalRecipients: 3,
+      creditsReserved: 0,
+      createdAt: world.clock.now(),
+      executionMode: 'immediate',
+      scheduledFor: null,
+      waitingReason: null,
+      distributionMode: 'multi_number',
+      numberPoolSize: 2,
     });
     const messages = await world.repos.campaigns.messagesInStatus(data.id, ['pendente']);
     expect(messages.map((m) => m.setorId)).toEqual([world.setores[0]!.id, world.setores[1]!.id, world.setores[0]!.id]);
@@ -57,15 +56,15 @@ describe('CreateCampaign', () => {
 
   it('given setor_id, then single mode with one number', async () => {
     const world = await CampaignWorld.create({}, 2);
-    const { data } = await world.createCampaign().execute(caller(world), body(2, { setor_id: world.setores[1]!.id }));
-    expect(data).toMatchObject({ distribution_mode: 'single', number_pool_size: 1 });
+    const { created } = await world.createCampaign().execute(caller(world), body(2, { setorId: world.setores[1]!.id }));
+    expect(created).toMatchObject({ distributionMode: 'single', numberPoolSize: 1 });
   });
 
   it('given an avulso company, then it reserves one unit per recipient; test keys reserve nothing', async () => {
     const world = await CampaignWorld.create({ modality: 'avulso', avulsoBalance: 10 });
-    expect((await world.createCampaign().execute(caller(world), body(4))).data.credits_reserved).toBe(4);
+    expect((await world.createCampaign().execute(caller(world), body(4))).created.creditsReserved).toBe(4);
     expect((await world.repos.companies.findById(world.company.id))?.avulsoBalance).toBe(6);
-    expect((await world.createCampaign().execute(caller(world, 'test'), body(4))).data.credits_reserved).toBe(0);
+    expect((await world.createCampaign().execute(caller(world, 'test'), body(4))).created.creditsReserved).toBe(0);
     const error = await failure(world.createCampaign().execute(caller(world), body(7)));
     expect(error).toMatchObject({ code: 'BULK_DISABLED', details: { avulso_balance: 6, required: 7 } });
   });
@@ -78,21 +77,21 @@ describe('CreateCampaign', () => {
     [{ message: {} }, 'VALIDATION_ERROR', 'message.text'],
     [{ message: { text: 'a', variants: ['1', '2', '3', '4', '5'] } }, 'VALIDATION_ERROR', 'message.variants'],
     [{ message: { text: 'a', variants: ['x'.repeat(1025)] } }, 'VALIDATION_ERROR', 'message.variants[0]'],
-    [{ message: { template_name: 't', template_language: 'pt_BR', variants: ['b'] } }, 'VALIDATION_ERROR', 'message.variants'],
-    [{ message: { template_name: 't' } }, 'VALIDATION_ERROR', 'message.template_language'],
-    [{ message: { text: 'a', media_url: 'http://x.test/a.png', media_type: 'image' } }, 'VALIDATION_ERROR', 'message.media_url'],
-    [{ message: { text: 'a', media_url: 'https://x.test/a.png' } }, 'VALIDATION_ERROR', 'message.media_type'],
-    [{ message: { text: 'a', media_delivery: 'sideways' } }, 'VALIDATION_ERROR', 'message.media_delivery'],
+    [{ message: { templateName: 't', templateLanguage: 'pt_BR', variants: ['b'] } }, 'VALIDATION_ERROR', 'message.variants'],
+    [{ message: { templateName: 't' } }, 'VALIDATION_ERROR', 'message.template_language'],
+    [{ message: { text: 'a', mediaUrl: 'http://x.test/a.png', mediaType: 'image' } }, 'VALIDATION_ERROR', 'message.media_url'],
+    [{ message: { text: 'a', mediaUrl: 'https://x.test/a.png' } }, 'VALIDATION_ERROR', 'message.media_type'],
+    [{ message: { text: 'a', mediaDelivery: 'sideways' } }, 'VALIDATION_ERROR', 'message.media_delivery'],
     [{ recipients: [{ name: 'no phone' }] }, 'VALIDATION_ERROR', 'recipients[0].phone'],
     [{ recipients: [{ phone: phone(1), text: 'x'.repeat(1025) }] }, 'VALIDATION_ERROR', 'recipients[0].text'],
-    [{ recipients: [{ phone: phone(1), media_url: 'https://x.test/a.pdf' }] }, 'VALIDATION_ERROR', 'recipients[0].media_type'],
+    [{ recipients: [{ phone: phone(1), mediaUrl: 'https://x.test/a.pdf' }] }, 'VALIDATION_ERROR', 'recipients[0].media_type'],
     [{ recipients: [{ phone: 'abc' }] }, 'INVALID_NUMBER', 'recipients[0].phone'],
-    [{ options: { anti_ban_level: 'turbo' } }, 'VALIDATION_ERROR', 'options.anti_ban_level'],
-    [{ options: { distribution: 'random' } }, 'VALIDATION_ERROR', 'options.distribution'],
-    [{ options: { schedule_at: 'tomorrow' } }, 'VALIDATION_ERROR', 'options.schedule_at'],
-    [{ options: { schedule_at: '2020-01-01T00:00:00Z' } }, 'VALIDATION_ERROR', 'options.schedule_at'],
-    [{ distribution_mode: 'both' }, 'VALIDATION_ERROR', 'distribution_mode'],
-  ].map(([o, c, f]) => [c, f, o]) as [string, string, Partial<CreateCampaignInput>][])('given an invalid body (#%#), then 400 %s on %s', async (code, field, override) => {
+    [{ antiBanLevel: 'turbo' }, 'VALIDATION_ERROR', 'options.anti_ban_level'],
+    [{ distribution: 'random' }, 'VALIDATION_ERROR', 'options.distribution'],
+    [{ scheduledFor: 'tomorrow' }, 'VALIDATION_ERROR', 'options.schedule_at'],
+    [{ scheduledFor: '2020-01-01T00:00:00Z' }, 'VALIDATION_ERROR', 'options.schedule_at'],
+    [{ distributionMode: 'both' }, 'VALIDATION_ERROR', 'distribution_mode'],
+  ].map(([o, c, f]) => [c, f, o]) as [string, string, Partial<CreateCampaignCommand>][])('given an invalid body (#%#), then 400 %s on %s', async (code, field, override) => {
     const world = await CampaignWorld.create();
     const error = await failure(world.createCampaign().execute(caller(world), { ...body(), ...override }));
     expect(error.code).toBe(code);
@@ -151,13 +150,13 @@ describe('CreateCampaign', () => {
 
   it('given the concurrency cap reached with a scheduled campaign, then every detail, next_slot_eta and Retry-After', async () => {
     const world = await CampaignWorld.create({ concurrentCampaignsLimit: 1 });
-    const scheduled = await world.createCampaign().execute(caller(world), body(2, { title: 'Black Friday', options: { schedule_at: '2026-01-16T13:00:00.000Z' } }));
+    const scheduled = await world.createCampaign().execute(caller(world), body(2, { title: 'Black Friday', scheduledFor: '2026-01-16T13:00:00.000Z' }));
     const error = await failure(world.createCampaign().execute(caller(world), body(1)));
     expect(error.code).toBe('CONCURRENT_LIMIT_EXCEEDED');
     expect(error.details).toEqual({
       limit: 1,
       active: 1,
-      active_campaigns: [{ id: scheduled.data.id, titulo: 'Black Friday', status: 'pendente', scheduled_for: '2026-01-16T13:00:00.000Z', created_at: world.clock.now().toISOString() }],
+      active_campaigns: [{ id: scheduled.created.id, titulo: 'Black Friday', status: 'pendente', scheduled_for: '2026-01-16T13:00:00.000Z', created_at: world.clock.now().toISOString() }],
       next_slot_eta: '2026-01-16T13:01:00.000Z',
       retry_after_seconds: 68_460,
       docs_url: expect.stringContaining('concurrency'),
@@ -167,10 +166,10 @@ describe('CreateCampaign', () => {
 
   it('given schedule_at inside safe hours, then scheduled; outside, deferred_to_safe_window at the next safe hour', async () => {
     const world = await CampaignWorld.create();
-    const scheduled = await world.createCampaign().execute(caller(world), body(1, { options: { schedule_at: '2026-01-16T13:00:00.000Z' } }));
-    expect(scheduled.data).toMatchObject({ execution_mode: 'scheduled', scheduled_for: '2026-01-16T13:00:00.000Z', waiting_reason: null });
-    const deferred = await world.createCampaign().execute(caller(world), body(1, { options: { schedule_at: '2026-01-16T02:00:00.000Z' } }));
-    expect(deferred.data).toMatchObject({ execution_mode: 'deferred_to_safe_window', scheduled_for: '2026-01-16T11:00:00.000Z', waiting_reason: 'outside_safe_hours' });
+    const scheduled = await world.createCampaign().execute(caller(world), body(1, { scheduledFor: '2026-01-16T13:00:00.000Z' }));
+    expect(scheduled.created).toMatchObject({ executionMode: 'scheduled', scheduledFor: new Date('2026-01-16T13:00:00.000Z'), waitingReason: null });
+    const deferred = await world.createCampaign().execute(caller(world), body(1, { scheduledFor: '2026-01-16T02:00:00.000Z' }));
+    expect(deferred.created).toMatchObject({ executionMode: 'deferred_to_safe_window', scheduledFor: new Date('2026-01-16T11:00:00.000Z'), waitingReason: 'outside_safe_hours' });
     expect(world.jobs.filter((j) => j.queue === CampaignQueues.start).map((j) => j.startAfter?.toISOString())).toEqual(['2026-01-16T13:00:00.000Z', '2026-01-16T11:00:00.000Z']);
   });
 
@@ -180,26 +179,26 @@ describe('CreateCampaign', () => {
     const error = await failure(world.createCampaign().execute(caller(world), body(1)));
     expect(error.code).toBe('SAFE_HOUR_VIOLATION');
     const suggested = error.details!.suggested_schedule_at as string;
-    const { data } = await world.createCampaign().execute(caller(world), body(1, { options: { schedule_at: suggested } }));
-    expect(data).toMatchObject({ execution_mode: 'scheduled', scheduled_for: suggested });
+    const { created } = await world.createCampaign().execute(caller(world), body(1, { scheduledFor: suggested }));
+    expect(created).toMatchObject({ executionMode: 'scheduled', scheduledFor: new Date(suggested) });
   });
 
   it('given client_id, then the contact wins over the phone; an unknown client_id is 400', async () => {
     const world = await CampaignWorld.create();
     const [contact] = await world.repos.contacts.ensureMany(world.company.id, [{ phone: phone(50), name: 'Ana' }], world.ids, world.clock.now());
-    const { data } = await world.createCampaign().execute(caller(world), body(0, { recipients: [{ client_id: contact!.id, phone: phone(1) }] }));
-    const [message] = await world.repos.campaigns.messagesInStatus(data.id, ['pendente']);
+    const { created } = await world.createCampaign().execute(caller(world), body(0, { recipients: [{ clientId: contact!.id, phone: phone(1) }] }));
+    const [message] = await world.repos.campaigns.messagesInStatus(created.id, ['pendente']);
     expect(message).toMatchObject({ contactId: contact!.id, phone: phone(50), name: 'Ana' });
-    const error = await failure(world.createCampaign().execute(caller(world), body(0, { recipients: [{ client_id: '99999999-0000-4000-8000-000000000000' }] })));
+    const error = await failure(world.createCampaign().execute(caller(world), body(0, { recipients: [{ clientId: '99999999-0000-4000-8000-000000000000' }] })));
     expect(error.code).toBe('VALIDATION_ERROR');
   });
 
   it('given multi-number disabled, then setor_ids is 403 MULTI_NUMBER_DISABLED; another company box is 404', async () => {
     const world = await CampaignWorld.create({ multiNumberEnabled: false }, 2);
-    const error = await failure(world.createCampaign().execute(caller(world), body(1, { setor_ids: world.setores.map((s) => s.id) })));
+    const error = await failure(world.createCampaign().execute(caller(world), body(1, { setorIds: world.setores.map((s) => s.id) })));
     expect(error.code).toBe('MULTI_NUMBER_DISABLED');
     const unknown = 'aaaaaaaa-0000-4000-8000-000000000000';
-    expect((await failure(world.createCampaign().execute(caller(world), body(1, { setor_id: unknown })))).code).toBe('NOT_FOUND');
+    expect((await failure(world.createCampaign().execute(caller(world), body(1, { setorId: unknown })))).code).toBe('NOT_FOUND');
   });
 });
 
@@ -210,7 +209,7 @@ describe('Idempotency-Key', () => {
     const key = { key: 'k-1', requestHash: requestFingerprint(request) };
     const first = await world.createCampaign().execute(caller(world), request, key);
     const second = await world.createCampaign().execute(caller(world), request, key);
-    expect(second).toEqual({ data: first.data, replay: true });
+    expect(second).toEqual({ created: first.created, replay: true });
     expect((await world.repos.campaigns.activeOfCompany(world.company.id)).length).toBe(1);
   });
 

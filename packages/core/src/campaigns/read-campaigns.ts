@@ -1,70 +1,36 @@
-import { readableFailure } from '../channel/send-failure.js';
+import { readableFailure, type SendFailureCode } from '../channel/index.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import { CampaignStatusEnglish, progressOf, type Campaign, type CampaignStatus } from './campaign.js';
+import { progressOf, type Campaign, type CampaignStatus } from './campaign.js';
 import { publicMessageStatus, type CampaignMessage, type PublicMessageStatus } from './campaign-message.js';
+import type { CampaignRepositories } from './campaign-repositories.js';
 
-/** Item of GET /v1/campaigns. */
-export interface CampaignListItem {
-  id: string;
-  name: string;
-  mensagem: string | null;
-  total_destinatarios: number;
-  total_enviados: number;
-  total_falhas: number;
-  total_pulados: number;
-  status: CampaignStatus;
-  created_at: string;
-}
-
-/** GET /v1/campaigns/:id: the list item plus the specification's detail fields and the engine's own. */
-export interface CampaignDetail extends CampaignListItem {
-  imagem_url: string | null;
+/** A campaign with its progress: `(enviados + falhas + pulados) / total` as a whole percentage. */
+export interface CampaignDetail extends Campaign {
   progress: number;
-  updated_at: string;
-  title: string | null;
-  description: string | null;
-  status_en: string;
-  execution_mode: string;
-  scheduled_for: string | null;
-  waiting_reason: string | null;
-  distribution_mode: string;
-  distribution: string;
-  number_pool_size: number;
-  setor_ids: string[];
-  anti_ban_level: string;
-  credits_reserved: number;
-  cancelled_by_user: boolean;
-  error: string | null;
-  started_at: string | null;
-  finished_at: string | null;
 }
 
-/** Item of GET /v1/campaigns/:id/messages. */
+/** One recipient's message as the reads show it. */
 export interface CampaignMessageDetail {
   id: string;
   status: PublicMessageStatus;
-  erro: string | null;
-  erro_codigo: string | null;
-  erro_legivel: string | null;
-  created_at: string;
-  sent_at: string | null;
-  assigned_setor_id: string;
-  actual_setor_id: string | null;
-  was_reassigned: boolean;
-  clientes: { nome: string; telefone: string };
-}
-
-/** Item of GET /v1/campaigns/:id/recipients. */
-export interface CampaignRecipientItem {
-  id: string;
-  client_id: string | null;
-  nome: string;
-  telefone: string;
-  status: PublicMessageStatus;
-  erro_codigo: string | null;
-  sent_at: string | null;
+  /** Raw error text (or the skip reason). */
+  error: string | null;
+  errorCode: SendFailureCode | null;
+  /** The failure or skip in words for people (pt-BR); null when none. */
+  readableError: string | null;
+  contactId: string | null;
+  /** The recipient's name, or the phone when it has none. */
+  name: string;
+  /** E.164. */
+  phone: string;
+  assignedSetorId: string;
+  /** The number that sent it; null when not sent (the box a failed attempt used is in the message.failed event). */
+  actualSetorId: string | null;
+  wasReassigned: boolean;
+  createdAt: Date;
+  sentAt: Date | null;
 }
 
 const SKIP_TEXTS: Record<string, string> = {
@@ -72,43 +38,8 @@ const SKIP_TEXTS: Record<string, string> = {
   no_sender_available: 'Nenhum número do grupo pôde enviar.',
 };
 
-function listItem(c: Campaign): CampaignListItem {
-  return {
-    id: c.id,
-    name: c.name,
-    mensagem: c.content.text ?? c.content.templateName,
-    total_destinatarios: c.totals.total,
-    total_enviados: c.totals.enviados,
-    total_falhas: c.totals.falhas,
-    total_pulados: c.totals.pulados,
-    status: c.status,
-    created_at: c.createdAt.toISOString(),
-  };
-}
-
-export function campaignDetail(c: Campaign): CampaignDetail {
-  return {
-    ...listItem(c),
-    imagem_url: c.content.mediaUrl,
-    progress: progressOf(c.totals),
-    updated_at: c.updatedAt.toISOString(),
-    title: c.title,
-    description: c.description,
-    status_en: CampaignStatusEnglish[c.status],
-    execution_mode: c.executionMode,
-    scheduled_for: c.scheduledFor?.toISOString() ?? null,
-    waiting_reason: c.waitingReason,
-    distribution_mode: c.distributionMode,
-    distribution: c.distribution,
-    number_pool_size: c.setorIds.length,
-    setor_ids: c.setorIds,
-    anti_ban_level: c.antiBanLevel,
-    credits_reserved: c.creditsReserved,
-    cancelled_by_user: c.cancelledByUser,
-    error: c.error,
-    started_at: c.startedAt?.toISOString() ?? null,
-    finished_at: c.finishedAt?.toISOString() ?? null,
-  };
+export function campaignDetail(campaign: Campaign): CampaignDetail {
+  return { ...campaign, progress: progressOf(campaign.totals) };
 }
 
 export function messageDetail(m: CampaignMessage): CampaignMessageDetail {
@@ -116,26 +47,26 @@ export function messageDetail(m: CampaignMessage): CampaignMessageDetail {
   return {
     id: m.id,
     status: publicMessageStatus(m.status),
-    erro: m.error,
-    erro_codigo: m.errorCode,
-    erro_legivel: readable,
-    created_at: m.createdAt.toISOString(),
-    sent_at: m.sentAt?.toISOString() ?? null,
-    assigned_setor_id: m.assignedSetorId,
-    // The specification: null when not sent (the box a failed attempt used is in the message.failed event).
-    actual_setor_id: m.status === 'enviado' ? m.actualSetorId : null,
-    was_reassigned: m.wasReassigned,
-    clientes: { nome: m.name ?? m.phone, telefone: m.phone },
+    error: m.error,
+    errorCode: m.errorCode,
+    readableError: readable,
+    contactId: m.contactId,
+    name: m.name ?? m.phone,
+    phone: m.phone,
+    assignedSetorId: m.assignedSetorId,
+    actualSetorId: m.status === 'enviado' ? m.actualSetorId : null,
+    wasReassigned: m.wasReassigned,
+    createdAt: m.createdAt,
+    sentAt: m.sentAt,
   };
 }
 
 /** The campaign reads; every read is scoped by company (another company's campaign is 404). */
 export class ReadCampaigns {
-  constructor(private readonly repos: Repositories) {}
+  constructor(private readonly repos: Repositories<CampaignRepositories>) {}
 
-  async list(companyId: string, status: CampaignStatus | undefined, page: PageRequest): Promise<Page<CampaignListItem>> {
-    const found = await this.repos.campaigns.listByCompany(companyId, status ? { status } : {}, page);
-    return { ...found, items: found.items.map(listItem) };
+  async list(companyId: string, status: CampaignStatus | undefined, page: PageRequest): Promise<Page<Campaign>> {
+    return this.repos.campaigns.listByCompany(companyId, status ? { status } : {}, page);
   }
 
   async detail(companyId: string, id: string): Promise<CampaignDetail> {
@@ -143,26 +74,14 @@ export class ReadCampaigns {
   }
 
   async messages(companyId: string, id: string, status: PublicMessageStatus | undefined, page: PageRequest): Promise<Page<CampaignMessageDetail>> {
-    const campaign = await this.campaign(companyId, id);
-    const found = await this.repos.campaigns.listMessages(campaign.id, status ? { status } : {}, page);
-    return { ...found, items: found.items.map(messageDetail) };
+    return this.recipients(companyId, id, status ? { status } : {}, page);
   }
 
-  async recipients(companyId: string, id: string, filter: { status?: PublicMessageStatus; q?: string }, page: PageRequest): Promise<Page<CampaignRecipientItem>> {
+  /** The messages of a campaign, by status and/or a search of name and phone (`q`). */
+  async recipients(companyId: string, id: string, filter: { status?: PublicMessageStatus; q?: string }, page: PageRequest): Promise<Page<CampaignMessageDetail>> {
     const campaign = await this.campaign(companyId, id);
     const found = await this.repos.campaigns.listMessages(campaign.id, filter, page);
-    return {
-      ...found,
-      items: found.items.map((m) => ({
-        id: m.id,
-        client_id: m.contactId,
-        nome: m.name ?? m.phone,
-        telefone: m.phone,
-        status: publicMessageStatus(m.status),
-        erro_codigo: m.errorCode,
-        sent_at: m.sentAt?.toISOString() ?? null,
-      })),
-    };
+    return { ...found, items: found.items.map(messageDetail) };
   }
 
   private async campaign(companyId: string, id: string): Promise<Campaign> {

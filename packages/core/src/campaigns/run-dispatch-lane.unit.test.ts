@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { SendRequest, SendResult } from '../channel/channel-gateway.js';
+import type { SendRequest, SendResult } from '../channel/index.js';
 import { CampaignWorld } from '../testing/campaign-world.js';
-import type { CreateCampaignInput } from './create-campaign.js';
+import type { CreateCampaignCommand } from './campaign-command.js';
 import { CancelCampaign } from './cancel-campaign.js';
 import { PauseCampaign } from './pause-campaign.js';
 import { ResumeCampaign } from './resume-campaign.js';
@@ -11,8 +11,8 @@ import { SweepCampaigns } from './sweep-campaigns.js';
 
 const phone = (n: number) => `+55119${String(90000000 + n).padStart(8, '0')}`;
 
-async function launch(world: CampaignWorld, recipients: number, extra: Partial<CreateCampaignInput> = {}) {
-  const { data } = await world.createCampaign().execute(
+async function launch(world: CampaignWorld, recipients: number, extra: Partial<CreateCampaignCommand> = {}) {
+  const { created: data } = await world.createCampaign().execute(
     { companyId: world.company.id, apiKeyId: null, mode: 'live' },
     {
       name: 'Promo',
@@ -31,7 +31,7 @@ const texts = (world: CampaignWorld) => world.gateway.sent.map((s) => (s.content
 describe('dispatch lane', () => {
   it('given a started campaign, then it sends personalised texts, paced per number, and completes with events', async () => {
     const world = await CampaignWorld.create();
-    const id = await launch(world, 3, { options: { anti_ban_level: 'normal', callback_url: 'https://example.test/cb' } });
+    const id = await launch(world, 3, { antiBanLevel: 'normal', callbackUrl: 'https://example.test/cb' });
     await world.drain();
     expect(texts(world)).toEqual(['Boa tarde, Maria!', 'Boa tarde, Maria!', 'Boa tarde, Maria!']);
     // normal is 5-15 s, but a new number's warming stage raises the floor to 30 s (the last wait
@@ -40,7 +40,7 @@ describe('dispatch lane', () => {
     const messages = await world.repos.campaigns.messagesInStatus(id, ['enviado']);
     expect(world.gateway.sent.map((s) => s.clientMessageId)).toEqual(messages.map((m) => m.id));
     const detail = await read(world).detail(world.company.id, id);
-    expect(detail).toMatchObject({ status: 'concluido', progress: 100, total_enviados: 3 });
+    expect(detail).toMatchObject({ status: 'concluido', progress: 100, totals: { enviados: 3 } });
     const names = world.events.map((e) => e.event);
     expect(names).toEqual(['campaign.started', 'message.sent', 'message.sent', 'message.sent', 'campaign.completed']);
     expect(world.events[1]!.data).toEqual({
@@ -66,7 +66,7 @@ describe('dispatch lane', () => {
     for (let d = 1; d <= 40; d += 1) await world.repos.usage.addSent(world.company.id, world.setores[0]!.id, `2025-11-${String(d % 30 + 1).padStart(2, '0')}`, 0);
     for (let d = 1; d <= 31; d += 1) await world.repos.usage.addSent(world.company.id, world.setores[0]!.id, `2025-12-${String(d).padStart(2, '0')}`, 300);
     world.settings.pacingScale = 0.01;
-    await launch(world, 4, { options: { anti_ban_level: 'normal' } });
+    await launch(world, 4, { antiBanLevel: 'normal' });
     await world.drain();
     expect(world.sleeper.waits).toEqual([50, 50, 50, 50]);
   });
@@ -78,8 +78,8 @@ describe('dispatch lane', () => {
     await world.drain();
     const page = await read(world).messages(world.company.id, id, 'pulado', { page: 1, limit: 200 });
     expect(page.total).toBe(2);
-    expect(page.items[0]).toMatchObject({ status: 'pulado', erro: 'warming_daily_limit', erro_codigo: 'WARMING_DAILY_LIMIT', erro_legivel: expect.any(String), actual_setor_id: null });
-    expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'concluido', total_enviados: 2, total_pulados: 2 });
+    expect(page.items[0]).toMatchObject({ status: 'pulado', error: 'warming_daily_limit', errorCode: 'WARMING_DAILY_LIMIT', readableError: expect.any(String), actualSetorId: null });
+    expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'concluido', totals: { enviados: 2, pulados: 2 } });
   });
 
   it('given a banned number, then its pending messages move to the rest of the pool (was_reassigned)', async () => {
@@ -90,7 +90,7 @@ describe('dispatch lane', () => {
     const [a, b] = world.setores.map((s) => s.id);
     expect(world.senderFailures.reported).toEqual([{ setorId: a, code: 'SENDER_BANNED' }]);
     const all = await read(world).messages(world.company.id, id, undefined, { page: 1, limit: 200 });
-    expect(all.items.map((m) => [m.status, m.assigned_setor_id, m.actual_setor_id, m.was_reassigned])).toEqual([
+    expect(all.items.map((m) => [m.status, m.assignedSetorId, m.actualSetorId, m.wasReassigned])).toEqual([
       ['falha', a, null, false],
       ['enviado', b, b, false],
       ['enviado', a, b, true],
@@ -98,7 +98,7 @@ describe('dispatch lane', () => {
       ['enviado', a, b, true],
       ['enviado', b, b, false],
     ]);
-    expect(all.items[0]).toMatchObject({ erro_codigo: 'SENDER_BANNED', erro_legivel: 'O número remetente foi banido pelo canal.' });
+    expect(all.items[0]).toMatchObject({ errorCode: 'SENDER_BANNED', readableError: 'O número remetente foi banido pelo canal.' });
     const reassigned = world.events.find((e) => e.event === 'message.sent' && e.data.was_reassigned === true);
     expect(reassigned?.data.actual_setor_id).toBe(b);
   });
@@ -106,9 +106,9 @@ describe('dispatch lane', () => {
   it('given every number of the pool lost, then the campaign fails, the rest is skipped and refunded', async () => {
     const world = await CampaignWorld.create({ modality: 'avulso', avulsoBalance: 10 });
     world.gateway.failFor(phone(1), { code: 'SENDER_BANNED' });
-    const id = await launch(world, 4, { options: { callback_url: 'https://example.test/cb' } });
+    const id = await launch(world, 4, { callbackUrl: 'https://example.test/cb' });
     await world.drain();
-    expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'falha', total_enviados: 1, total_falhas: 1, total_pulados: 2 });
+    expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'falha', totals: { enviados: 1, falhas: 1, pulados: 2 } });
     expect((await world.repos.companies.findById(world.company.id))?.avulsoBalance).toBe(9);
     const failed = world.events.find((e) => e.event === 'campaign.failed');
     expect(failed).toMatchObject({ callbackUrl: 'https://example.test/cb', data: { campaignId: id, error: expect.stringContaining('No number') } });
@@ -125,7 +125,7 @@ describe('dispatch lane', () => {
     const failed = world.events.filter((e) => e.event === 'message.failed');
     expect(failed).toHaveLength(1);
     expect(failed[0]!.data).toMatchObject({ status: 'failed', error_code: 'TEMP_TIMEOUT', error: 'scripted TEMP_TIMEOUT' });
-    expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'concluido', total_falhas: 1, total_enviados: 1 });
+    expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'concluido', totals: { falhas: 1, enviados: 1 } });
     expect((await world.repos.companies.findById(world.company.id))?.avulsoBalance).toBe(4);
   });
 
@@ -142,7 +142,7 @@ describe('dispatch lane', () => {
     await world.drain();
     const ids = world.gateway.sent.map((s) => s.clientMessageId);
     expect(ids).toEqual([claimed[0]!.id, claimed[0]!.id, claimed[1]!.id, expect.any(String)]);
-    expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'concluido', total_enviados: 3 });
+    expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'concluido', totals: { enviados: 3 } });
   });
 
   it('given a recorded message, then a stale lane cannot record it again (compare-and-set)', async () => {
@@ -158,7 +158,7 @@ describe('dispatch lane', () => {
   it('given sequential distribution, then the first number is filled to its warming capacity first', async () => {
     const world = await CampaignWorld.create({}, 2);
     await world.repos.setores.update({ ...world.setores[0]!, warmingDailyLimitOverride: 3 });
-    const id = await launch(world, 5, { options: { distribution: 'sequential' } });
+    const id = await launch(world, 5, { distribution: 'sequential' });
     const messages = await world.repos.campaigns.messagesInStatus(id, ['pendente']);
     const [a, b] = world.setores.map((s) => s.id);
     expect(messages.map((m) => m.setorId)).toEqual([a, a, a, b, b]);
@@ -174,7 +174,7 @@ describe('dispatch lane', () => {
 
   it('given a long pacing gap, then the run yields with the next send time instead of waiting in process', async () => {
     const world = await CampaignWorld.create();
-    await launch(world, 2, { options: { anti_ban_level: 'lento' } });
+    await launch(world, 2, { antiBanLevel: 'lento' });
     const first = await world.lane({ maxInProcessWaitMs: 5_000 }).run(world.setores[0]!.id, 'w');
     expect(first).toMatchObject({ outcome: 'yielded', sent: 1 });
     expect(first.rescheduleAt!.getTime() - world.clock.now().getTime()).toBe(45_000);
@@ -208,7 +208,7 @@ describe('campaign actions', () => {
       data: { totalDestinatarios: 3, totalEnviados: 1, totalFalhas: 0, totalPulados: 2, cancelledByUser: true },
     });
     const skipped = await read(world).messages(world.company.id, id, 'pulado', { page: 1, limit: 10 });
-    expect(skipped.items[0]).toMatchObject({ erro: 'cancelled_by_user', erro_codigo: null });
+    expect(skipped.items[0]).toMatchObject({ error: 'cancelled_by_user', errorCode: null });
   });
 
   it.each([
@@ -216,7 +216,7 @@ describe('campaign actions', () => {
     ['resume', 'pendente', ['pausado']],
   ] as const)('given a pending campaign, %s is 409 INVALID_TRANSITION', async (action, status, allowed) => {
     const world = await CampaignWorld.create();
-    const { data } = await world.createCampaign().execute({ companyId: world.company.id, apiKeyId: null, mode: 'live' }, { name: 'x', recipients: [{ phone: phone(1) }], message: { text: 'a' } });
+    const { created: data } = await world.createCampaign().execute({ companyId: world.company.id, apiKeyId: null, mode: 'live' }, { name: 'x', recipients: [{ phone: phone(1) }], message: { text: 'a' } });
     const run = action === 'pause' ? new PauseCampaign(world.uow, world.clock, world.ids).execute(world.company.id, data.id) : new ResumeCampaign(world.uow, world.clock).execute(world.company.id, data.id);
     await expect(run).rejects.toMatchObject({ code: 'INVALID_TRANSITION', details: { status, allowed } });
   });
@@ -233,7 +233,7 @@ describe('campaign actions', () => {
     world.gateway.failFor(phone(1), { code: 'RECIP_BLOCKED' });
     const id = await launch(world, 2);
     await world.drain();
-    expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'concluido', total_falhas: 1 });
+    expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'concluido', totals: { falhas: 1 } });
     const retry = new RetryCampaignMessages(world.uow, world.clock);
     expect(await retry.execute(world.company.id, id, { all_failures: true })).toMatchObject({ status: 'processando', retried: 1 });
     await world.drain();
@@ -246,9 +246,9 @@ describe('campaign actions', () => {
 
   it('the sweep starts due scheduled campaigns and wakes lanes with work', async () => {
     const world = await CampaignWorld.create();
-    const { data } = await world.createCampaign().execute(
+    const { created: data } = await world.createCampaign().execute(
       { companyId: world.company.id, apiKeyId: null, mode: 'live' },
-      { name: 'x', recipients: [{ phone: phone(1) }], message: { text: 'a' }, options: { schedule_at: '2026-01-15T19:00:00.000Z' } },
+      { name: 'x', recipients: [{ phone: phone(1) }], message: { text: 'a' }, scheduledFor: '2026-01-15T19:00:00.000Z' },
     );
     const sweep = new SweepCampaigns(world.uow, world.clock, world.ids, world.startCampaign());
     expect(await sweep.execute()).toMatchObject({ started: 0 });
@@ -261,10 +261,10 @@ describe('campaign actions', () => {
     const world = await CampaignWorld.create();
     const id = await launch(world, 3);
     const list = await read(world).list(world.company.id, 'processando', { page: 1, limit: 100 });
-    expect(list).toMatchObject({ total: 1, totalPages: 1, items: [{ id, mensagem: '{{saudacao}}, {{primeiro_nome}}!', total_destinatarios: 3, status: 'processando' }] });
+    expect(list).toMatchObject({ total: 1, totalPages: 1, items: [{ id, content: { text: '{{saudacao}}, {{primeiro_nome}}!' }, totals: { total: 3 }, status: 'processando' }] });
     expect((await read(world).list(world.company.id, 'concluido', { page: 1, limit: 100 })).total).toBe(0);
     const found = await read(world).recipients(world.company.id, id, { q: 'maria 2' }, { page: 1, limit: 10 });
-    expect(found.items.map((r) => r.telefone)).toEqual([phone(2)]);
+    expect(found.items.map((r) => r.phone)).toEqual([phone(2)]);
   });
 });
 
