@@ -8,11 +8,13 @@ import {
   MAX_MANUAL_RETRIES,
   publicMessageStatus,
   settlementDelta,
-  transitionMessage,
+  campaignMessageDecider,
   type CampaignMessage,
   type CampaignMessageCommand,
   type CampaignMessageStatus,
 } from './campaign-message.js';
+import { transition } from '../shared/decider.js';
+import type { Untimed } from '../testing/decider-spec.js';
 
 const t0 = Date.parse('2026-01-15T12:00:00.000Z');
 const SETORES = ['s1', 's2', 's3'];
@@ -28,25 +30,25 @@ const documented: Record<CampaignMessageCommand['type'], { from: CampaignMessage
   reassign: { from: ['pendente'], to: 'same' },
 };
 
-const commandArb: fc.Arbitrary<CampaignMessageCommand> = fc.oneof(
-  fc.constantFrom('lane-a', 'lane-b').map((by): CampaignMessageCommand => ({ type: 'claim', by })),
-  fc.constantFrom(...SETORES).map((setorId): CampaignMessageCommand => ({ type: 'markSent', setorId, providerMessageId: 'p1', sentAt: new Date(t0) })),
+const commandArb: fc.Arbitrary<Untimed<CampaignMessageCommand>> = fc.oneof(
+  fc.constantFrom('lane-a', 'lane-b').map((by): Untimed<CampaignMessageCommand> => ({ type: 'claim', by })),
+  fc.constantFrom(...SETORES).map((setorId): Untimed<CampaignMessageCommand> => ({ type: 'markSent', setorId, providerMessageId: 'p1', sentAt: new Date(t0) })),
   fc
     .constantFrom('RECIP_BLOCKED', 'TEMP_TIMEOUT', 'SENDER_BANNED')
-    .map((code): CampaignMessageCommand => ({ type: 'markFailed', setorId: 's1', code: code as never, error: code })),
-  fc.boolean().map((auto): CampaignMessageCommand => ({ type: 'requeue', notBefore: null, auto })),
+    .map((code): Untimed<CampaignMessageCommand> => ({ type: 'markFailed', setorId: 's1', code: code as never, error: code })),
+  fc.boolean().map((auto): Untimed<CampaignMessageCommand> => ({ type: 'requeue', notBefore: null, auto })),
   fc
     .constantFrom('warming_daily_limit', 'cancelled_by_user', 'no_sender_available')
-    .map((reason): CampaignMessageCommand => ({ type: 'skip', reason: reason as never, code: null, error: null })),
-  fc.constant<CampaignMessageCommand>({ type: 'retry' }),
-  fc.constantFrom(...SETORES).map((setorId): CampaignMessageCommand => ({ type: 'reassign', setorId })),
+    .map((reason): Untimed<CampaignMessageCommand> => ({ type: 'skip', reason: reason as never, code: null, error: null })),
+  fc.constant<Untimed<CampaignMessageCommand>>({ type: 'retry' }),
+  fc.constantFrom(...SETORES).map((setorId): Untimed<CampaignMessageCommand> => ({ type: 'reassign', setorId })),
 );
 
 /** Applies a command if allowed; checks the refusal otherwise. Returns the next message. */
-function step(message: CampaignMessage, command: CampaignMessageCommand, at: Date): CampaignMessage {
+function step(message: CampaignMessage, command: Untimed<CampaignMessageCommand>, at: Date): CampaignMessage {
   const before = structuredClone(message);
   try {
-    const next = transitionMessage(message, command, at);
+    const next = transition(campaignMessageDecider, message, { ...command, at } as CampaignMessageCommand).state;
     expect(documented[command.type].from).toContain(message.status);
     const to = documented[command.type].to;
     expect(next.status).toBe(to === 'same' ? message.status : to);
@@ -155,14 +157,14 @@ describe('campaign message state machine (properties)', () => {
         let message = messageFixture();
         let retries = 0;
         for (let r = 0; r < rounds; r += 1) {
-          message = transitionMessage(message, { type: 'claim', by: 'lane' }, new Date(t0));
-          message = transitionMessage(message, { type: 'markFailed', setorId: 's1', code: 'RECIP_BLOCKED', error: 'blocked' }, new Date(t0));
+          message = transition(campaignMessageDecider, message, { type: 'claim', at: new Date(t0), by: 'lane' }).state;
+          message = transition(campaignMessageDecider, message, { type: 'markFailed', at: new Date(t0), setorId: 's1', code: 'RECIP_BLOCKED', error: 'blocked' }).state;
           if (retries < MAX_MANUAL_RETRIES) {
-            message = transitionMessage(message, { type: 'retry' }, new Date(t0));
+            message = transition(campaignMessageDecider, message, { type: 'retry', at: new Date(t0) }).state;
             retries += 1;
             expect(message).toMatchObject({ status: 'pendente', error: null, errorCode: null, manualRetries: retries });
           } else {
-            expect(() => transitionMessage(message, { type: 'retry' }, new Date(t0))).toThrow(InvalidTransitionError);
+            expect(() => transition(campaignMessageDecider, message, { type: 'retry', at: new Date(t0) }).state).toThrow(InvalidTransitionError);
             return;
           }
         }

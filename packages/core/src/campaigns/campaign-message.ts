@@ -1,5 +1,6 @@
 import type { MediaType } from '../channel/outbound-content.js';
 import type { SendFailureCode } from '../channel/send-failure.js';
+import type { Decider } from '../shared/decider.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 
 /**
@@ -65,14 +66,25 @@ export interface CampaignMessage {
   updatedAt: Date;
 }
 
+/** What may be asked of a campaign message; `at` is when (the caller's clock). */
 export type CampaignMessageCommand =
-  | { type: 'claim'; by: string }
-  | { type: 'markSent'; setorId: string; providerMessageId: string; sentAt: Date }
-  | { type: 'markFailed'; setorId: string | null; code: SendFailureCode; error: string }
-  | { type: 'requeue'; notBefore: Date | null; auto: boolean }
-  | { type: 'skip'; reason: SkipReason; code: SendFailureCode | null; error: string | null }
-  | { type: 'retry' }
-  | { type: 'reassign'; setorId: string };
+  | { type: 'claim'; at: Date; by: string }
+  | { type: 'markSent'; at: Date; setorId: string; providerMessageId: string; sentAt: Date }
+  | { type: 'markFailed'; at: Date; setorId: string | null; code: SendFailureCode; error: string }
+  | { type: 'requeue'; at: Date; notBefore: Date | null; auto: boolean }
+  | { type: 'skip'; at: Date; reason: SkipReason; code: SendFailureCode | null; error: string | null }
+  | { type: 'retry'; at: Date }
+  | { type: 'reassign'; at: Date; setorId: string };
+
+/** What happened to a campaign message (one event per accepted command); `evolveMessage` applies it. */
+export type CampaignMessageEvent =
+  | { type: 'claimed'; at: Date; by: string }
+  | { type: 'sent'; at: Date; setorId: string; providerMessageId: string; sentAt: Date }
+  | { type: 'failed'; at: Date; setorId: string | null; code: SendFailureCode; error: string }
+  | { type: 'requeued'; at: Date; notBefore: Date | null; auto: boolean }
+  | { type: 'skipped'; at: Date; reason: SkipReason; code: SendFailureCode | null; error: string | null }
+  | { type: 'retried'; at: Date }
+  | { type: 'reassigned'; at: Date; setorId: string };
 
 export const CampaignMessageTransitions: Record<CampaignMessageCommand['type'], readonly CampaignMessageStatus[]> = {
   claim: ['pendente'],
@@ -84,44 +96,64 @@ export const CampaignMessageTransitions: Record<CampaignMessageCommand['type'], 
   reassign: ['pendente'],
 };
 
-/** Applies a command to a message (decide and evolve in one: each command has one outcome). */
-export function transitionMessage(message: CampaignMessage, command: CampaignMessageCommand, now: Date): CampaignMessage {
+/** Decides what a command does to a message, or refuses it with 409 INVALID_TRANSITION. */
+export function decideMessage(command: CampaignMessageCommand, message: CampaignMessage): CampaignMessageEvent[] {
   const allowed = CampaignMessageTransitions[command.type];
   if (!allowed.includes(message.status)) {
     throw new InvalidTransitionError('campaign message', message.status, command.type, allowed);
   }
-  const base = { ...message, updatedAt: now };
   switch (command.type) {
     case 'claim':
-      return { ...base, status: 'enviando', claimedBy: command.by, claimedAt: now };
+      return [{ type: 'claimed', at: command.at, by: command.by }];
     case 'markSent':
-      return {
-        ...base,
-        status: 'enviado',
-        actualSetorId: command.setorId,
-        providerMessageId: command.providerMessageId,
-        sentAt: command.sentAt,
-        error: null,
-        errorCode: null,
-        claimedBy: null,
-      };
+      return [{ type: 'sent', at: command.at, setorId: command.setorId, providerMessageId: command.providerMessageId, sentAt: command.sentAt }];
     case 'markFailed':
-      return { ...base, status: 'falha', actualSetorId: command.setorId, error: command.error, errorCode: command.code, claimedBy: null };
+      return [{ type: 'failed', at: command.at, setorId: command.setorId, code: command.code, error: command.error }];
     case 'requeue':
-      return {
-        ...base,
-        status: 'pendente',
-        notBefore: command.notBefore,
-        autoRetries: message.autoRetries + (command.auto ? 1 : 0),
-        claimedBy: null,
-        claimedAt: null,
-      };
+      return [{ type: 'requeued', at: command.at, notBefore: command.notBefore, auto: command.auto }];
     case 'skip':
-      return { ...base, status: 'pulado', skipReason: command.reason, errorCode: command.code, error: command.error, claimedBy: null };
+      return [{ type: 'skipped', at: command.at, reason: command.reason, code: command.code, error: command.error }];
     case 'retry':
       if (message.manualRetries >= MAX_MANUAL_RETRIES) {
         throw new InvalidTransitionError('campaign message', 'falha (manual retries exhausted)', 'retry', []);
       }
+      return [{ type: 'retried', at: command.at }];
+    case 'reassign':
+      return [{ type: 'reassigned', at: command.at, setorId: command.setorId }];
+  }
+}
+
+/** Applies an event to a message. */
+export function evolveMessage(message: CampaignMessage, event: CampaignMessageEvent): CampaignMessage {
+  const base = { ...message, updatedAt: event.at };
+  switch (event.type) {
+    case 'claimed':
+      return { ...base, status: 'enviando', claimedBy: event.by, claimedAt: event.at };
+    case 'sent':
+      return {
+        ...base,
+        status: 'enviado',
+        actualSetorId: event.setorId,
+        providerMessageId: event.providerMessageId,
+        sentAt: event.sentAt,
+        error: null,
+        errorCode: null,
+        claimedBy: null,
+      };
+    case 'failed':
+      return { ...base, status: 'falha', actualSetorId: event.setorId, error: event.error, errorCode: event.code, claimedBy: null };
+    case 'requeued':
+      return {
+        ...base,
+        status: 'pendente',
+        notBefore: event.notBefore,
+        autoRetries: message.autoRetries + (event.auto ? 1 : 0),
+        claimedBy: null,
+        claimedAt: null,
+      };
+    case 'skipped':
+      return { ...base, status: 'pulado', skipReason: event.reason, errorCode: event.code, error: event.error, claimedBy: null };
+    case 'retried':
       return {
         ...base,
         status: 'pendente',
@@ -131,10 +163,20 @@ export function transitionMessage(message: CampaignMessage, command: CampaignMes
         actualSetorId: null,
         notBefore: null,
       };
-    case 'reassign':
-      return { ...base, setorId: command.setorId, wasReassigned: command.setorId !== message.assignedSetorId || message.wasReassigned };
+    case 'reassigned':
+      return { ...base, setorId: event.setorId, wasReassigned: event.setorId !== message.assignedSetorId || message.wasReassigned };
   }
 }
+
+/**
+ * The state machine of one recipient's message: pendente → enviando → enviado | falha | pulado,
+ * back to pendente for automatic (requeue) and manual (retry) retries. Messages are built when
+ * their campaign is created, so there is no initial state.
+ */
+export const campaignMessageDecider: Decider<CampaignMessage, CampaignMessageCommand, CampaignMessageEvent> = {
+  decide: decideMessage,
+  evolve: evolveMessage,
+};
 
 /** The client message id of an attempt: the message id itself first, a suffixed one for retries. */
 export function clientMessageIdOf(message: Pick<CampaignMessage, 'id' | 'attempts'>, part = 0): string {

@@ -2,43 +2,44 @@ import { describe, expect, it } from '@jest/globals';
 import { InvalidTransitionError } from '../shared/errors.js';
 import { ManualClock } from '../testing/manual-clock.js';
 import { messageFixture as campaignFixtureMessage } from '../testing/campaign-fixtures.js';
-import { clientMessageIdOf, publicMessageStatus, settlementDelta, transitionMessage } from './campaign-message.js';
+import { transition } from '../shared/decider.js';
+import { campaignMessageDecider, clientMessageIdOf, publicMessageStatus, settlementDelta } from './campaign-message.js';
 
 const clock = new ManualClock();
 
 describe('campaign message state machine', () => {
   it('given a pending message, when claimed then sent, then it records the sender and time', () => {
-    const claimed = transitionMessage(campaignFixtureMessage(), { type: 'claim', by: 'lane-1' }, clock.now());
+    const claimed = transition(campaignMessageDecider, campaignFixtureMessage(), { type: 'claim', at: clock.now(), by: 'lane-1' }).state;
     expect(claimed.status).toBe('enviando');
     expect(publicMessageStatus(claimed.status)).toBe('pendente');
-    const sent = transitionMessage(claimed, { type: 'markSent', setorId: 's2', providerMessageId: 'p1', sentAt: clock.now() }, clock.now());
+    const sent = transition(campaignMessageDecider, claimed, { type: 'markSent', at: clock.now(), setorId: 's2', providerMessageId: 'p1', sentAt: clock.now() }).state;
     expect(sent).toMatchObject({ status: 'enviado', actualSetorId: 's2', sentAt: clock.now(), claimedBy: null });
   });
 
   it('given a sent message, when claimed again, then it refuses (a message is sent at most once)', () => {
     const sent = campaignFixtureMessage({ status: 'enviado' });
-    expect(() => transitionMessage(sent, { type: 'claim', by: 'x' }, clock.now())).toThrow(InvalidTransitionError);
+    expect(() => transition(campaignMessageDecider, sent, { type: 'claim', at: clock.now(), by: 'x' }).state).toThrow(InvalidTransitionError);
   });
 
   it('given a failed message, when retried twice, then a third manual retry is refused', () => {
     let m = campaignFixtureMessage({ status: 'falha', errorCode: 'TEMP_TIMEOUT', error: 'x' });
-    m = transitionMessage(m, { type: 'retry' }, clock.now());
+    m = transition(campaignMessageDecider, m, { type: 'retry', at: clock.now() }).state;
     expect(m).toMatchObject({ status: 'pendente', manualRetries: 1, errorCode: null });
-    m = transitionMessage({ ...m, status: 'falha' }, { type: 'retry' }, clock.now());
-    expect(() => transitionMessage({ ...m, status: 'falha' }, { type: 'retry' }, clock.now())).toThrow(InvalidTransitionError);
+    m = transition(campaignMessageDecider, { ...m, status: 'falha' }, { type: 'retry', at: clock.now() }).state;
+    expect(() => transition(campaignMessageDecider, { ...m, status: 'falha' }, { type: 'retry', at: clock.now() }).state).toThrow(InvalidTransitionError);
   });
 
   it('given a temporary failure, when requeued automatically, then it counts the retry and waits', () => {
     const claimed = campaignFixtureMessage({ status: 'enviando' });
     const later = new Date(clock.now().getTime() + 60_000);
-    const m = transitionMessage(claimed, { type: 'requeue', notBefore: later, auto: true }, clock.now());
+    const m = transition(campaignMessageDecider, claimed, { type: 'requeue', at: clock.now(), notBefore: later, auto: true }).state;
     expect(m).toMatchObject({ status: 'pendente', autoRetries: 1, notBefore: later });
   });
 
   it('given a pending message, when reassigned, then was_reassigned is set; only pending messages move', () => {
-    const m = transitionMessage(campaignFixtureMessage(), { type: 'reassign', setorId: 's2' }, clock.now());
+    const m = transition(campaignMessageDecider, campaignFixtureMessage(), { type: 'reassign', at: clock.now(), setorId: 's2' }).state;
     expect(m).toMatchObject({ setorId: 's2', assignedSetorId: 's1', wasReassigned: true });
-    expect(() => transitionMessage(campaignFixtureMessage({ status: 'enviando' }), { type: 'reassign', setorId: 's2' }, clock.now())).toThrow();
+    expect(() => transition(campaignMessageDecider, campaignFixtureMessage({ status: 'enviando' }), { type: 'reassign', at: clock.now(), setorId: 's2' }).state).toThrow();
   });
 
   it('gives each attempt and part its own client message id, the first being the message id', () => {

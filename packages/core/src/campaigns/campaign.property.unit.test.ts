@@ -8,12 +8,23 @@ import {
   isActive,
   isTerminal,
   progressOf,
-  transitionCampaign,
+  campaignDecider,
   unsettledCount,
   type Campaign,
   type CampaignCommand,
   type CampaignStatus,
 } from './campaign.js';
+import { transition } from '../shared/decider.js';
+import type { Untimed } from '../testing/decider-spec.js';
+
+/** The command without its time (the tests give it apart). */
+type Move = Untimed<CampaignCommand>;
+
+/** Runs a command through the campaign decider at `at`: the campaign after it and its one event. */
+function move(campaign: Campaign, command: Move, at: Date) {
+  const { state, events } = transition(campaignDecider, campaign, { ...command, at } as CampaignCommand);
+  return { campaign: state, event: events[0]! };
+}
 
 const t0 = Date.parse('2026-01-15T12:00:00.000Z');
 
@@ -32,11 +43,11 @@ const documented: Record<CampaignCommand['type'], { from: CampaignStatus[]; to: 
 };
 
 /** A command, or messages settling (the lanes recording outcomes between commands). */
-type Step = { kind: 'command'; command: CampaignCommand } | { kind: 'settle'; enviados: number; falhas: number; pulados: number };
+type Step = { kind: 'command'; command: Move } | { kind: 'settle'; enviados: number; falhas: number; pulados: number };
 
-const commandArb: fc.Arbitrary<CampaignCommand> = fc.oneof(
-  fc.constantFrom<CampaignCommand>({ type: 'start' }, { type: 'pause' }, { type: 'resume' }, { type: 'cancel' }, { type: 'complete' }, { type: 'reopen' }),
-  fc.string({ maxLength: 20 }).map((error): CampaignCommand => ({ type: 'fail', error })),
+const commandArb: fc.Arbitrary<Move> = fc.oneof(
+  fc.constantFrom<Move>({ type: 'start' }, { type: 'pause' }, { type: 'resume' }, { type: 'cancel' }, { type: 'complete' }, { type: 'reopen' }),
+  fc.string({ maxLength: 20 }).map((error): Move => ({ type: 'fail', error })),
 );
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: commandArb.map((command): Step => ({ kind: 'command', command })) },
@@ -59,7 +70,7 @@ function settle(campaign: Campaign, step: Extract<Step, { kind: 'settle' }>): Ca
   return { ...campaign, totals };
 }
 
-function expectRefusal(error: unknown, campaign: Campaign, command: CampaignCommand): void {
+function expectRefusal(error: unknown, campaign: Campaign, command: Move): void {
   expect(error).toBeInstanceOf(DomainError);
   const refusal = error as DomainError;
   if (command.type === 'complete' && campaign.status === 'processando') {
@@ -101,7 +112,7 @@ describe('campaign state machine (properties)', () => {
           } else {
             const before = structuredClone(campaign);
             try {
-              const { campaign: next, event } = transitionCampaign(campaign, step.command, new Date(now));
+              const { campaign: next, event } = move(campaign, step.command, new Date(now));
               expect(documented[step.command.type].from).toContain(campaign.status);
               expect(next.status).toBe(documented[step.command.type].to);
               expect(event.at.getTime()).toBe(now);
@@ -147,7 +158,7 @@ describe('campaign state machine (properties)', () => {
     fc.assert(
       fc.property(fc.constantFrom<CampaignStatus>('concluido', 'falha'), fc.boolean(), commandArb, (status, cancelledByUser, command) => {
         const campaign = campaignFixture({ status, cancelledByUser: status === 'concluido' && cancelledByUser, finishedAt: new Date(t0) });
-        const moves = () => transitionCampaign(campaign, command, new Date(t0 + 1));
+        const moves = () => move(campaign, command, new Date(t0 + 1));
         if (command.type === 'reopen' && !campaign.cancelledByUser) expect(moves().campaign.status).toBe('processando');
         else expect(moves).toThrow(InvalidTransitionError);
       }),
@@ -155,7 +166,7 @@ describe('campaign state machine (properties)', () => {
   });
 
   it('pause / resume / cancel combinations: pause and resume alternate, cancel ends it from any of them, then nothing moves it', () => {
-    const actionArb = fc.constantFrom<CampaignCommand>({ type: 'pause' }, { type: 'resume' }, { type: 'cancel' });
+    const actionArb = fc.constantFrom<Move>({ type: 'pause' }, { type: 'resume' }, { type: 'cancel' });
     fc.assert(
       fc.property(fc.array(actionArb, { maxLength: 30 }), fc.constantFrom<CampaignStatus>('pendente', 'processando'), (actions, start) => {
         let campaign = campaignFixture({ status: start, startedAt: start === 'processando' ? new Date(t0) : null });
@@ -168,17 +179,17 @@ describe('campaign state machine (properties)', () => {
             (action.type === 'resume' && expected === 'pausado') ||
             (action.type === 'cancel' && expected !== 'concluido');
           if (legal) {
-            campaign = transitionCampaign(campaign, action, new Date(now)).campaign;
+            campaign = move(campaign, action, new Date(now)).campaign;
             expected = action.type === 'pause' ? 'pausado' : action.type === 'resume' ? 'processando' : 'concluido';
           } else {
-            expect(() => transitionCampaign(campaign, action, new Date(now))).toThrow(InvalidTransitionError);
+            expect(() => move(campaign, action, new Date(now))).toThrow(InvalidTransitionError);
           }
           expect(campaign.status).toBe(expected);
         }
         if (expected === 'concluido') {
           expect(campaign.cancelledByUser).toBe(true);
           for (const type of ['start', 'pause', 'resume', 'cancel', 'complete', 'reopen'] as const) {
-            expect(() => transitionCampaign(campaign, { type }, new Date(now + 1))).toThrow(InvalidTransitionError);
+            expect(() => move(campaign, { type }, new Date(now + 1))).toThrow(InvalidTransitionError);
           }
         }
       }),

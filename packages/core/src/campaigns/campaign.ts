@@ -1,5 +1,6 @@
 import type { KeyMode } from '../api-keys/api-key.js';
 import type { MediaDelivery, MediaType } from '../channel/outbound-content.js';
+import type { Decider } from '../shared/decider.js';
 import { DomainError, InvalidTransitionError } from '../shared/errors.js';
 import type { AntiBanLevel } from './anti-ban.js';
 import type { Distribution, DistributionMode } from './distribution.js';
@@ -100,15 +101,17 @@ export function isTerminal(status: CampaignStatus): boolean {
   return status === 'concluido' || status === 'falha';
 }
 
+/** What may be asked of a campaign; `at` is when (the caller's clock). */
 export type CampaignCommand =
-  | { type: 'start' }
-  | { type: 'pause' }
-  | { type: 'resume' }
-  | { type: 'cancel' }
-  | { type: 'complete' }
-  | { type: 'fail'; error: string }
-  | { type: 'reopen' };
+  | { type: 'start'; at: Date }
+  | { type: 'pause'; at: Date }
+  | { type: 'resume'; at: Date }
+  | { type: 'cancel'; at: Date }
+  | { type: 'complete'; at: Date }
+  | { type: 'fail'; at: Date; error: string }
+  | { type: 'reopen'; at: Date };
 
+/** What happened to a campaign; `evolveCampaign` applies it. */
 export type CampaignEvent =
   | { type: 'started'; at: Date }
   | { type: 'paused'; at: Date }
@@ -143,31 +146,32 @@ const verbs: Record<CampaignCommand['type'], string> = {
   reopen: 'retry',
 };
 
-/** Decides what a command does to a campaign, or refuses it with 409 INVALID_TRANSITION. */
-export function decideCampaign(campaign: Campaign, command: CampaignCommand, now: Date): CampaignEvent {
+/** Decides what a command does to a campaign (one event), or refuses it with 409 INVALID_TRANSITION. */
+export function decideCampaign(command: CampaignCommand, campaign: Campaign): CampaignEvent[] {
   const allowed = CampaignTransitions[command.type];
   if (!allowed.includes(campaign.status)) {
     throw new InvalidTransitionError('campaign', campaign.status, verbs[command.type], allowed);
   }
+  const at = command.at;
   switch (command.type) {
     case 'start':
-      return { type: 'started', at: now };
+      return [{ type: 'started', at }];
     case 'pause':
-      return { type: 'paused', at: now };
+      return [{ type: 'paused', at }];
     case 'resume':
-      return { type: 'resumed', at: now };
+      return [{ type: 'resumed', at }];
     case 'cancel':
-      return { type: 'cancelled', at: now };
+      return [{ type: 'cancelled', at }];
     case 'complete':
       if (unsettledCount(campaign.totals) > 0) {
         throw new DomainError('CONFLICT', 'The campaign still has messages to send', { pending: unsettledCount(campaign.totals) });
       }
-      return { type: 'completed', at: now };
+      return [{ type: 'completed', at }];
     case 'fail':
-      return { type: 'failed', at: now, error: command.error };
+      return [{ type: 'failed', at, error: command.error }];
     case 'reopen':
       if (campaign.cancelledByUser) throw new InvalidTransitionError('cancelled campaign', campaign.status, 'retry', []);
-      return { type: 'reopened', at: now };
+      return [{ type: 'reopened', at }];
   }
 }
 
@@ -192,8 +196,12 @@ export function evolveCampaign(campaign: Campaign, event: CampaignEvent): Campai
   }
 }
 
-/** decide then evolve. */
-export function transitionCampaign(campaign: Campaign, command: CampaignCommand, now: Date): { campaign: Campaign; event: CampaignEvent } {
-  const event = decideCampaign(campaign, command, now);
-  return { campaign: evolveCampaign(campaign, event), event };
-}
+/**
+ * The campaign state machine: pendente → processando ⇄ pausado → concluido | falha, with cancel
+ * and a reopen of finished campaigns for manual retries. Campaigns are built by `CreateCampaign`,
+ * so there is no initial state.
+ */
+export const campaignDecider: Decider<Campaign, CampaignCommand, CampaignEvent> = {
+  decide: decideCampaign,
+  evolve: evolveCampaign,
+};

@@ -3,7 +3,8 @@ import type { Clock } from '../shared/clock.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { chargesCredits, transitionCampaign } from './campaign.js';
+import { transition } from '../shared/decider.js';
+import { campaignDecider, chargesCredits } from './campaign.js';
 import { campaignCompletedEvent } from './campaign-events.js';
 
 /**
@@ -24,7 +25,7 @@ export class CancelCampaign {
       const campaign = found && (await repos.campaigns.findByIdForUpdate(found.id));
       if (!campaign) throw new NotFoundError('Campaign', { id: campaignId });
       const now = this.clock.now();
-      const next = transitionCampaign(campaign, { type: 'cancel' }, now).campaign;
+      const next = transition(campaignDecider, campaign, { type: 'cancel', at: now }).state;
       const cancelled = await repos.campaigns.skipPending(campaign.id, { reason: 'cancelled_by_user', code: null, error: 'cancelled_by_user' }, now);
       await repos.campaigns.update(next);
       if (cancelled > 0) {

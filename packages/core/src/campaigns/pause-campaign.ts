@@ -3,7 +3,8 @@ import type { Clock } from '../shared/clock.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { transitionCampaign } from './campaign.js';
+import { transition } from '../shared/decider.js';
+import { campaignDecider } from './campaign.js';
 import { campaignPausedEvent } from './campaign-events.js';
 
 /** POST /v1/campaigns/:id/pause: lanes stop claiming its messages; sent ones stay; pending ones wait. */
@@ -20,7 +21,7 @@ export class PauseCampaign {
       const campaign = found && (await repos.campaigns.findByIdForUpdate(found.id));
       if (!campaign) throw new NotFoundError('Campaign', { id: campaignId });
       const now = this.clock.now();
-      const next = transitionCampaign(campaign, { type: 'pause' }, now).campaign;
+      const next = transition(campaignDecider, campaign, { type: 'pause', at: now }).state;
       await repos.campaigns.update(next);
       await repos.events.record([campaignPausedEvent(next, this.ids, now, apiActor)]);
       return { status: 'paused' as const };

@@ -1,7 +1,8 @@
 import type { Clock } from '../shared/clock.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { transitionCampaign } from './campaign.js';
+import { transition } from '../shared/decider.js';
+import { campaignDecider } from './campaign.js';
 import { wakeLanes } from './lane-wakeups.js';
 
 /** POST /v1/campaigns/:id/resume: only still-pending messages go back to their lanes. */
@@ -16,7 +17,7 @@ export class ResumeCampaign {
       const found = await repos.campaigns.findByIdInCompany(companyId, campaignId);
       const campaign = found && (await repos.campaigns.findByIdForUpdate(found.id));
       if (!campaign) throw new NotFoundError('Campaign', { id: campaignId });
-      const next = transitionCampaign(campaign, { type: 'resume' }, this.clock.now()).campaign;
+      const next = transition(campaignDecider, campaign, { type: 'resume', at: this.clock.now() }).state;
       await repos.campaigns.update(next);
       const pending = await repos.campaigns.messagesInStatus(campaign.id, ['pendente']);
       await wakeLanes(repos.jobs, pending.map((m) => m.setorId));

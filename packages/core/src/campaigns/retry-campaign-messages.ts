@@ -1,8 +1,9 @@
 import type { Clock } from '../shared/clock.js';
 import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { chargesCredits, transitionCampaign } from './campaign.js';
-import { MAX_MANUAL_RETRIES, transitionMessage, type CampaignMessage } from './campaign-message.js';
+import { transition } from '../shared/decider.js';
+import { campaignDecider, chargesCredits } from './campaign.js';
+import { campaignMessageDecider, MAX_MANUAL_RETRIES, type CampaignMessage } from './campaign-message.js';
 import type { MessageChange } from './campaign-repository.js';
 import { redistribute } from './distribution.js';
 import { wakeLanes } from './lane-wakeups.js';
@@ -60,7 +61,7 @@ export class RetryCampaignMessages {
       for (const m of candidates) {
         if (m.status !== 'falha') notRetried.push({ id: m.id, reason: 'not_failed' });
         else if (m.manualRetries >= MAX_MANUAL_RETRIES) notRetried.push({ id: m.id, reason: 'retry_limit_reached' });
-        else retried.push(transitionMessage(m, { type: 'retry' }, now));
+        else retried.push(transition(campaignMessageDecider, m, { type: 'retry', at: now }).state);
       }
       if (retried.length === 0) return { status: campaign.status, retried: 0, not_retried: notRetried };
 
@@ -76,7 +77,7 @@ export class RetryCampaignMessages {
       for (const [setorId, ids] of plan ?? []) for (const id of ids) target.set(id, setorId);
       const changes: MessageChange[] = retried.map((m) => {
         const to = target.get(m.id);
-        return { message: to ? transitionMessage(m, { type: 'reassign', setorId: to }, now) : m, expectedStatus: 'falha' };
+        return { message: to ? transition(campaignMessageDecider, m, { type: 'reassign', at: now, setorId: to }).state : m, expectedStatus: 'falha' };
       });
 
       if (chargesCredits(campaign) && (await repos.companies.adjustBalance(campaign.companyId, -retried.length)) === null) {
@@ -85,7 +86,7 @@ export class RetryCampaignMessages {
       const written = await repos.campaigns.updateMessages(changes);
       await repos.campaigns.addTotals(campaign.id, { enviados: 0, falhas: -written.length, pulados: 0 });
       if (campaign.status === 'concluido' || campaign.status === 'falha') {
-        campaign = transitionCampaign(campaign, { type: 'reopen' }, now).campaign;
+        campaign = transition(campaignDecider, campaign, { type: 'reopen', at: now }).state;
         await repos.campaigns.update(campaign);
       }
       await wakeLanes(repos.jobs, changes.map((c) => c.message.setorId));

@@ -8,9 +8,10 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { Random } from '../shared/random.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { Setor } from '../setores/setor.js';
+import { transition } from '../shared/decider.js';
 import type { Campaign } from './campaign.js';
 import { recipientContent } from './campaign-content.js';
-import { clientMessageIdOf, transitionMessage, type CampaignMessage } from './campaign-message.js';
+import { campaignMessageDecider, clientMessageIdOf, type CampaignMessage } from './campaign-message.js';
 import type { MessageChange } from './campaign-repository.js';
 import { redistribute } from './distribution.js';
 import { wakeLanes } from './lane-wakeups.js';
@@ -175,7 +176,7 @@ export class RunDispatchLane {
           await recordChanges(repos, changes, this.ids, now2, { countSentOn: { setorId, company: ctx.company } });
           // Claimed but never handed to the channel (sender lost, or the worker stopping): back to pending.
           const back = unsent.map((m) => ({
-            message: transitionMessage(m, { type: 'requeue', notBefore: m.notBefore, auto: false }, now2),
+            message: transition(campaignMessageDecider, m, { type: 'requeue', at: now2, notBefore: m.notBefore, auto: false }).state,
             expectedStatus: 'enviando' as const,
           }));
           await repos.campaigns.updateMessages(back);
@@ -289,7 +290,7 @@ export class RunDispatchLane {
       if (campaign.status !== 'processando') continue;
       const pending = await repos.campaigns.messagesInStatus(campaign.id, ['pendente'], setorId);
       const changes: MessageChange[] = pending.map((m) => ({
-        message: transitionMessage(m, { type: 'skip', reason: 'warming_daily_limit', code: 'WARMING_DAILY_LIMIT', error: 'warming_daily_limit' }, now),
+        message: transition(campaignMessageDecider, m, { type: 'skip', at: now, reason: 'warming_daily_limit', code: 'WARMING_DAILY_LIMIT', error: 'warming_daily_limit' }).state,
         expectedStatus: 'pendente',
       }));
       skipped += (await recordChanges(repos, changes, this.ids, now)).written.length;

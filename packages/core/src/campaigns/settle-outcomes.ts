@@ -4,9 +4,10 @@ import type { Company } from '../companies/company.js';
 import type { DomainEvent } from '../shared/domain-event.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import { chargesCredits, transitionCampaign, unsettledCount, type Campaign } from './campaign.js';
+import { transition } from '../shared/decider.js';
+import { campaignDecider, chargesCredits, unsettledCount, type Campaign } from './campaign.js';
 import { campaignCompletedEvent, campaignFailedEvent, messageOutcomeEvent } from './campaign-events.js';
-import { MAX_AUTO_RETRIES, settlementDelta, transitionMessage, type CampaignMessage } from './campaign-message.js';
+import { campaignMessageDecider, MAX_AUTO_RETRIES, settlementDelta, type CampaignMessage } from './campaign-message.js';
 import type { MessageChange } from './campaign-repository.js';
 import { zonedDay } from '../shared/zoned-time.js';
 
@@ -25,17 +26,17 @@ export interface SettleSettings {
 export function applyOutcome(message: CampaignMessage, setorId: string, outcome: SendOutcome, now: Date, settings: SettleSettings): CampaignMessage {
   const attempted = { ...message, attempts: message.attempts + 1 };
   if (outcome.ok) {
-    return transitionMessage(attempted, { type: 'markSent', setorId, providerMessageId: outcome.providerMessageId, sentAt: outcome.sentAt }, now);
+    return transition(campaignMessageDecider, attempted, { type: 'markSent', at: now, setorId, providerMessageId: outcome.providerMessageId, sentAt: outcome.sentAt }).state;
   }
   if (failureGroupOf(outcome.code) === 'temporary' && message.autoRetries < MAX_AUTO_RETRIES) {
     const delay = settings.autoRetryBaseMs * 2 ** message.autoRetries * Math.max(0, settings.pacingScale);
     return {
-      ...transitionMessage(attempted, { type: 'requeue', notBefore: new Date(now.getTime() + delay), auto: true }, now),
+      ...transition(campaignMessageDecider, attempted, { type: 'requeue', at: now, notBefore: new Date(now.getTime() + delay), auto: true }).state,
       error: outcome.error,
       errorCode: outcome.code,
     };
   }
-  return transitionMessage(attempted, { type: 'markFailed', setorId, code: outcome.code, error: outcome.error }, now);
+  return transition(campaignMessageDecider, attempted, { type: 'markFailed', at: now, setorId, code: outcome.code, error: outcome.error }).state;
 }
 
 /**
@@ -80,7 +81,7 @@ export async function recordChanges(
       pulados: campaign.totals.pulados + delta.pulados,
     };
     if (campaign.status === 'processando' && unsettledCount(totals) === 0) {
-      const done = transitionCampaign({ ...campaign, totals }, { type: 'complete' }, now).campaign;
+      const done = transition(campaignDecider, { ...campaign, totals }, { type: 'complete', at: now }).state;
       await repos.campaigns.update(done);
       events.push(campaignCompletedEvent(done, ids, now));
     }
@@ -97,7 +98,7 @@ export async function recordChanges(
 export async function completeIfSettled(repos: Repositories, campaignId: string, ids: IdGenerator, now: Date): Promise<boolean> {
   const campaign = await repos.campaigns.findByIdForUpdate(campaignId);
   if (!campaign || campaign.status !== 'processando' || unsettledCount(campaign.totals) > 0) return false;
-  const done = transitionCampaign(campaign, { type: 'complete' }, now).campaign;
+  const done = transition(campaignDecider, campaign, { type: 'complete', at: now }).state;
   await repos.campaigns.update(done);
   await repos.events.record([campaignCompletedEvent(done, ids, now)]);
   return true;
@@ -110,7 +111,7 @@ export async function failCampaign(repos: Repositories, campaign: Campaign, erro
     await repos.campaigns.addTotals(campaign.id, { enviados: 0, falhas: 0, pulados: skipped });
     if (chargesCredits(campaign)) await repos.companies.adjustBalance(campaign.companyId, skipped);
   }
-  const failed = transitionCampaign(campaign, { type: 'fail', error }, now).campaign;
+  const failed = transition(campaignDecider, campaign, { type: 'fail', at: now, error }).state;
   await repos.campaigns.update(failed);
   await repos.events.record([campaignFailedEvent(failed, ids, now, error)]);
   return skipped;

@@ -1,7 +1,8 @@
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { transitionCampaign } from './campaign.js';
+import { transition } from '../shared/decider.js';
+import { campaignDecider } from './campaign.js';
 import { campaignStartedEvent } from './campaign-events.js';
 import { CampaignQueues } from './campaign-queues.js';
 import { wakeLanes } from './lane-wakeups.js';
@@ -29,7 +30,7 @@ export class StartCampaign {
         return 'not_due';
       }
       await linkCampaignContacts(repos, campaign.id, this.ids, now);
-      const next = transitionCampaign(campaign, { type: 'start' }, now).campaign;
+      const next = transition(campaignDecider, campaign, { type: 'start', at: now }).state;
       await repos.campaigns.update(next);
       await repos.events.record([campaignStartedEvent(next, this.ids, now)]);
       await wakeLanes(repos.jobs, next.setorIds);

@@ -7,8 +7,7 @@ import { SequentialIds } from '../testing/deterministic.js';
 import {
   QR_LIFETIME_SECONDS,
   createChannelInstance,
-  decide,
-  evolveAll,
+  channelInstanceDecider,
   instanceDomainEvents,
   InstanceStatuses,
   qrSecondsLeft,
@@ -18,6 +17,7 @@ import {
   type InstanceCommand,
   type InstanceStatus,
 } from './channel-instance.js';
+import { evolveAll } from '../shared/decider.js';
 
 const t0 = Date.parse('2026-01-15T12:00:00.000Z');
 const setor = createSetor('setor-1', 'company-1', new Date(t0), { nome: 'Vendas' });
@@ -69,7 +69,7 @@ describe('channel instance state machine (properties)', () => {
           const command = commandAt(step, new Date(now));
           let events;
           try {
-            events = decide(instance, command);
+            events = channelInstanceDecider.decide(command, instance);
           } catch (error) {
             // The only refusal: a QR code for a connected session, naming the allowed states.
             expect(error).toBeInstanceOf(InvalidTransitionError);
@@ -78,7 +78,7 @@ describe('channel instance state machine (properties)', () => {
             continue;
           }
           const before = structuredClone(instance);
-          const next = evolveAll(instance, events);
+          const next = evolveAll(channelInstanceDecider, instance, events);
           expect(instance).toEqual(before); // evolve never mutates its input
           if (events.length > 0) expect(next.updatedAt.getTime()).toBe(now);
           else expect(next).toEqual(instance); // a command that changes nothing leaves the state as it was
@@ -98,7 +98,7 @@ describe('channel instance state machine (properties)', () => {
         for (const [step, g] of run) {
           now += g;
           try {
-            instance = evolveAll(instance, decide(instance, commandAt(step, new Date(now))));
+            instance = evolveAll(channelInstanceDecider, instance, channelInstanceDecider.decide(commandAt(step, new Date(now)), instance));
           } catch {
             // refused steps are checked by the other properties
           }
@@ -106,12 +106,12 @@ describe('channel instance state machine (properties)', () => {
         const at = new Date(now + gap);
         const snapshot = structuredClone(instance);
         if (instance.status === 'connected') {
-          expect(() => decide(instance, { type: 'request-qr', at })).toThrow(InvalidTransitionError);
+          expect(() => channelInstanceDecider.decide({ type: 'request-qr', at }, instance)).toThrow(InvalidTransitionError);
         } else {
-          const events = decide(instance, { type: 'request-qr', at });
+          const events = channelInstanceDecider.decide({ type: 'request-qr', at }, instance);
           // Within the window the same code is shown again (no event); after it a new window opens.
           expect(events).toEqual(qrWindowOpen(instance, at) ? [] : [{ type: 'qr-requested', at }]);
-          expect(qrSecondsLeft(evolveAll(instance, events), at)).toBeGreaterThan(0);
+          expect(qrSecondsLeft(evolveAll(channelInstanceDecider, instance, events), at)).toBeGreaterThan(0);
         }
         expect(instance).toEqual(snapshot);
       }),
@@ -127,19 +127,19 @@ describe('channel instance state machine (properties)', () => {
         for (const [step, g] of run) {
           now += g;
           try {
-            instance = evolveAll(instance, decide(instance, commandAt(step, new Date(now))));
+            instance = evolveAll(channelInstanceDecider, instance, channelInstanceDecider.decide(commandAt(step, new Date(now)), instance));
           } catch {
             // refused: unchanged
           }
         }
         const at = new Date(now + 1);
-        const events = decide(instance, { type: 'disconnect', at, reason });
-        const after = evolveAll(instance, events);
+        const events = channelInstanceDecider.decide({ type: 'disconnect', at, reason }, instance);
+        const after = evolveAll(channelInstanceDecider, instance, events);
         expect(after).toMatchObject({ status: 'disconnected', phoneNumber: null, qrRequestedAt: null });
         const announced = instanceDomainEvents(instance, events, new SequentialIds(), systemActor).map((e) => e.event);
         expect(announced).toEqual(instance.status === 'connected' ? ['channel.session_disconnected'] : []);
         // Disconnecting again changes nothing.
-        expect(decide(after, { type: 'disconnect', at, reason })).toEqual([]);
+        expect(channelInstanceDecider.decide({ type: 'disconnect', at, reason }, after)).toEqual([]);
       }),
       { numRuns: 300 },
     );
@@ -150,7 +150,7 @@ describe('channel instance state machine (properties)', () => {
       fc.property(fc.array(fc.record({ status: fc.constantFrom(...InstanceStatuses), phoneNumber: phoneArb }), { maxLength: 20 }), (reports) => {
         const instance = createChannelInstance('instance-1', setor, new Date(t0));
         for (const [i, report] of reports.entries()) {
-          expect(decide(instance, { type: 'observe-session', at: new Date(t0 + i), ...report })).toEqual([]);
+          expect(channelInstanceDecider.decide({ type: 'observe-session', at: new Date(t0 + i), ...report }, instance)).toEqual([]);
         }
       }),
     );

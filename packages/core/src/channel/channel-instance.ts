@@ -1,3 +1,4 @@
+import type { Decider } from '../shared/decider.js';
 import type { DomainEvent, EventActor } from '../shared/domain-event.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
@@ -47,7 +48,7 @@ export type InstanceCommand =
   | { type: 'observe-session'; at: Date; status: InstanceStatus; phoneNumber: string | null }
   | { type: 'disconnect'; at: Date; reason: DisconnectReason; code?: SendFailureCode | null; error?: string | null };
 
-/** What did happen; `evolve` applies it. */
+/** What did happen; `evolveInstance` applies it. */
 export type InstanceEvent =
   /** A new QR window opened (the first request, or one after the previous code expired). */
   | { type: 'qr-requested'; at: Date }
@@ -100,7 +101,7 @@ export function qrSecondsLeft(instance: Pick<ChannelInstance, 'qrRequestedAt'>, 
  * on a user disconnect, a sender failure or a lost session. Pure: returns the events a command
  * causes (none when it changes nothing), throws `InvalidTransitionError` when it is refused.
  */
-export function decide(instance: ChannelInstance, command: InstanceCommand): InstanceEvent[] {
+export function decideInstance(command: InstanceCommand, instance: ChannelInstance): InstanceEvent[] {
   switch (command.type) {
     case 'request-qr': {
       if (instance.status === 'connected') {
@@ -146,7 +147,7 @@ function disconnected(
 }
 
 /** Applies one event. */
-export function evolve(instance: ChannelInstance, event: InstanceEvent): ChannelInstance {
+export function evolveInstance(instance: ChannelInstance, event: InstanceEvent): ChannelInstance {
   switch (event.type) {
     case 'qr-requested':
       return { ...instance, qrRequestedAt: event.at, updatedAt: event.at };
@@ -166,9 +167,14 @@ export function evolve(instance: ChannelInstance, event: InstanceEvent): Channel
   }
 }
 
-export function evolveAll(instance: ChannelInstance, events: readonly InstanceEvent[]): ChannelInstance {
-  return events.reduce(evolve, instance);
-}
+/**
+ * The instance state machine (see {@link decideInstance}). Instances are built by
+ * `createChannelInstance`, so there is no initial state; `instanceOfSetor` stores it.
+ */
+export const channelInstanceDecider: Decider<ChannelInstance, InstanceCommand, InstanceEvent> = {
+  decide: decideInstance,
+  evolve: evolveInstance,
+};
 
 /**
  * The webhook-facing facts of instance events: `channel.session_connected` when a session

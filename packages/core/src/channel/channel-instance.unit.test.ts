@@ -6,20 +6,20 @@ import { SequentialIds } from '../testing/deterministic.js';
 import { systemActor } from '../shared/domain-event.js';
 import {
   createChannelInstance,
-  decide,
-  evolveAll,
+  channelInstanceDecider,
   instanceDomainEvents,
   qrSecondsLeft,
   type ChannelInstance,
   type InstanceCommand,
 } from './channel-instance.js';
+import { evolveAll } from '../shared/decider.js';
 
 const clock = new ManualClock('2026-01-15T12:00:00.000Z');
 const setor = createSetor('setor-1', 'company-1', clock.now(), { nome: 'Vendas' });
 const fresh = () => createChannelInstance('instance-1', setor, clock.now());
 const run = (instance: ChannelInstance, command: InstanceCommand) => {
-  const events = decide(instance, command);
-  return { events, instance: evolveAll(instance, events) };
+  const events = channelInstanceDecider.decide(command, instance);
+  return { events, instance: evolveAll(channelInstanceDecider, instance, events) };
 };
 
 describe('channel instance state machine', () => {
@@ -55,15 +55,15 @@ describe('channel instance state machine', () => {
   });
 
   it('does not adopt a session nobody asked for', () => {
-    expect(decide(fresh(), { type: 'observe-session', at: clock.now(), status: 'connected', phoneNumber: '+5511987654321' })).toEqual([]);
-    expect(decide(fresh(), { type: 'observe-session', at: clock.now(), status: 'connecting', phoneNumber: null })).toEqual([]);
+    expect(channelInstanceDecider.decide({ type: 'observe-session', at: clock.now(), status: 'connected', phoneNumber: '+5511987654321' }, fresh())).toEqual([]);
+    expect(channelInstanceDecider.decide({ type: 'observe-session', at: clock.now(), status: 'connecting', phoneNumber: null }, fresh())).toEqual([]);
   });
 
   it('refuses a QR code for a connected instance', () => {
     const connected = { ...fresh(), status: 'connected' as const, phoneNumber: '+5511987654321' };
-    expect(() => decide(connected, { type: 'request-qr', at: clock.now() })).toThrow(InvalidTransitionError);
+    expect(() => channelInstanceDecider.decide({ type: 'request-qr', at: clock.now() }, connected)).toThrow(InvalidTransitionError);
     try {
-      decide(connected, { type: 'request-qr', at: clock.now() });
+      channelInstanceDecider.decide({ type: 'request-qr', at: clock.now() }, connected);
     } catch (error) {
       expect((error as InvalidTransitionError).details).toEqual({ status: 'connected', allowed: ['disconnected', 'connecting'] });
     }
@@ -79,11 +79,11 @@ describe('channel instance state machine', () => {
     const lost = run(connected, { type: 'observe-session', at, status: 'disconnected', phoneNumber: null });
     expect(lost.events[0]).toMatchObject({ type: 'disconnected', reason: 'session_lost' });
     // A reconnecting session is kept: health reports it instead.
-    expect(decide(connected, { type: 'observe-session', at, status: 'connecting', phoneNumber: null })).toEqual([]);
+    expect(channelInstanceDecider.decide({ type: 'observe-session', at, status: 'connecting', phoneNumber: null }, connected)).toEqual([]);
   });
 
   it('treats a disconnect of a disconnected instance as done, but cancels a pending QR', () => {
-    expect(decide(fresh(), { type: 'disconnect', at: clock.now(), reason: 'user' })).toEqual([]);
+    expect(channelInstanceDecider.decide({ type: 'disconnect', at: clock.now(), reason: 'user' }, fresh())).toEqual([]);
     const asked = run(fresh(), { type: 'request-qr', at: clock.now() }).instance;
     const cancelled = run(asked, { type: 'disconnect', at: clock.now(), reason: 'user' });
     expect(cancelled.instance.qrRequestedAt).toBeNull();
@@ -93,7 +93,7 @@ describe('channel instance state machine', () => {
     const ids = new SequentialIds();
     const at = clock.now();
     const asked = run(fresh(), { type: 'request-qr', at }).instance;
-    const connectedEvents = decide(asked, { type: 'observe-session', at, status: 'connected', phoneNumber: '+5511987654321' });
+    const connectedEvents = channelInstanceDecider.decide({ type: 'observe-session', at, status: 'connected', phoneNumber: '+5511987654321' }, asked);
     expect(instanceDomainEvents(asked, connectedEvents, ids, systemActor)).toEqual([
       expect.objectContaining({
         event: 'channel.session_connected',
@@ -102,14 +102,14 @@ describe('channel instance state machine', () => {
         data: { instanceId: 'instance-1', setorId: 'setor-1', phoneNumber: '+5511987654321' },
       }),
     ]);
-    const connected = evolveAll(asked, connectedEvents);
-    const banned = decide(connected, { type: 'disconnect', at, reason: 'sender_failure', code: 'SENDER_BANNED', error: 'x' });
+    const connected = evolveAll(channelInstanceDecider, asked, connectedEvents);
+    const banned = channelInstanceDecider.decide({ type: 'disconnect', at, reason: 'sender_failure', code: 'SENDER_BANNED', error: 'x' }, connected);
     expect(instanceDomainEvents(connected, banned, ids, systemActor)[0]).toMatchObject({
       event: 'channel.session_disconnected',
       data: { phoneNumber: '+5511987654321', reason: 'sender_failure', error_code: 'SENDER_BANNED' },
     });
     const scanning = run(asked, { type: 'observe-session', at, status: 'connecting', phoneNumber: null }).instance;
-    const failedPairing = decide(scanning, { type: 'observe-session', at, status: 'disconnected', phoneNumber: null });
+    const failedPairing = channelInstanceDecider.decide({ type: 'observe-session', at, status: 'disconnected', phoneNumber: null }, scanning);
     expect(instanceDomainEvents(scanning, failedPairing, ids, systemActor)).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@ import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { ChannelGateway, HealthProbe } from './channel-gateway.js';
 import { HEALTH_HISTORY_MAX_MINUTES, historyEntryOf, nextHealth, type HealthState, type InstanceHealth } from './channel-health.js';
 import type { ChannelInstance } from './channel-instance.js';
-import { applyInstanceCommand } from './instance-transitions.js';
+import { handleCommand } from '../shared/apply-command.js';
+import { instanceOfSetor } from './instance-transitions.js';
 
 export interface HealthCheckSummary {
   checked: number;
@@ -60,14 +61,12 @@ export class CheckChannelHealth {
     return this.uow.transaction(async (repos) => {
       let current = instance;
       if (observed) {
-        const result = await applyInstanceCommand(
-          repos,
-          setor.id,
-          { type: 'observe-session', at: this.clock.now(), ...observed },
-          this.ids,
-          systemActor,
-        );
-        current = result?.instance ?? current;
+        const result = await handleCommand(repos, instanceOfSetor(setor.id, this.ids, systemActor), {
+          type: 'observe-session',
+          at: this.clock.now(),
+          ...observed,
+        });
+        current = result?.state ?? current;
       }
       const previous = await repos.channelHealth.findByInstance(current.id);
       const health = nextHealth(

@@ -5,7 +5,8 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import type { ChannelInstance } from './channel-instance.js';
-import { applyInstanceCommand } from './instance-transitions.js';
+import { applyCommand } from '../shared/apply-command.js';
+import { instanceOfSetor } from './instance-transitions.js';
 import { loadInstanceInCompany } from './load-instance.js';
 
 export interface DisconnectResult {
@@ -32,10 +33,12 @@ export class DisconnectChannelInstance {
     if (instance.status !== 'disconnected' || instance.qrRequestedAt !== null) {
       await this.gateway.disconnect({ setor, instance, mode: input.mode });
     }
-    const result = await this.uow.transaction((repos) =>
-      applyInstanceCommand(repos, setor.id, { type: 'disconnect', at: this.clock.now(), reason: 'user' }, this.ids, apiActor),
-    );
+    const result = await applyCommand(this.uow, instanceOfSetor(setor.id, this.ids, apiActor), {
+      type: 'disconnect',
+      at: this.clock.now(),
+      reason: 'user',
+    });
     const wasConnected = result?.events.some((e) => e.type === 'disconnected' && e.previousStatus === 'connected') ?? false;
-    return { instance: result?.instance ?? instance, wasConnected };
+    return { instance: result?.state ?? instance, wasConnected };
   }
 }

@@ -5,7 +5,8 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import type { ChannelInstance } from './channel-instance.js';
-import { applyInstanceCommand } from './instance-transitions.js';
+import { applyCommand } from '../shared/apply-command.js';
+import { instanceOfSetor } from './instance-transitions.js';
 import { loadInstanceInCompany } from './load-instance.js';
 
 /**
@@ -27,9 +28,11 @@ export class GetInstanceStatus {
     const { instance, setor } = await loadInstanceInCompany(this.repos, input.companyId, input.instanceId);
     if (instance.status === 'disconnected' && instance.qrRequestedAt === null) return instance;
     const state = await this.gateway.sessionState({ setor, instance, mode: input.mode });
-    const result = await this.uow.transaction((repos) =>
-      applyInstanceCommand(repos, setor.id, { type: 'observe-session', at: this.clock.now(), ...state }, this.ids, apiActor),
-    );
-    return result?.instance ?? instance;
+    const result = await applyCommand(this.uow, instanceOfSetor(setor.id, this.ids, apiActor), {
+      type: 'observe-session',
+      at: this.clock.now(),
+      ...state,
+    });
+    return result?.state ?? instance;
   }
 }

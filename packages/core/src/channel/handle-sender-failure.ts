@@ -3,7 +3,8 @@ import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { ChannelInstance } from './channel-instance.js';
-import { applyInstanceCommand } from './instance-transitions.js';
+import { handleCommand } from '../shared/apply-command.js';
+import { instanceOfSetor } from './instance-transitions.js';
 import { failureGroupOf, type SendFailureCode } from './send-failure.js';
 
 /** A send failure reported by a gateway for a box. */
@@ -47,13 +48,13 @@ export class HandleSenderFailure {
   /** Inside the caller's transaction (e.g. with the message marked failed). */
   async within(repos: Repositories, input: SenderFailureInput): Promise<SenderFailureOutcome> {
     if (!disconnectsSender(input.code)) return { disconnected: false, instance: null };
-    const result = await applyInstanceCommand(
-      repos,
-      input.setorId,
-      { type: 'disconnect', at: this.clock.now(), reason: 'sender_failure', code: input.code, error: input.error ?? null },
-      this.ids,
-      systemActor,
-    );
-    return { disconnected: (result?.events.length ?? 0) > 0, instance: result?.instance ?? null };
+    const result = await handleCommand(repos, instanceOfSetor(input.setorId, this.ids, systemActor), {
+      type: 'disconnect',
+      at: this.clock.now(),
+      reason: 'sender_failure',
+      code: input.code,
+      error: input.error ?? null,
+    });
+    return { disconnected: (result?.events.length ?? 0) > 0, instance: result?.state ?? null };
   }
 }

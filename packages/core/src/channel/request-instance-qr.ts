@@ -5,7 +5,8 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { ChannelGateway } from './channel-gateway.js';
 import { qrSecondsLeft, type InstanceStatus } from './channel-instance.js';
-import { applyInstanceCommand } from './instance-transitions.js';
+import { handleCommand } from '../shared/apply-command.js';
+import { instanceOfSetor } from './instance-transitions.js';
 import { loadInstanceInCompany } from './load-instance.js';
 
 export interface InstanceQrResult {
@@ -34,9 +35,9 @@ export class RequestInstanceQr {
   async execute(input: { companyId: string; instanceId: string; mode: KeyMode }): Promise<InstanceQrResult> {
     const { setor, instance: found } = await loadInstanceInCompany(this.repos, input.companyId, input.instanceId);
     const opened = await this.uow.transaction((repos) =>
-      applyInstanceCommand(repos, setor.id, { type: 'request-qr', at: this.clock.now() }, this.ids, apiActor),
+      handleCommand(repos, instanceOfSetor(setor.id, this.ids, apiActor), { type: 'request-qr', at: this.clock.now() }),
     );
-    let instance = opened?.instance ?? found;
+    let instance = opened?.state ?? found;
     const qr = await this.gateway.connect({ setor, instance, mode: input.mode });
     if (qr.state || (qr.providerRef && qr.providerRef !== instance.providerRef)) {
       instance = await this.uow.transaction(async (repos) => {
@@ -49,7 +50,7 @@ export class RequestInstanceQr {
         }
         if (!qr.state) return current;
         const observed = { type: 'observe-session', at: this.clock.now(), ...qr.state } as const;
-        return (await applyInstanceCommand(repos, setor.id, observed, this.ids, apiActor))?.instance ?? current;
+        return (await handleCommand(repos, instanceOfSetor(setor.id, this.ids, apiActor), observed))?.state ?? current;
       });
     }
     const showCode = qr.qrCode !== null && instance.status !== 'connected';

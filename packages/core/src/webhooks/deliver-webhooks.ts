@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import { abandonDelivery, afterAttempt, WEBHOOK_TIMEOUT_MS, type RetryPolicy } from './webhook-delivery.js';
+import { runDeliveryCommand, WEBHOOK_TIMEOUT_MS, type RetryPolicy } from './webhook-delivery.js';
 import type { ClaimedDelivery, DeliveryUpdate } from './webhook-delivery-repository.js';
 import { signWebhookPayload } from './webhook-signature.js';
 import type { WebhookSender } from './webhook-sender.js';
@@ -51,7 +51,7 @@ export class DeliverWebhooks {
 
   /** Makes one attempt (or ends the delivery if its webhook was deactivated); stores nothing. */
   async attempt({ delivery, target }: ClaimedDelivery): Promise<DeliveryUpdate> {
-    if (!target.active) return { delivery: abandonDelivery(delivery, 'webhook is inactive', this.clock.now()), attempt: null };
+    if (!target.active) return runDeliveryCommand(delivery, { type: 'abandon', at: this.clock.now(), reason: 'webhook is inactive' });
     const startedAt = this.clock.now();
     const outcome = await this.sender.send({
       url: target.url,
@@ -59,7 +59,7 @@ export class DeliverWebhooks {
       headers: deliveryHeaders({ id: delivery.id, event: delivery.event, attempt: delivery.attempts + 1 }, target.secret, delivery.payload, startedAt),
       timeoutMs: this.timeoutMs,
     });
-    return afterAttempt(delivery, outcome, startedAt, this.clock.now(), this.policy);
+    return runDeliveryCommand(delivery, { type: 'attempt', at: this.clock.now(), startedAt, outcome, policy: this.policy });
   }
 
   save(updates: readonly DeliveryUpdate[]): Promise<void> {

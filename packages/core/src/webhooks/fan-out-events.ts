@@ -2,7 +2,7 @@ import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { subscribesTo, type Webhook } from './webhook.js';
-import { newDelivery, type WebhookDelivery } from './webhook-delivery.js';
+import { runDeliveryCommand, type DeliveryEndpoint, type WebhookDelivery } from './webhook-delivery.js';
 import type { ClaimedDelivery } from './webhook-delivery-repository.js';
 
 export interface FanOutOptions {
@@ -45,14 +45,16 @@ export class FanOutEvents {
       const lockedUntil = options.leaseMs !== undefined ? new Date(now.getTime() + options.leaseMs) : null;
       const claimed: ClaimedDelivery[] = [];
       const lease = (delivery: WebhookDelivery): WebhookDelivery => ({ ...delivery, lockedUntil });
+      const create = (event: (typeof events)[number], target: DeliveryEndpoint): WebhookDelivery =>
+        lease(runDeliveryCommand(null, { type: 'create', at: now, id: this.ids.newId(), event, target }).delivery);
       for (const event of events) {
         for (const webhook of byCompany.get(event.companyId) ?? []) {
           if (!subscribesTo(webhook, event.event)) continue;
-          const delivery = lease(newDelivery(this.ids.newId(), event, { webhookId: webhook.id }, now));
+          const delivery = create(event, { webhookId: webhook.id });
           claimed.push({ delivery, target: { url: webhook.url, secret: webhook.secret, active: true } });
         }
         if (event.callbackUrl) {
-          const delivery = lease(newDelivery(this.ids.newId(), event, { callbackUrl: event.callbackUrl }, now));
+          const delivery = create(event, { callbackUrl: event.callbackUrl });
           claimed.push({ delivery, target: { url: event.callbackUrl, secret: null, active: true } });
         }
       }

@@ -2,7 +2,7 @@ import { NotFoundError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
-import { redeliver } from './webhook-delivery.js';
+import { runDeliveryCommand } from './webhook-delivery.js';
 import type { DeliveryStatusFilter, DeliveryWithAttempts } from './webhook-delivery-repository.js';
 
 /** The delivery log of one webhook, newest first, each delivery with its attempts. */
@@ -30,7 +30,7 @@ export class RedeliverWebhookDelivery {
       const found = await repos.webhookDeliveries.findInWebhook(companyId, webhookId, deliveryId);
       if (!found) throw new NotFoundError('Webhook delivery');
       const { attemptLog, ...delivery } = found;
-      const queued = redeliver(delivery, this.clock.now());
+      const queued = runDeliveryCommand(delivery, { type: 'redeliver', at: this.clock.now() }).delivery;
       await repos.webhookDeliveries.update(queued);
       return { ...queued, attemptLog };
     });

@@ -1,5 +1,7 @@
 import type { DomainEvent, EventName } from '../shared/domain-event.js';
 import { toEnvelope } from '../shared/domain-event.js';
+import type { Decider } from '../shared/decider.js';
+import { transition } from '../shared/decider.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 
 /** `pending` until a 2xx (`succeeded`) or a final failure (`failed`). */
@@ -106,12 +108,74 @@ function describe(outcome: AttemptOutcome): { statusCode: number | null; error: 
   }
 }
 
-export function newDelivery(
-  id: string,
-  event: DomainEvent,
-  target: { webhookId: string } | { callbackUrl: string },
-  now: Date,
-): WebhookDelivery {
+/** Where a delivery goes: a registered webhook, or a campaign's `callback_url`. */
+export type DeliveryEndpoint = { webhookId: string } | { callbackUrl: string };
+
+/** What may be asked of a delivery; `at` is when (the caller's clock). */
+export type DeliveryCommand =
+  /** Fan-out: a new delivery of `event`, due at once. Only from no delivery (`null`). */
+  | { type: 'create'; at: Date; id: string; event: DomainEvent; target: DeliveryEndpoint }
+  /** One attempt that started at `startedAt` and ended at `at` with `outcome`. */
+  | { type: 'attempt'; at: Date; startedAt: Date; outcome: AttemptOutcome; policy: RetryPolicy }
+  /** Ends a pending delivery without an attempt, when its target went away (webhook deactivated). */
+  | { type: 'abandon'; at: Date; reason: string }
+  /** Queues a finished delivery again for a new round of attempts, with the same id and body. */
+  | { type: 'redeliver'; at: Date };
+
+/** What happened to a delivery; `evolveDelivery` applies it. */
+export type DeliveryEvent =
+  | { type: 'created'; delivery: WebhookDelivery }
+  /** `attempt.result` says what it decided; `nextAttemptAt` is null once final. */
+  | { type: 'attempted'; at: Date; attempt: DeliveryAttempt; nextAttemptAt: Date | null }
+  | { type: 'abandoned'; at: Date; reason: string }
+  | { type: 'redelivered'; at: Date };
+
+/** A delivery, or `null` before fan-out creates it (the machine's initial state). */
+export type DeliveryState = WebhookDelivery | null;
+
+/**
+ * Decides what a command does to a delivery. After the last allowed attempt of a round a
+ * retryable outcome fails the delivery. Refuses (409 INVALID_TRANSITION) attempts and abandons
+ * of finished deliveries, redeliveries of pending ones, and anything but `create` before it exists.
+ */
+export function decideDelivery(command: DeliveryCommand, delivery: DeliveryState): DeliveryEvent[] {
+  if (command.type === 'create') {
+    if (delivery) throw new InvalidTransitionError('delivery', delivery.status, 'create', []);
+    return [{ type: 'created', delivery: created(command) }];
+  }
+  if (!delivery) throw new InvalidTransitionError('delivery', 'none', command.type, []);
+  switch (command.type) {
+    case 'attempt': {
+      if (delivery.status !== 'pending') throw new InvalidTransitionError('delivery', delivery.status, 'attempt', ['pending']);
+      const { outcome, policy, startedAt, at } = command;
+      const kind = classifyOutcome(outcome);
+      const roundAttempts = delivery.roundAttempts + 1;
+      const { statusCode, error } = describe(outcome);
+      const result: DeliveryAttempt['result'] =
+        kind === 'success' ? 'succeeded' : kind === 'retryable' && roundAttempts < policy.maxAttempts ? 'retry' : 'failed';
+      const attempt: DeliveryAttempt = {
+        deliveryId: delivery.id,
+        number: delivery.attempts + 1,
+        startedAt,
+        durationMs: Math.max(0, Math.round(outcome.durationMs)),
+        statusCode,
+        error,
+        result,
+      };
+      const nextAttemptAt = result === 'retry' ? new Date(at.getTime() + retryDelayMs(policy, roundAttempts)) : null;
+      return [{ type: 'attempted', at, attempt, nextAttemptAt }];
+    }
+    case 'abandon':
+      if (delivery.status !== 'pending') throw new InvalidTransitionError('delivery', delivery.status, 'abandon', ['pending']);
+      return [{ type: 'abandoned', at: command.at, reason: command.reason }];
+    case 'redeliver':
+      if (delivery.status === 'pending') throw new InvalidTransitionError('delivery', delivery.status, 'redeliver', ['succeeded', 'failed']);
+      return [{ type: 'redelivered', at: command.at }];
+  }
+}
+
+function created(command: Extract<DeliveryCommand, { type: 'create' }>): WebhookDelivery {
+  const { id, event, target, at } = command;
   return {
     id,
     companyId: event.companyId,
@@ -123,64 +187,70 @@ export function newDelivery(
     status: 'pending',
     attempts: 0,
     roundAttempts: 0,
-    nextAttemptAt: now,
+    nextAttemptAt: at,
     lockedUntil: null,
     lastStatusCode: null,
     lastError: null,
-    createdAt: now,
-    updatedAt: now,
+    createdAt: at,
+    updatedAt: at,
     completedAt: null,
   };
 }
 
-/**
- * The delivery after one attempt that started at `startedAt` and ended at `now`, and the record
- * of that attempt. After the last allowed attempt a retryable outcome fails the delivery.
- */
-export function afterAttempt(
-  delivery: WebhookDelivery,
-  outcome: AttemptOutcome,
-  startedAt: Date,
-  now: Date,
-  policy: RetryPolicy,
-): { delivery: WebhookDelivery; attempt: DeliveryAttempt } {
-  if (delivery.status !== 'pending') throw new InvalidTransitionError('delivery', delivery.status, 'attempt', ['pending']);
-  const kind = classifyOutcome(outcome);
-  const roundAttempts = delivery.roundAttempts + 1;
-  const number = delivery.attempts + 1;
-  const { statusCode, error } = describe(outcome);
-  const result: DeliveryAttempt['result'] =
-    kind === 'success' ? 'succeeded' : kind === 'retryable' && roundAttempts < policy.maxAttempts ? 'retry' : 'failed';
-  const final = result !== 'retry';
-  return {
-    delivery: {
-      ...delivery,
-      status: result === 'retry' ? 'pending' : result,
-      attempts: number,
-      roundAttempts,
-      nextAttemptAt: final ? null : new Date(now.getTime() + retryDelayMs(policy, roundAttempts)),
-      lockedUntil: null,
-      lastStatusCode: statusCode,
-      lastError: error,
-      updatedAt: now,
-      completedAt: final ? now : null,
-    },
-    attempt: { deliveryId: delivery.id, number, startedAt, durationMs: Math.max(0, Math.round(outcome.durationMs)), statusCode, error, result },
-  };
-}
-
-/**
- * Ends a pending delivery without an attempt, when its target went away (webhook deactivated)
- * after the delivery was created.
- */
-export function abandonDelivery(delivery: WebhookDelivery, reason: string, now: Date): WebhookDelivery {
-  return { ...delivery, status: 'failed', nextAttemptAt: null, lockedUntil: null, lastError: reason, updatedAt: now, completedAt: now };
-}
-
-/** Queues a finished delivery again for a new round of attempts, with the same id and body. */
-export function redeliver(delivery: WebhookDelivery, now: Date): WebhookDelivery {
-  if (delivery.status === 'pending') {
-    throw new InvalidTransitionError('delivery', delivery.status, 'redeliver', ['succeeded', 'failed']);
+/** Applies an event to a delivery (every event but `created` needs one). */
+export function evolveDelivery(delivery: DeliveryState, event: DeliveryEvent): DeliveryState {
+  if (event.type === 'created') return event.delivery;
+  if (!delivery) return delivery;
+  switch (event.type) {
+    case 'attempted': {
+      const { attempt, at } = event;
+      const final = attempt.result !== 'retry';
+      return {
+        ...delivery,
+        status: attempt.result === 'retry' ? 'pending' : attempt.result,
+        attempts: attempt.number,
+        roundAttempts: delivery.roundAttempts + 1,
+        nextAttemptAt: event.nextAttemptAt,
+        lockedUntil: null,
+        lastStatusCode: attempt.statusCode,
+        lastError: attempt.error,
+        updatedAt: at,
+        completedAt: final ? at : null,
+      };
+    }
+    case 'abandoned':
+      return { ...delivery, status: 'failed', nextAttemptAt: null, lockedUntil: null, lastError: event.reason, updatedAt: event.at, completedAt: event.at };
+    case 'redelivered':
+      return { ...delivery, status: 'pending', roundAttempts: 0, nextAttemptAt: event.at, lockedUntil: null, updatedAt: event.at, completedAt: null };
   }
-  return { ...delivery, status: 'pending', roundAttempts: 0, nextAttemptAt: now, lockedUntil: null, updatedAt: now, completedAt: null };
+}
+
+/**
+ * The state machine of one webhook delivery: created pending, attempted until it succeeds or
+ * fails (retrying with the policy's back-off), abandoned when its webhook went away, and
+ * redelivered for a new round. Starts from `null` (no delivery yet).
+ */
+export const webhookDeliveryDecider: Decider<DeliveryState, DeliveryCommand, DeliveryEvent> & { initialState(): DeliveryState } = {
+  initialState: () => null,
+  decide: decideDelivery,
+  evolve: evolveDelivery,
+};
+
+/**
+ * Runs one command through {@link webhookDeliveryDecider} and answers in the shape the
+ * repository stores: the delivery after it, and the attempt it made (null for other commands).
+ * Throws what the decider throws.
+ */
+export function runDeliveryCommand(
+  delivery: DeliveryState,
+  command: Extract<DeliveryCommand, { type: 'attempt' }>,
+): { delivery: WebhookDelivery; attempt: DeliveryAttempt };
+export function runDeliveryCommand(delivery: DeliveryState, command: DeliveryCommand): { delivery: WebhookDelivery; attempt: DeliveryAttempt | null };
+export function runDeliveryCommand(delivery: DeliveryState, command: DeliveryCommand): { delivery: WebhookDelivery; attempt: DeliveryAttempt | null } {
+  const { state, events } = transition(webhookDeliveryDecider, delivery, command);
+  // Every accepted command leaves a delivery: `create` makes one, the others need one.
+  if (!state) throw new InvalidTransitionError('delivery', 'none', command.type, []);
+  let attempt: DeliveryAttempt | null = null;
+  for (const event of events) if (event.type === 'attempted') attempt = event.attempt;
+  return { delivery: state, attempt };
 }

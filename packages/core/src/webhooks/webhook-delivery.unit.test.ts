@@ -2,11 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import type { DomainEvent } from '../shared/domain-event.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 import {
-  afterAttempt,
   classifyOutcome,
-  newDelivery,
-  redeliver,
   retryDelayMs,
+  runDeliveryCommand,
   retryPolicy,
   type AttemptOutcome,
   type WebhookDelivery,
@@ -27,12 +25,12 @@ const policy = retryPolicy(100);
 
 /** Runs attempts with the same outcome until the delivery is final; returns the attempt times. */
 function runUntilFinal(outcome: AttemptOutcome): { delivery: WebhookDelivery; times: number[] } {
-  let delivery = newDelivery('d1', event, { webhookId: 'w1' }, t0);
+  let delivery = runDeliveryCommand(null, { type: 'create', at: t0, id: 'd1', event, target: { webhookId: 'w1' } }).delivery;
   const times: number[] = [];
   while (delivery.status === 'pending') {
     const when = delivery.nextAttemptAt!;
     times.push(when.getTime() - t0.getTime());
-    delivery = afterAttempt(delivery, outcome, when, when, policy).delivery;
+    delivery = runDeliveryCommand(delivery, { type: 'attempt', at: when, startedAt: when, outcome, policy }).delivery;
   }
   return { delivery, times };
 }
@@ -43,7 +41,7 @@ describe('webhook delivery', () => {
   });
 
   it('given a body fixed at fan-out, then it is the envelope of the event', () => {
-    const delivery = newDelivery('d1', event, { webhookId: 'w1' }, t0);
+    const delivery = runDeliveryCommand(null, { type: 'create', at: t0, id: 'd1', event, target: { webhookId: 'w1' } }).delivery;
     expect(JSON.parse(delivery.payload)).toEqual({
       event: 'message.sent',
       version: 'v1',
@@ -78,10 +76,10 @@ describe('webhook delivery', () => {
   });
 
   it('given time-outs then a 200, then it is retried and succeeds on the third attempt', () => {
-    let delivery = newDelivery('d1', event, { webhookId: 'w1' }, t0);
+    let delivery = runDeliveryCommand(null, { type: 'create', at: t0, id: 'd1', event, target: { webhookId: 'w1' } }).delivery;
     const results = [];
     for (const outcome of [{ kind: 'timeout', durationMs: 5000 } as const, status(429), status(200)]) {
-      const step = afterAttempt(delivery, outcome, t0, t0, policy);
+      const step = runDeliveryCommand(delivery, { type: 'attempt', at: t0, startedAt: t0, outcome, policy });
       delivery = step.delivery;
       results.push(step.attempt);
     }
@@ -96,11 +94,11 @@ describe('webhook delivery', () => {
 
   it('redelivers a finished delivery with the same id for a new round, and refuses a pending one', () => {
     const failed = runUntilFinal(status(500)).delivery;
-    const again = redeliver(failed, new Date(t0.getTime() + 60_000));
+    const again = runDeliveryCommand(failed, { type: 'redeliver', at: new Date(t0.getTime() + 60_000) }).delivery;
     expect(again).toMatchObject({ id: 'd1', status: 'pending', attempts: 5, roundAttempts: 0, payload: failed.payload });
-    const next = afterAttempt(again, status(200), t0, t0, policy);
+    const next = runDeliveryCommand(again, { type: 'attempt', at: t0, startedAt: t0, outcome: status(200), policy });
     expect(next.attempt.number).toBe(6);
-    expect(() => redeliver(again, t0)).toThrow(InvalidTransitionError);
-    expect(() => afterAttempt(failed, status(200), t0, t0, policy)).toThrow(InvalidTransitionError);
+    expect(() => runDeliveryCommand(again, { type: 'redeliver', at: t0 }).delivery).toThrow(InvalidTransitionError);
+    expect(() => runDeliveryCommand(failed, { type: 'attempt', at: t0, startedAt: t0, outcome: status(200), policy })).toThrow(InvalidTransitionError);
   });
 });

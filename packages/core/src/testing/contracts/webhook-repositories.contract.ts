@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createCompany } from '../../companies/company.js';
 import type { DomainEvent, EventName } from '../../shared/domain-event.js';
 import { createWebhook, type Webhook } from '../../webhooks/webhook.js';
-import { afterAttempt, newDelivery, redeliver, retryPolicy, type WebhookDelivery } from '../../webhooks/webhook-delivery.js';
+import { retryPolicy, runDeliveryCommand, type WebhookDelivery } from '../../webhooks/webhook-delivery.js';
 import { SequentialIds } from '../deterministic.js';
 import type { RepositoriesUnderTest } from './foundation-repositories.contract.js';
 
@@ -80,9 +80,9 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
       const { uow, repos, company, webhook, event } = await fresh();
       const hook = webhook(['message.sent']);
       await repos.webhooks.insert(hook);
-      const d1 = newDelivery(id(), event('message.sent'), { webhookId: hook.id }, at(0));
-      const d2 = newDelivery(id(), event('message.sent'), { webhookId: hook.id }, at(10));
-      const later: WebhookDelivery = { ...newDelivery(id(), event('message.sent'), { webhookId: hook.id }, at(0)), nextAttemptAt: at(60_000) };
+      const d1 = runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('message.sent'), target: { webhookId: hook.id } }).delivery;
+      const d2 = runDeliveryCommand(null, { type: 'create', at: at(10), id: id(), event: event('message.sent'), target: { webhookId: hook.id } }).delivery;
+      const later: WebhookDelivery = { ...runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('message.sent'), target: { webhookId: hook.id } }).delivery, nextAttemptAt: at(60_000) };
       await repos.webhookDeliveries.insertMany([d1, d2, later]);
 
       const claimed = await uow.transaction((tx) => tx.webhookDeliveries.claimDue(at(20), 10, at(30_020)));
@@ -93,8 +93,8 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
       expect(await repos.webhookDeliveries.nextWakeUp(at(25))).toEqual(at(30_020));
 
       const policy = retryPolicy(1000);
-      const failed = afterAttempt(claimed[0]!.delivery, { kind: 'response', statusCode: 500, durationMs: 12 }, at(20), at(40), policy);
-      const ok = afterAttempt(claimed[1]!.delivery, { kind: 'response', statusCode: 204, durationMs: 7 }, at(20), at(40), policy);
+      const failed = runDeliveryCommand(claimed[0]!.delivery, { type: 'attempt', at: at(40), startedAt: at(20), outcome: { kind: 'response', statusCode: 500, durationMs: 12 }, policy });
+      const ok = runDeliveryCommand(claimed[1]!.delivery, { type: 'attempt', at: at(40), startedAt: at(20), outcome: { kind: 'response', statusCode: 204, durationMs: 7 }, policy });
       await uow.transaction((tx) => tx.webhookDeliveries.saveAttempts([failed, ok]));
       expect(await repos.webhookDeliveries.nextWakeUp(at(50))).toEqual(at(1040));
 
@@ -122,7 +122,7 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
       expect(succeeded.items.map((d) => d.id)).toEqual([d2.id]);
       expect(succeeded.items[0]?.attemptLog).toEqual([ok.attempt]);
 
-      const again = redeliver(ok.delivery, at(50_000));
+      const again = runDeliveryCommand(ok.delivery, { type: 'redeliver', at: at(50_000) }).delivery;
       await repos.webhookDeliveries.update(again);
       expect((await repos.webhookDeliveries.findInWebhook(company.id, hook.id, d2.id))?.status).toBe('pending');
     });
@@ -131,14 +131,14 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
       const { uow, repos, company, webhook, event } = await fresh();
       const hook = webhook(['campaign.completed']);
       await repos.webhooks.insert(hook);
-      const callback = newDelivery(id(), event('campaign.completed'), { callbackUrl: 'https://cb.example.com/done' }, at(0));
-      const toHook = newDelivery(id(), event('campaign.completed'), { webhookId: hook.id }, at(0));
+      const callback = runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('campaign.completed'), target: { callbackUrl: 'https://cb.example.com/done' } }).delivery;
+      const toHook = runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('campaign.completed'), target: { webhookId: hook.id } }).delivery;
       await repos.webhookDeliveries.insertMany([callback, toHook]);
       const claimed = await uow.transaction((tx) => tx.webhookDeliveries.claimDue(at(1), 10, at(30_000)));
       const byId = new Map(claimed.map((c) => [c.delivery.id, c]));
       expect(byId.get(callback.id)?.target).toEqual({ url: 'https://cb.example.com/done', secret: null, active: true });
       await repos.webhooks.delete(company.id, hook.id);
-      const outcome = afterAttempt(byId.get(toHook.id)!.delivery, { kind: 'timeout', durationMs: 5000 }, at(1), at(5001), retryPolicy(10));
+      const outcome = runDeliveryCommand(byId.get(toHook.id)!.delivery, { type: 'attempt', at: at(5001), startedAt: at(1), outcome: { kind: 'timeout', durationMs: 5000 }, policy: retryPolicy(10) });
       await uow.transaction((tx) => tx.webhookDeliveries.saveAttempts([outcome]));
       expect(await repos.webhookDeliveries.findInWebhook(company.id, hook.id, toHook.id)).toBeNull();
     });
@@ -146,11 +146,11 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
       const { uow, repos, company, webhook, event } = await fresh();
       const hook = webhook(['message.sent']);
       await repos.webhooks.insert(hook);
-      const done = newDelivery(id(), event('message.sent'), { webhookId: hook.id }, at(0));
-      const waiting = newDelivery(id(), event('message.sent'), { webhookId: hook.id }, at(0));
+      const done = runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('message.sent'), target: { webhookId: hook.id } }).delivery;
+      const waiting = runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('message.sent'), target: { webhookId: hook.id } }).delivery;
       await repos.webhookDeliveries.insertMany([done, waiting]);
       const [claimed] = await uow.transaction((tx) => tx.webhookDeliveries.claimDue(at(0), 1, at(30_000)));
-      const ok = afterAttempt(claimed!.delivery, { kind: 'response', statusCode: 200, durationMs: 3 }, at(0), at(40), retryPolicy(1000));
+      const ok = runDeliveryCommand(claimed!.delivery, { type: 'attempt', at: at(40), startedAt: at(0), outcome: { kind: 'response', statusCode: 200, durationMs: 3 }, policy: retryPolicy(1000) });
       await uow.transaction((tx) => tx.webhookDeliveries.saveAttempts([ok]));
       expect(await repos.webhookDeliveries.purgeFinishedBefore(at(40))).toBe(0);
       expect(await repos.webhookDeliveries.purgeFinishedBefore(at(41))).toBe(1);
