@@ -6,6 +6,7 @@ import { hashApiKey } from '@carteiro/core';
 import { postgresModule, type Database } from '@carteiro/postgres';
 import { jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
 import { systemModule, type Config } from '@carteiro/system';
+import { webhooksAdaptersModule } from '@carteiro/webhooks';
 import { foundationModule } from './foundation/foundation.module.js';
 import { webhooksModule } from './webhooks/webhooks.module.js';
 import { channelsModule } from '@carteiro/channels';
@@ -47,6 +48,8 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     systemModule(infra.config),
     postgresModule(infra.db, jobSchedulerFactory(infra.boss)),
     pgBossModule(infra.boss),
+    // The API sends only test deliveries: a few sockets per receiver host.
+    webhooksAdaptersModule({ allowPrivate: infra.config.allowPrivateWebhooks, maxSocketsPerHost: 8 }),
     foundationModule,
     webhooksModule,
     channelsModule,

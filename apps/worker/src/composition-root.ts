@@ -6,6 +6,7 @@ import type PgBoss from 'pg-boss';
 import { postgresModule, type Database, type ServiceRepositories } from '@carteiro/postgres';
 import { QueueDefinitions, jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
 import { systemModule, type Config } from '@carteiro/system';
+import { webhooksAdaptersModule } from '@carteiro/webhooks';
 import { Housekeeper, HousekeepingJob, housekeepingQueueDefinitions } from './housekeeping/housekeeping.job.js';
 import { JobHandler } from './jobs/job-handler.js';
 import { Logger } from './tokens.js';
@@ -38,7 +39,7 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container
     .bind<(now: Date) => Promise<number>>(Housekeeper)
     .toResolvedValue((repos: ServiceRepositories) => (now: Date) => repos.events.purgeBefore(new Date(now.getTime() - DOMAIN_EVENT_RETENTION_MS)), [Repositories]);
-  container.load(webhooksModule);
+  container.load(webhooksAdaptersModule({ allowPrivate: infra.config.allowPrivateWebhooks }), webhooksModule);
   container.load(channelsModule, channelWorkerModule);
   container.load(campaignsWorkerModule);
   if (infra.overrides) container.load(...infra.overrides);

@@ -1,5 +1,6 @@
 import {
   CampaignEngineSettings,
+  campaignQueueDefinitions,
   CancelCampaign,
   Clock,
   CreateCampaign,
@@ -11,58 +12,61 @@ import {
   RetryCampaignMessages,
   UnitOfWork,
   WebhookUrlPolicy,
-  warmingStatus,
-  zonedDay,
+  boxCapacityToday,
+  DEFAULT_TIMEZONE,
   type Setor,
 } from '@carteiro/core';
+import { QueueDefinitions } from '@carteiro/pgboss';
 import { AppConfig, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
-import { SetorWarmingReader, type SetorWarmingView } from '../admin/admin-setores.controller.js';
+import { SetorWarmingReader, type SetorWarmingView } from '../admin/setor-warming.js';
 import { ActiveCampaigns } from '../foundation/tokens.js';
 import { Controller } from '../http/controller.js';
 import { CampaignsController } from './campaigns.controller.js';
+import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
 
 /** The campaign routes, and what other modules read about campaigns (active count, warming). */
 export const campaignsModule = new ContainerModule(({ bind }) => {
+  // The API enqueues campaign jobs in its transactions: it creates the queues as the worker does.
+  bind(QueueDefinitions).toConstantValue(campaignQueueDefinitions);
   bind<CampaignEngineSettings>(CampaignEngineSettings)
     .toResolvedValue((config: Config) => ({ pacingScale: config.pacingScale }), [AppConfig])
     .inSingletonScope();
   bind(CreateCampaign)
     .toResolvedValue(
-      (uow: UnitOfWork, clock: Clock, ids: IdGenerator, settings: CampaignEngineSettings, urls: WebhookUrlPolicy) =>
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, settings: CampaignEngineSettings, urls: WebhookUrlPolicy) =>
         new CreateCampaign(uow, clock, ids, settings, urls),
       [UnitOfWork, Clock, IdGenerator, CampaignEngineSettings, WebhookUrlPolicy],
     )
     .inSingletonScope();
   bind(PauseCampaign)
-    .toResolvedValue((uow: UnitOfWork, clock: Clock, ids: IdGenerator) => new PauseCampaign(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new PauseCampaign(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
     .inSingletonScope();
   bind(ResumeCampaign)
-    .toResolvedValue((uow: UnitOfWork, clock: Clock) => new ResumeCampaign(uow, clock), [UnitOfWork, Clock])
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new ResumeCampaign(uow, clock), [UnitOfWork, Clock])
     .inSingletonScope();
   bind(CancelCampaign)
-    .toResolvedValue((uow: UnitOfWork, clock: Clock, ids: IdGenerator) => new CancelCampaign(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new CancelCampaign(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
     .inSingletonScope();
   bind(RetryCampaignMessages)
-    .toResolvedValue((uow: UnitOfWork, clock: Clock) => new RetryCampaignMessages(uow, clock), [UnitOfWork, Clock])
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new RetryCampaignMessages(uow, clock), [UnitOfWork, Clock])
     .inSingletonScope();
   bind(ReadCampaigns)
-    .toResolvedValue((repos: Repositories) => new ReadCampaigns(repos), [Repositories])
+    .toResolvedValue((repos: ServiceRepositories) => new ReadCampaigns(repos), [Repositories])
     .inSingletonScope();
   bind(ActiveCampaigns)
     .toResolvedValue(
-      (repos: Repositories) => async (companyId: string) => (await repos.campaigns.activeOfCompany(companyId)).length,
+      (repos: ServiceRepositories) => async (companyId: string) => (await repos.campaigns.activeOfCompany(companyId)).length,
       [Repositories],
     )
     .inSingletonScope();
   bind(SetorWarmingReader)
     .toResolvedValue(
-      (repos: Repositories, clock: Clock) =>
+      (repos: ServiceRepositories, clock: Clock) =>
         async (setor: Setor): Promise<SetorWarmingView> => {
           const company = await repos.companies.findById(setor.companyId);
-          const day = zonedDay(clock.now(), company?.timezone ?? 'America/Sao_Paulo');
-          const status = warmingStatus(setor, await repos.usage.setorHistory(setor.id, day));
-          return { stage: status.stage, daily_limit: status.dailyLimit, sent_today: await repos.usage.sentBySetor(setor.id, day) };
+          const today = await boxCapacityToday(repos, setor, company?.timezone ?? DEFAULT_TIMEZONE, clock.now());
+          return { stage: today.warming.stage, daily_limit: today.warming.dailyLimit, sent_today: today.sentToday };
         },
       [Repositories, Clock],
     )

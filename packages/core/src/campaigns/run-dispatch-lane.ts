@@ -1,13 +1,13 @@
-import type { ChannelGateway, SendResult } from '../channel/channel-gateway.js';
-import type { ChannelInstance } from '../channel/channel-instance.js';
-import type { SendFailureCode } from '../channel/send-failure.js';
-import type { Company } from '../companies/company.js';
-import { planOutboundContent } from '../messages/content-planner.js';
+import type { ChannelGateway, SendResult } from '../channel/index.js';
+import type { ChannelInstance } from '../channel/index.js';
+import type { SendFailureCode } from '../channel/index.js';
+import type { Company } from '../companies/index.js';
+import { planOutboundContent } from '../messages/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Random } from '../shared/random.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
-import type { Setor } from '../setores/setor.js';
+import type { Setor } from '../setores/index.js';
 import { transition } from '../shared/decider.js';
 import type { Campaign } from './campaign.js';
 import { recipientContent } from './campaign-content.js';
@@ -19,13 +19,17 @@ import { minimumGapMs, pacingGapMs } from './pacing.js';
 import { isWithinSafeHours, nextSafeInstant } from './safe-hours.js';
 import { applyOutcome, failCampaign, recordChanges, type SendOutcome } from './settle-outcomes.js';
 import type { Sleeper } from './sleeper.js';
-import { warmingRemaining, warmingStatus, type WarmingStatus } from './warming.js';
-import { zonedDay } from '../shared/zoned-time.js';
-import { failureGroupOf } from '../channel/send-failure.js';
+import { boxCapacityToday, type WarmingStatus } from './warming.js';
+import { failureGroupOf } from '../channel/index.js';
+import type { CampaignRepositories } from './campaign-repositories.js';
+import type { ChannelRepositories } from '../channel/index.js';
+import type { CompanyRepositories } from '../companies/index.js';
+import type { SetorRepositories } from '../setores/index.js';
+import type { UsageRepositories } from '../usage/index.js';
 
 /** Marks a box's instance disconnected (with its event) when a send reports a sender failure. */
 export interface SenderFailureHandler {
-  within(repos: Repositories, input: { setorId: string; code: SendFailureCode; error?: string | null }): Promise<unknown>;
+  within(repos: Repositories<CampaignRepositories & ChannelRepositories & CompanyRepositories & SetorRepositories & UsageRepositories>, input: { setorId: string; code: SendFailureCode; error?: string | null }): Promise<unknown>;
 }
 
 export interface DispatchSettings {
@@ -84,7 +88,7 @@ interface LaneContext {
  */
 export class RunDispatchLane {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<CampaignRepositories & ChannelRepositories & CompanyRepositories & SetorRepositories & UsageRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly random: Random,
@@ -209,9 +213,7 @@ export class RunDispatchLane {
       const instance = await repos.channelInstances.findBySetor(setorId);
       const company = setor && (await repos.companies.findById(setor.companyId));
       if (!setor || !company) return null;
-      const day = zonedDay(now, company.timezone);
-      const warming = warmingStatus(setor, await repos.usage.setorHistory(setorId, day));
-      const remaining = warmingRemaining(warming, await repos.usage.sentBySetor(setorId, day));
+      const { day, warming, remaining } = await boxCapacityToday(repos, setor, company.timezone, now);
       const disconnected: ChannelInstance = instance ?? ({ status: 'disconnected' } as ChannelInstance);
       return { setor, instance: disconnected, company, warming, day, remaining };
     });
@@ -263,7 +265,7 @@ export class RunDispatchLane {
    * The box cannot send: its pending messages move round-robin to the numbers of each
    * campaign's pool that are still connected; a running campaign with none left fails.
    */
-  async senderUnavailable(repos: Repositories, setorId: string, code: SendFailureCode, error: string, now: Date): Promise<void> {
+  async senderUnavailable(repos: Repositories<CampaignRepositories & ChannelRepositories & CompanyRepositories & SetorRepositories & UsageRepositories>, setorId: string, code: SendFailureCode, error: string, now: Date): Promise<void> {
     for (const found of await repos.campaigns.unfinishedUsingSetor(setorId)) {
       const campaign = await repos.campaigns.findByIdForUpdate(found.id);
       if (!campaign) continue;
@@ -284,7 +286,7 @@ export class RunDispatchLane {
     }
   }
 
-  private async skipForWarming(repos: Repositories, setorId: string, now: Date): Promise<number> {
+  private async skipForWarming(repos: Repositories<CampaignRepositories & ChannelRepositories & CompanyRepositories & SetorRepositories & UsageRepositories>, setorId: string, now: Date): Promise<number> {
     let skipped = 0;
     for (const campaign of await repos.campaigns.unfinishedUsingSetor(setorId)) {
       if (campaign.status !== 'processando') continue;

@@ -1,4 +1,6 @@
-import type { Setor } from '../setores/setor.js';
+import type { Setor } from '../setores/index.js';
+import type { UsageRepositories } from '../usage/index.js';
+import { zonedDay } from '../shared/zoned-time.js';
 
 /** A box's warming history: distinct days it has sent on before today, and how much it sent then. */
 export interface WarmingHistory {
@@ -63,4 +65,31 @@ export function warmingStatus(setor: Pick<Setor, 'warmingDailyLimitOverride'>, h
 /** How many more campaign messages the box may send today (never negative). */
 export function warmingRemaining(status: WarmingStatus, sentToday: number): number {
   return Math.max(0, status.dailyLimit - sentToday);
+}
+
+/** A box's campaign capacity on the company's current day. */
+export interface BoxCapacityToday {
+  /** The company's local day (`YYYY-MM-DD`) the counts are of. */
+  day: string;
+  warming: WarmingStatus;
+  sentToday: number;
+  /** Campaign messages the box may still send today (never negative). */
+  remaining: number;
+}
+
+/**
+ * What a box may still send today: its warming stage from its history, its sends of the day in the
+ * company's time zone. The one place "sends left today for a box" is computed (dispatch lanes,
+ * sequential distribution at creation, the operator's box view).
+ */
+export async function boxCapacityToday(
+  repos: UsageRepositories,
+  box: Pick<Setor, 'id' | 'warmingDailyLimitOverride'>,
+  timeZone: string,
+  now: Date,
+): Promise<BoxCapacityToday> {
+  const day = zonedDay(now, timeZone);
+  const warming = warmingStatus(box, await repos.usage.setorHistory(box.id, day));
+  const sentToday = await repos.usage.sentBySetor(box.id, day);
+  return { day, warming, sentToday, remaining: warmingRemaining(warming, sentToday) };
 }
