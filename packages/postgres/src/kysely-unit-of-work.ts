@@ -46,3 +46,8 @@ export class KyselyUnitOfWork implements UnitOfWork<PostgresAreaRepositories> {
     return this.db.transaction().execute((trx) => work(kyselyRepositories(trx, this.jobs)));
   }
 }
+
+/** The unit of work over every PostgreSQL area, as the composition roots bind it to `UnitOfWork`. */
+export type ServiceUnitOfWork = UnitOfWork<PostgresAreaRepositories>;
+/** The repositories of every PostgreSQL area outside a transaction, as the roots bind them to `Repositories`. */
+export type ServiceRepositories = Repositories<PostgresAreaRepositories>;

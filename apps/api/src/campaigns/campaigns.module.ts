@@ -21,11 +21,9 @@ import { AppConfig, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import { SetorWarmingReader, type SetorWarmingView } from '../admin/setor-warming.js';
 import { ActiveCampaigns } from '../foundation/tokens.js';
-import { Controller } from '../http/controller.js';
-import { CampaignsController } from './campaigns.controller.js';
 import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
 
-/** The campaign routes, and what other modules read about campaigns (active count, warming). */
+/** The campaign use cases (routes: campaigns.routes.ts), and what other modules read about campaigns (active count, warming). */
 export const campaignsModule = new ContainerModule(({ bind }) => {
   // The API enqueues campaign jobs in its transactions: it creates the queues as the worker does.
   bind(QueueDefinitions).toConstantValue(campaignQueueDefinitions);
@@ -71,5 +69,4 @@ export const campaignsModule = new ContainerModule(({ bind }) => {
       [Repositories, Clock],
     )
     .inSingletonScope();
-  bind(Controller).to(CampaignsController).inSingletonScope();
 });

@@ -16,13 +16,10 @@ import {
   UpdateChannelProfiles,
 } from '@carteiro/core';
 import { ChannelsSettings, channelsSettingsFrom, type ChannelsConfig } from '@carteiro/channels';
-import { Db, KyselyChannelSimulatorStore, type Database } from '@carteiro/postgres';
+import { Db, KyselyChannelSimulatorStore, type Database, type ServiceRepositories, type ServiceUnitOfWork } from '@carteiro/postgres';
 import { AppConfig, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
-import { AdminController, Controller } from '../http/controller.js';
-import { AdminSimulatorController } from './admin-simulator.controller.js';
-import { ChannelController } from './channel.controller.js';
 
 /**
  * Channel instances: the simulator's PostgreSQL store, the settings the gateway router reads
@@ -34,10 +31,10 @@ export const channelModule = new ContainerModule(({ bind }) => {
     .toResolvedValue((db: Kysely<Database>) => new KyselyChannelSimulatorStore(db), [Db])
     .inSingletonScope();
   bind(CreateChannelInstance)
-    .toResolvedValue((uow: UnitOfWork, clock: Clock, ids: IdGenerator) => new CreateChannelInstance(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new CreateChannelInstance(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
     .inSingletonScope();
   const withGateway = [UnitOfWork, Repositories, ChannelGateway, Clock, IdGenerator] as const;
-  type WithGateway = [UnitOfWork, Repositories, ChannelGateway, Clock, IdGenerator];
+  type WithGateway = [ServiceUnitOfWork, ServiceRepositories, ChannelGateway, Clock, IdGenerator];
   bind(RequestInstanceQr)
     .toResolvedValue((...deps: WithGateway) => new RequestInstanceQr(...deps), [...withGateway])
     .inSingletonScope();
@@ -51,23 +48,21 @@ export const channelModule = new ContainerModule(({ bind }) => {
     .toResolvedValue((...deps: WithGateway) => new CheckChannelHealth(...deps), [...withGateway])
     .inSingletonScope();
   bind(GetChannelHealth)
-    .toResolvedValue((repos: Repositories, clock: Clock) => new GetChannelHealth(repos, clock), [Repositories, Clock])
+    .toResolvedValue((repos: ServiceRepositories, clock: Clock) => new GetChannelHealth(repos, clock), [Repositories, Clock])
     .inSingletonScope();
   bind(ListChannelInstances)
-    .toResolvedValue((repos: Repositories) => new ListChannelInstances(repos), [Repositories])
+    .toResolvedValue((repos: ServiceRepositories) => new ListChannelInstances(repos), [Repositories])
     .inSingletonScope();
   bind(RefreshInstanceProfile)
     .toResolvedValue(
-      (uow: UnitOfWork, repos: Repositories, gateway: ChannelGateway, clock: Clock) => new RefreshInstanceProfile(uow, repos, gateway, clock),
+      (uow: ServiceUnitOfWork, repos: ServiceRepositories, gateway: ChannelGateway, clock: Clock) => new RefreshInstanceProfile(uow, repos, gateway, clock),
       [UnitOfWork, Repositories, ChannelGateway, Clock],
     )
     .inSingletonScope();
   bind(UpdateChannelProfiles)
     .toResolvedValue(
-      (uow: UnitOfWork, repos: Repositories, gateway: ChannelGateway, clock: Clock) => new UpdateChannelProfiles(uow, repos, gateway, clock),
+      (uow: ServiceUnitOfWork, repos: ServiceRepositories, gateway: ChannelGateway, clock: Clock) => new UpdateChannelProfiles(uow, repos, gateway, clock),
       [UnitOfWork, Repositories, ChannelGateway, Clock],
     )
     .inSingletonScope();
-  bind(Controller).to(ChannelController).inSingletonScope();
-  bind(AdminController).to(AdminSimulatorController).inSingletonScope();
 });

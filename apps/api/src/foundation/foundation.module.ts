@@ -10,11 +10,8 @@ import {
   UnitOfWork,
 } from '@carteiro/core';
 import { ContainerModule } from 'inversify';
-import { AdminCompaniesController } from '../admin/admin-companies.controller.js';
-import { AdminSetoresController } from '../admin/admin-setores.controller.js';
-import { AdminController, Controller } from '../http/controller.js';
-import { AccountController } from './account.controller.js';
 import { ActiveCampaigns } from './tokens.js';
+import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
 
 /** Authentication, rate limits, limits and the operator API. */
 export const foundationModule = new ContainerModule(({ bind }) => {
@@ -24,17 +21,14 @@ export const foundationModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(GetLimits)
     .toResolvedValue(
-      (repos: Repositories, clock: Clock, active: (companyId: string) => Promise<number>) => new GetLimits(repos, clock, active),
+      (repos: ServiceRepositories, clock: Clock, active: (companyId: string) => Promise<number>) => new GetLimits(repos, clock, active),
       [Repositories, Clock, ActiveCampaigns],
     )
     .inSingletonScope();
   bind(AdminService)
     .toResolvedValue(
-      (uow: UnitOfWork, repos: Repositories, clock: Clock, ids: IdGenerator, random: Random) => new AdminService(uow, repos, clock, ids, random),
+      (uow: ServiceUnitOfWork, repos: ServiceRepositories, clock: Clock, ids: IdGenerator, random: Random) => new AdminService(uow, repos, clock, ids, random),
       [UnitOfWork, Repositories, Clock, IdGenerator, Random],
     )
     .inSingletonScope();
-  bind(Controller).to(AccountController).inSingletonScope();
-  bind(AdminController).to(AdminCompaniesController).inSingletonScope();
-  bind(AdminController).to(AdminSetoresController).inSingletonScope();
 });

@@ -10,29 +10,25 @@ import {
   UnitOfWork,
 } from '@carteiro/core';
 import { ContainerModule } from 'inversify';
-import { AdminController, Controller } from '../http/controller.js';
-import { SimulatorInboundController } from '../simulator-inbound/simulator-inbound.controller.js';
-import { MessagesController } from './messages.controller.js';
+import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
 
 /** Single sends, edits, deletes and reactions (/v1/messages) and simulated inbound messages (/admin/v1/simulator/inbound). */
 export const messagesModule = new ContainerModule(({ bind }) => {
   bind(SendMessage)
     .toResolvedValue(
-      (uow: UnitOfWork, repos: Repositories, gateway: ChannelGateway, clock: Clock, ids: IdGenerator) =>
+      (uow: ServiceUnitOfWork, repos: ServiceRepositories, gateway: ChannelGateway, clock: Clock, ids: IdGenerator) =>
         new SendMessage(uow, repos, gateway, new HandleSenderFailure(uow, clock, ids), clock, ids),
       [UnitOfWork, Repositories, ChannelGateway, Clock, IdGenerator],
     )
     .inSingletonScope();
   bind(ManageSentMessage)
     .toResolvedValue(
-      (uow: UnitOfWork, gateway: ChannelGateway, clock: Clock, ids: IdGenerator) =>
+      (uow: ServiceUnitOfWork, gateway: ChannelGateway, clock: Clock, ids: IdGenerator) =>
         new ManageSentMessage(uow, gateway, new HandleSenderFailure(uow, clock, ids), clock),
       [UnitOfWork, ChannelGateway, Clock, IdGenerator],
     )
     .inSingletonScope();
   bind(ReceiveInboundMessage)
-    .toResolvedValue((uow: UnitOfWork, clock: Clock, ids: IdGenerator) => new ReceiveInboundMessage(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new ReceiveInboundMessage(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
     .inSingletonScope();
-  bind(Controller).to(MessagesController).inSingletonScope();
-  bind(AdminController).to(SimulatorInboundController).inSingletonScope();
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { createWebhookSchema } from '../webhooks/webhooks.routes.js';
-import { sendMessageSchema } from '../messages/messages.schemas.js';
-import { createCampaignSchema } from '../campaigns/campaigns.schemas.js';
+import { sendMessageSchema } from '../messages/messages.routes.js';
+import { createCampaignSchema } from '../campaigns/campaigns.routes.js';
 import { routeTable } from '../testing/route-table.js';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 import { apiOperations, buildOpenApiDocument } from './document.js';

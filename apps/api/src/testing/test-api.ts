@@ -4,11 +4,12 @@ import type PgBoss from 'pg-boss';
 import { pino } from 'pino';
 import request from 'supertest';
 import { UnitOfWork, type ChannelInstance, type Scope } from '@carteiro/core';
-import { createBoss, ensureQueues, queueDefinitions } from '@carteiro/pgboss';
+import { createBoss, ensureDeclaredQueues } from '@carteiro/pgboss';
 import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
 import { loadConfig, type Config } from '@carteiro/system';
 import { createApp } from '../app.js';
 import { buildApiContainer } from '../composition-root.js';
+import type { ServiceUnitOfWork } from '@carteiro/postgres';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -48,7 +49,6 @@ export async function createTestApi(options: { env?: Record<string, string>; ove
   const boss = createBoss(database.url, { worker: false });
   boss.on('error', () => undefined);
   await boss.start();
-  await ensureQueues(boss, queueDefinitions);
   const container = buildApiContainer({
     config,
     db: database.db,
@@ -57,6 +57,7 @@ export async function createTestApi(options: { env?: Record<string, string>; ove
     readiness: async () => true,
     overrides: options.overrides,
   });
+  await ensureDeclaredQueues(boss, container);
   const app = createApp(container);
   const adminAuth = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
   let closed = false;
@@ -87,7 +88,7 @@ export async function createTestApi(options: { env?: Record<string, string>; ove
       return res.body.data;
     },
     async connectSetor(companyId, setorId, phoneNumber) {
-      const uow = container.get<UnitOfWork>(UnitOfWork);
+      const uow = container.get<ServiceUnitOfWork>(UnitOfWork);
       phoneCounter += 1;
       const now = new Date();
       const phone = phoneNumber ?? `+55119${String(70000000 + phoneCounter).padStart(8, '0')}`;

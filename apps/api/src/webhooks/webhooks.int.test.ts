@@ -7,6 +7,7 @@ import { UnitOfWork, type EventName } from '@carteiro/core';
 // The worker's test helper: deliveries need the delivery loop running beside the API.
 import { createTestWorker, eventually, type TestWorker } from '../../../worker/src/testing/test-worker.js';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
+import type { ServiceUnitOfWork } from '@carteiro/postgres';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -66,7 +67,7 @@ describe('/v1/webhooks', () => {
 
   /** What a use case does: the event is committed with its change. */
   const emit = (event: EventName, data: Record<string, unknown>, callbackUrl?: string) =>
-    api.container.get<UnitOfWork>(UnitOfWork).transaction((repos) =>
+    api.container.get<ServiceUnitOfWork>(UnitOfWork).transaction((repos) =>
       repos.events.record([
         {
           id: crypto.randomUUID(),

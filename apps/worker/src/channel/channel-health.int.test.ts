@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createChannelInstance, createCompany, createSetor, UnitOfWork } from '@carteiro/core';
 import { createTestWorker, eventually, type TestWorker } from '../testing/test-worker.js';
 import { CHANNEL_HEALTH_QUEUE } from './channel-health.job.js';
+import type { ServiceUnitOfWork } from '@carteiro/postgres';
 
 let worker: TestWorker;
 beforeAll(async () => {
@@ -10,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => worker.close());
 
 it('checks every instance through a real pg-boss job on its per-minute schedule, reconciling lost sessions', async () => {
-  const uow = worker.container.get<UnitOfWork>(UnitOfWork);
+  const uow = worker.container.get<ServiceUnitOfWork>(UnitOfWork);
   const now = new Date();
   const company = createCompany(crypto.randomUUID(), now, { name: 'Acme' });
   const live = createSetor(crypto.randomUUID(), company.id, now, { nome: 'Conectada' });

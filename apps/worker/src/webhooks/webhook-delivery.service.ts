@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { Kysely } from 'kysely';
 import { Clock, DeliverWebhooks, FanOutEvents, IdGenerator, RetryPolicy, UnitOfWork, WebhookSender } from '@carteiro/core';
-import { connectionStringOf, Db, PgNotificationListener, WEBHOOKS_NOTIFY_CHANNEL, type Database } from '@carteiro/postgres';
+import { connectionStringOf, Db, PgNotificationListener, WEBHOOKS_NOTIFY_CHANNEL, type Database, type ServiceUnitOfWork } from '@carteiro/postgres';
 import { WebhookDispatcher, type DispatcherOptions } from '@carteiro/webhooks';
 import type { BackgroundService } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
@@ -20,7 +20,7 @@ export class WebhookDeliveryService implements BackgroundService {
   private readonly dispatcher: WebhookDispatcher;
 
   constructor(
-    @inject(UnitOfWork) uow: UnitOfWork,
+    @inject(UnitOfWork) uow: ServiceUnitOfWork,
     @inject(IdGenerator) ids: IdGenerator,
     @inject(Clock) clock: Clock,
     @inject(WebhookSender) sender: WebhookSender,

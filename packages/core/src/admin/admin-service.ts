@@ -1,13 +1,17 @@
-import { generateApiKeySecret, validateScopes, type ApiKey, type KeyMode } from '../api-keys/api-key.js';
-import { DEFAULT_RPM, createCompany, updateCompany, type Company, type CompanySettingsInput } from '../companies/company.js';
-import { createSetor, type ChannelType, type OfficialConfig, type Setor } from '../setores/setor.js';
-import type { Team } from '../teams/team.js';
+import { generateApiKeySecret, validateScopes, type ApiKey, type KeyMode } from '../api-keys/index.js';
+import { DEFAULT_RPM, createCompany, updateCompany, type Company, type CompanySettingsInput } from '../companies/index.js';
+import { createSetor, type ChannelType, type OfficialConfig, type Setor } from '../setores/index.js';
+import type { Team } from '../teams/index.js';
 import type { Clock } from '../shared/clock.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Random } from '../shared/random.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { ApiKeyRepositories } from '../api-keys/index.js';
+import type { CompanyRepositories } from '../companies/index.js';
+import type { SetorRepositories } from '../setores/index.js';
+import type { TeamRepositories } from '../teams/index.js';
 
 /** A key as created: the only moment the full key is known. */
 export interface IssuedApiKey {
@@ -25,8 +29,8 @@ export interface NewApiKeyInput {
 /** The operator's use cases behind `/admin/v1` and `npm run admin`. */
 export class AdminService {
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly repos: Repositories,
+    private readonly uow: UnitOfWork<ApiKeyRepositories & CompanyRepositories & SetorRepositories & TeamRepositories>,
+    private readonly repos: Repositories<ApiKeyRepositories & CompanyRepositories & SetorRepositories & TeamRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly random: Random,
@@ -59,7 +63,7 @@ export class AdminService {
     return this.issueKey(this.repos, companyId, input);
   }
 
-  private async issueKey(repos: Repositories, companyId: string, input: NewApiKeyInput): Promise<IssuedApiKey> {
+  private async issueKey(repos: Repositories<ApiKeyRepositories & CompanyRepositories & SetorRepositories & TeamRepositories>, companyId: string, input: NewApiKeyInput): Promise<IssuedApiKey> {
     const rpm = input.rpm ?? DEFAULT_RPM;
     if (!Number.isInteger(rpm) || rpm < 1) throw new ValidationError('rpm must be a positive integer', { field: 'rpm' });
     const secret = generateApiKeySecret(this.random, input.mode);

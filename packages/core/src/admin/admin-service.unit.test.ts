@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AuthenticateRequest } from '../api-keys/authenticate-request.js';
+import { AuthenticateRequest } from '../api-keys/index.js';
 import { InMemoryRequestGate, InMemoryUnitOfWork, ManualClock, SeededRandom, SequentialIds } from '../testing/index.js';
 import { AdminService } from './admin-service.js';
 

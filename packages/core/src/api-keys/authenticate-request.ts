@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { DomainError } from '../shared/errors.js';
-import { rateLimitVerdict, type RateLimitStatus } from '../rate-limits/rate-limit-policy.js';
-import { windowStartOf } from '../rate-limits/rate-limiter.js';
+import { rateLimitVerdict, type RateLimitStatus } from '../rate-limits/index.js';
+import { windowStartOf } from '../rate-limits/index.js';
 import { hashApiKey, hashesEqual, isKeyActive, looksLikeApiKey } from './api-key.js';
 import type { Principal, RequestGate } from './request-gate.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { AdminService } from '../admin/admin-service.js';
-import { RateLimitExceeded } from '../rate-limits/rate-limit-policy.js';
+import { AdminService } from '../admin/index.js';
+import { RateLimitExceeded } from '../rate-limits/index.js';
 import {
   InMemoryRateLimiter,
   InMemoryRequestGate,

@@ -1,4 +1,4 @@
-import type { Company } from '../companies/company.js';
+import type { Company } from '../companies/index.js';
 import type { ApiKey } from './api-key.js';
 
 /** Who is calling: the key and its company. */

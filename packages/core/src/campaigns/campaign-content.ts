@@ -1,4 +1,4 @@
-import type { MessageContent } from '../messages/message-content.js';
+import type { MessageContent } from '../messages/index.js';
 import type { Campaign } from './campaign.js';
 import type { CampaignMessage } from './campaign-message.js';
 import { personalise, personaliseDeep, placeholderValues, rotatedText } from './personalisation.js';

@@ -1,5 +1,5 @@
-import type { MediaType } from '../channel/outbound-content.js';
-import type { SendFailureCode } from '../channel/send-failure.js';
+import type { MediaType } from '../channel/index.js';
+import type { SendFailureCode } from '../channel/index.js';
 import type { Decider } from '../shared/decider.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 

@@ -1,7 +1,7 @@
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Campaign, CampaignStatus, CampaignTotals } from './campaign.js';
 import type { CampaignMessage, CampaignMessageStatus, PublicMessageStatus, SkipReason } from './campaign-message.js';
-import type { SendFailureCode } from '../channel/send-failure.js';
+import type { SendFailureCode } from '../channel/index.js';
 
 /** A message write guarded by the status the writer last saw (compare-and-set). */
 export interface MessageChange {

@@ -1,5 +1,5 @@
-import type { KeyMode } from '../api-keys/api-key.js';
-import type { MediaDelivery, MediaType } from '../channel/outbound-content.js';
+import type { KeyMode } from '../api-keys/index.js';
+import type { MediaDelivery, MediaType } from '../channel/index.js';
 import type { Decider } from '../shared/decider.js';
 import { DomainError, InvalidTransitionError } from '../shared/errors.js';
 import type { AntiBanLevel } from './anti-ban.js';

@@ -6,6 +6,8 @@ import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { transition } from '../shared/decider.js';
 import { campaignDecider, chargesCredits } from './campaign.js';
 import { campaignCompletedEvent } from './campaign-events.js';
+import type { CampaignRepositories } from './campaign-repositories.js';
+import type { CompanyRepositories } from '../companies/index.js';
 
 /**
  * POST /v1/campaigns/:id/cancel: every pending message becomes pulado (cancelled_by_user) and
@@ -14,7 +16,7 @@ import { campaignCompletedEvent } from './campaign-events.js';
  */
 export class CancelCampaign {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<CampaignRepositories & CompanyRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import { DomainError, ValidationError } from '../shared/errors.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { CampaignRepositories } from './campaign-repositories.js';
 
 /** The key a client sent and the fingerprint of its request. */
 export interface IdempotencyInput {
@@ -40,16 +41,16 @@ export function requestFingerprint(request: unknown): string {
  * while the first request is still running is 409 IDEMPOTENCY_KEY_IN_USE. A request that ends
  * in an error keeps nothing, so that the client may retry it with the same key.
  */
-export class IdempotentRequests {
+export class IdempotentRequests<Areas extends object = {}> {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<Areas & CampaignRepositories>,
     private readonly clock: Clock,
   ) {}
 
   async run(
     companyId: string,
     input: IdempotencyInput,
-    work: (repos: Repositories) => Promise<{ status: number; body: unknown }>,
+    work: (repos: Repositories<Areas & CampaignRepositories>) => Promise<{ status: number; body: unknown }>,
   ): Promise<{ status: number; body: unknown; replay: boolean }> {
     if (!KEY_PATTERN.test(input.key)) {
       throw new ValidationError('Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is recommended)', { header: 'Idempotency-Key' });

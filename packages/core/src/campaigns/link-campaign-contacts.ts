@@ -1,6 +1,8 @@
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { CampaignRepositories } from './campaign-repositories.js';
+import type { ContactRepositories } from '../contacts/index.js';
 
 /**
  * Finds or creates the contacts of a campaign's phone recipients and links them to their
@@ -9,7 +11,7 @@ import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
  * with the campaign, and again (a no-op by then) in the start transaction, so every message of a
  * running campaign has its contact. Idempotent.
  */
-export async function linkCampaignContacts(repos: Repositories, campaignId: string, ids: IdGenerator, now: Date): Promise<number> {
+export async function linkCampaignContacts(repos: Repositories<CampaignRepositories & ContactRepositories>, campaignId: string, ids: IdGenerator, now: Date): Promise<number> {
   const campaign = await repos.campaigns.findById(campaignId);
   if (!campaign) return 0;
   const unlinked = await repos.campaigns.messagesWithoutContact(campaignId);
@@ -30,7 +32,7 @@ export async function linkCampaignContacts(repos: Repositories, campaignId: stri
 /** The `campaign-prepare` job: links the contacts of a new campaign soon after its creation. */
 export class PrepareCampaign {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<CampaignRepositories & ContactRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}

@@ -6,11 +6,12 @@ import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { transition } from '../shared/decider.js';
 import { campaignDecider } from './campaign.js';
 import { campaignPausedEvent } from './campaign-events.js';
+import type { CampaignRepositories } from './campaign-repositories.js';
 
 /** POST /v1/campaigns/:id/pause: lanes stop claiming its messages; sent ones stay; pending ones wait. */
 export class PauseCampaign {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<CampaignRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}

@@ -4,11 +4,12 @@ import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { transition } from '../shared/decider.js';
 import { campaignDecider } from './campaign.js';
 import { wakeLanes } from './lane-wakeups.js';
+import type { CampaignRepositories } from './campaign-repositories.js';
 
 /** POST /v1/campaigns/:id/resume: only still-pending messages go back to their lanes. */
 export class ResumeCampaign {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<CampaignRepositories>,
     private readonly clock: Clock,
   ) {}
 

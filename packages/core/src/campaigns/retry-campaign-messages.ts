@@ -7,6 +7,9 @@ import { campaignMessageDecider, MAX_MANUAL_RETRIES, type CampaignMessage } from
 import type { MessageChange } from './campaign-repository.js';
 import { redistribute } from './distribution.js';
 import { wakeLanes } from './lane-wakeups.js';
+import type { CampaignRepositories } from './campaign-repositories.js';
+import type { ChannelRepositories } from '../channel/index.js';
+import type { CompanyRepositories } from '../companies/index.js';
 
 /** Body of POST /v1/campaigns/:id/retry. */
 export interface RetryCampaignInput {
@@ -27,7 +30,7 @@ export interface RetryCampaignResult {
  */
 export class RetryCampaignMessages {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<CampaignRepositories & ChannelRepositories & CompanyRepositories>,
     private readonly clock: Clock,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { SafeHours } from '../companies/company.js';
+import type { SafeHours } from '../companies/index.js';
 import { DomainError } from '../shared/errors.js';
 import { zonedClock, zonedIso, zonedTime, zonedToInstant } from '../shared/zoned-time.js';
 

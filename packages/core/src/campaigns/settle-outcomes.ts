@@ -1,6 +1,6 @@
-import type { SendFailureCode } from '../channel/send-failure.js';
-import { failureGroupOf } from '../channel/send-failure.js';
-import type { Company } from '../companies/company.js';
+import type { SendFailureCode } from '../channel/index.js';
+import { failureGroupOf } from '../channel/index.js';
+import type { Company } from '../companies/index.js';
 import type { DomainEvent } from '../shared/domain-event.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories } from '../shared/unit-of-work.js';
@@ -10,6 +10,9 @@ import { campaignCompletedEvent, campaignFailedEvent, messageOutcomeEvent } from
 import { campaignMessageDecider, MAX_AUTO_RETRIES, settlementDelta, type CampaignMessage } from './campaign-message.js';
 import type { MessageChange } from './campaign-repository.js';
 import { zonedDay } from '../shared/zoned-time.js';
+import type { CampaignRepositories } from './campaign-repositories.js';
+import type { CompanyRepositories } from '../companies/index.js';
+import type { UsageRepositories } from '../usage/index.js';
 
 /** What the channel answered for one claimed message. */
 export type SendOutcome =
@@ -46,7 +49,7 @@ export function applyOutcome(message: CampaignMessage, setorId: string, outcome:
  * message events, and the completion of campaigns that have nothing left to send.
  */
 export async function recordChanges(
-  repos: Repositories,
+  repos: Repositories<CampaignRepositories & CompanyRepositories & UsageRepositories>,
   changes: readonly MessageChange[],
   ids: IdGenerator,
   now: Date,
@@ -95,7 +98,7 @@ export async function recordChanges(
 }
 
 /** Completes a processando campaign with nothing left to send (the sweep's safety net). */
-export async function completeIfSettled(repos: Repositories, campaignId: string, ids: IdGenerator, now: Date): Promise<boolean> {
+export async function completeIfSettled(repos: Repositories<CampaignRepositories & CompanyRepositories & UsageRepositories>, campaignId: string, ids: IdGenerator, now: Date): Promise<boolean> {
   const campaign = await repos.campaigns.findByIdForUpdate(campaignId);
   if (!campaign || campaign.status !== 'processando' || unsettledCount(campaign.totals) > 0) return false;
   const done = transition(campaignDecider, campaign, { type: 'complete', at: now }).state;
@@ -105,7 +108,7 @@ export async function completeIfSettled(repos: Repositories, campaignId: string,
 }
 
 /** Fails a campaign whose pool can no longer send: its pending messages are skipped and refunded. */
-export async function failCampaign(repos: Repositories, campaign: Campaign, error: string, code: SendFailureCode, ids: IdGenerator, now: Date): Promise<number> {
+export async function failCampaign(repos: Repositories<CampaignRepositories & CompanyRepositories & UsageRepositories>, campaign: Campaign, error: string, code: SendFailureCode, ids: IdGenerator, now: Date): Promise<number> {
   const skipped = await repos.campaigns.skipPending(campaign.id, { reason: 'no_sender_available', code, error }, now);
   if (skipped > 0) {
     await repos.campaigns.addTotals(campaign.id, { enviados: 0, falhas: 0, pulados: skipped });

@@ -7,6 +7,8 @@ import { campaignStartedEvent } from './campaign-events.js';
 import { CampaignQueues } from './campaign-queues.js';
 import { wakeLanes } from './lane-wakeups.js';
 import { linkCampaignContacts } from './link-campaign-contacts.js';
+import type { CampaignRepositories } from './campaign-repositories.js';
+import type { ContactRepositories } from '../contacts/index.js';
 
 /**
  * The start job of a campaign (at creation for immediate ones, at `scheduled_for` otherwise):
@@ -15,7 +17,7 @@ import { linkCampaignContacts } from './link-campaign-contacts.js';
  */
 export class StartCampaign {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<CampaignRepositories & ContactRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}

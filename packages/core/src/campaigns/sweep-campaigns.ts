@@ -4,6 +4,9 @@ import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { wakeLanes } from './lane-wakeups.js';
 import { completeIfSettled } from './settle-outcomes.js';
 import type { StartCampaign } from './start-campaign.js';
+import type { CampaignRepositories } from './campaign-repositories.js';
+import type { CompanyRepositories } from '../companies/index.js';
+import type { UsageRepositories } from '../usage/index.js';
 
 /**
  * The safety net run every minute and at worker start: starts campaigns whose start job was
@@ -12,7 +15,7 @@ import type { StartCampaign } from './start-campaign.js';
  */
 export class SweepCampaigns {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<CampaignRepositories & CompanyRepositories & UsageRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly start: StartCampaign,

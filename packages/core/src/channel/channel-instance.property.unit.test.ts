@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { systemActor } from '../shared/domain-event.js';
-import { createSetor } from '../setores/setor.js';
+import { createSetor } from '../setores/index.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 import { SequentialIds } from '../testing/deterministic.js';
 import {

@@ -2,7 +2,7 @@ import type { Decider } from '../shared/decider.js';
 import type { DomainEvent, EventActor } from '../shared/domain-event.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
-import type { Setor } from '../setores/setor.js';
+import type { Setor } from '../setores/index.js';
 import type { SendFailureCode } from './send-failure.js';
 
 /** Connection state of a box's channel session. */

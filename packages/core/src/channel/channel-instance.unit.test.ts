@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createSetor } from '../setores/setor.js';
+import { createSetor } from '../setores/index.js';
 import { InvalidTransitionError } from '../shared/errors.js';
 import { ManualClock } from '../testing/manual-clock.js';
 import { SequentialIds } from '../testing/deterministic.js';

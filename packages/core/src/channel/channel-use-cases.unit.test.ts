@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { createCompany } from '../companies/company.js';
-import { createSetor, type Setor } from '../setores/setor.js';
+import { createCompany } from '../companies/index.js';
+import { createSetor, type Setor } from '../setores/index.js';
 import { DomainError, InvalidTransitionError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { SequentialIds } from '../testing/deterministic.js';
 import { FakeChannelGateway } from '../testing/fake-channel-gateway.js';

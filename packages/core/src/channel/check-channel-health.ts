@@ -7,6 +7,8 @@ import { HEALTH_HISTORY_MAX_MINUTES, historyEntryOf, nextHealth, type HealthStat
 import type { ChannelInstance } from './channel-instance.js';
 import { handleCommand } from '../shared/apply-command.js';
 import { instanceOfSetor } from './instance-transitions.js';
+import type { ChannelRepositories } from './channel-repositories.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 export interface HealthCheckSummary {
   checked: number;
@@ -23,8 +25,8 @@ export interface HealthCheckSummary {
  */
 export class CheckChannelHealth {
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly repos: Repositories,
+    private readonly uow: UnitOfWork<ChannelRepositories & SetorRepositories>,
+    private readonly repos: Repositories<ChannelRepositories & SetorRepositories>,
     private readonly gateway: ChannelGateway,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,

@@ -3,6 +3,8 @@ import { NotFoundError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { createChannelInstance, type ChannelInstance } from './channel-instance.js';
+import type { ChannelRepositories } from './channel-repositories.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 export interface CreateChannelInstanceResult {
   instance: ChannelInstance;
@@ -13,7 +15,7 @@ export interface CreateChannelInstanceResult {
 /** POST /v1/channel/instances: the box's instance, created `disconnected` on first call and reused after. */
 export class CreateChannelInstance {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<ChannelRepositories & SetorRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
@@ -30,7 +32,7 @@ export class CreateChannelInstance {
     }
   }
 
-  private async createOrReuse(repos: Repositories, input: { companyId: string; setorId: string }): Promise<CreateChannelInstanceResult> {
+  private async createOrReuse(repos: Repositories<ChannelRepositories & SetorRepositories>, input: { companyId: string; setorId: string }): Promise<CreateChannelInstanceResult> {
     const setor = await repos.setores.findByIdInCompany(input.companyId, input.setorId);
     if (!setor) throw new NotFoundError('Box', { setor_id: input.setorId });
     const existing = await repos.channelInstances.findBySetor(setor.id);

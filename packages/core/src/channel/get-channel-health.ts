@@ -2,6 +2,8 @@ import type { Clock } from '../shared/clock.js';
 import { ValidationError } from '../shared/errors.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import { HEALTH_HISTORY_MAX_MINUTES, readHealthState, type HealthCheckEntry, type HealthState } from './channel-health.js';
+import type { ChannelRepositories } from './channel-repositories.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 /** The specification's health item, plus the instance id and, when asked, the history. */
 export interface ChannelHealthItem {
@@ -25,7 +27,7 @@ export interface ChannelHealthItem {
 /** GET /v1/channel/instances/health: one item per box of the company, with or without history. */
 export class GetChannelHealth {
   constructor(
-    private readonly repos: Repositories,
+    private readonly repos: Repositories<ChannelRepositories & SetorRepositories>,
     private readonly clock: Clock,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { KeyMode } from '../api-keys/api-key.js';
+import type { KeyMode } from '../api-keys/index.js';
 import { apiActor } from '../shared/domain-event.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/id-generator.js';
@@ -8,6 +8,8 @@ import type { ChannelInstance } from './channel-instance.js';
 import { applyCommand } from '../shared/apply-command.js';
 import { instanceOfSetor } from './instance-transitions.js';
 import { loadInstanceInCompany } from './load-instance.js';
+import type { ChannelRepositories } from './channel-repositories.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 /**
  * GET /v1/channel/instances/:id/status: asks the provider for the session and moves the instance
@@ -17,8 +19,8 @@ import { loadInstanceInCompany } from './load-instance.js';
  */
 export class GetInstanceStatus {
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly repos: Repositories,
+    private readonly uow: UnitOfWork<ChannelRepositories & SetorRepositories>,
+    private readonly repos: Repositories<ChannelRepositories & SetorRepositories>,
     private readonly gateway: ChannelGateway,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,

@@ -6,6 +6,8 @@ import type { ChannelInstance } from './channel-instance.js';
 import { handleCommand } from '../shared/apply-command.js';
 import { instanceOfSetor } from './instance-transitions.js';
 import { failureGroupOf, type SendFailureCode } from './send-failure.js';
+import type { ChannelRepositories } from './channel-repositories.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 /** A send failure reported by a gateway for a box. */
 export interface SenderFailureInput {
@@ -34,7 +36,7 @@ export function disconnectsSender(code: SendFailureCode): boolean {
  */
 export class HandleSenderFailure {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<ChannelRepositories & SetorRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
@@ -46,7 +48,7 @@ export class HandleSenderFailure {
   }
 
   /** Inside the caller's transaction (e.g. with the message marked failed). */
-  async within(repos: Repositories, input: SenderFailureInput): Promise<SenderFailureOutcome> {
+  async within(repos: Repositories<ChannelRepositories & SetorRepositories>, input: SenderFailureInput): Promise<SenderFailureOutcome> {
     if (!disconnectsSender(input.code)) return { disconnected: false, instance: null };
     const result = await handleCommand(repos, instanceOfSetor(input.setorId, this.ids, systemActor), {
       type: 'disconnect',

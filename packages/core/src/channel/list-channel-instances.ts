@@ -1,7 +1,9 @@
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import type { Setor } from '../setores/setor.js';
+import type { Setor } from '../setores/index.js';
 import type { ChannelInstance } from './channel-instance.js';
+import type { ChannelRepositories } from './channel-repositories.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 /** An instance with its box. */
 export interface ChannelInstanceView {
@@ -11,7 +13,7 @@ export interface ChannelInstanceView {
 
 /** GET /v1/channel/instances: the company's instances, oldest first, paginated. */
 export class ListChannelInstances {
-  constructor(private readonly repos: Repositories) {}
+  constructor(private readonly repos: Repositories<ChannelRepositories & SetorRepositories>) {}
 
   async execute(input: { companyId: string; page: PageRequest }): Promise<Page<ChannelInstanceView>> {
     const [instances, setores] = await Promise.all([

@@ -1,11 +1,13 @@
 import { NotFoundError } from '../shared/errors.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import type { Setor } from '../setores/setor.js';
+import type { Setor } from '../setores/index.js';
 import type { ChannelInstance } from './channel-instance.js';
+import type { ChannelRepositories } from './channel-repositories.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 /** The company's instance and its box; another company's instance reads as missing. */
 export async function loadInstanceInCompany(
-  repos: Repositories,
+  repos: Repositories<ChannelRepositories & SetorRepositories>,
   companyId: string,
   instanceId: string,
 ): Promise<{ instance: ChannelInstance; setor: Setor }> {

@@ -1,4 +1,4 @@
-import { phoneMatchKey } from '../phone/phone-number.js';
+import { phoneMatchKey } from '../phone/index.js';
 
 /** A person the company talks to, identified by phone within the company. */
 export interface Contact {

@@ -1,8 +1,9 @@
-import type { KeyMode } from '../api-keys/api-key.js';
-import { effectiveSettings, isExpired, paysPerMessage, type Company } from '../companies/company.js';
+import type { KeyMode } from '../api-keys/index.js';
+import { effectiveSettings, isExpired, paysPerMessage, type Company } from '../companies/index.js';
 import { DomainError } from '../shared/errors.js';
 import { zonedDay } from '../shared/zoned-time.js';
-import type { Repositories } from '../shared/unit-of-work.js';
+import type { CompanyRepositories } from '../companies/index.js';
+import type { UsageRepositories } from '../usage/index.js';
 
 /** The calendar day (company time zone) whose counter a send at `now` counts in. */
 export function sendDay(company: Company, now: Date): string {
@@ -48,7 +49,7 @@ export interface SendCharge {
  * Lock order: the company row first (serialises the daily-limit check of concurrent sends).
  */
 export async function chargeSend(
-  repos: Pick<Repositories, 'companies' | 'usage'>,
+  repos: CompanyRepositories & UsageRepositories,
   companyId: string,
   mode: KeyMode,
   setorId: string | null,
@@ -73,7 +74,7 @@ export async function chargeSend(
 }
 
 /** 403 FORBIDDEN when `units` more sends today would pass the company's daily limit. */
-export async function assertDailyCapacity(repos: Pick<Repositories, 'usage'>, company: Company, now: Date, units: number): Promise<void> {
+export async function assertDailyCapacity(repos: UsageRepositories, company: Company, now: Date, units: number): Promise<void> {
   const day = sendDay(company, now);
   const limit = effectiveSettings(company).dailyLimit;
   const sent = await repos.usage.sentByCompany(company.id, day);
@@ -83,13 +84,13 @@ export async function assertDailyCapacity(repos: Pick<Repositories, 'usage'>, co
 }
 
 /** Gives back what {@link chargeSend} took: the balance units and the daily counts. */
-export async function refundSend(repos: Pick<Repositories, 'companies' | 'usage'>, companyId: string, charge: SendCharge): Promise<void> {
+export async function refundSend(repos: CompanyRepositories & UsageRepositories, companyId: string, charge: SendCharge): Promise<void> {
   if (charge.debited > 0) await repos.companies.adjustBalance(companyId, charge.debited);
   if (charge.counted > 0) await repos.usage.addSent(companyId, charge.setorId, charge.day, -charge.counted);
 }
 
 /** Debits `units` from an `avulso` balance (campaign reservations); 402 BULK_DISABLED when short. Returns the units debited (0 when the company does not pay per message). */
-export async function debitUnits(repos: Pick<Repositories, 'companies'>, company: Company, units: number): Promise<number> {
+export async function debitUnits(repos: CompanyRepositories, company: Company, units: number): Promise<number> {
   if (!paysPerMessage(company) || units <= 0) return 0;
   const balance = await repos.companies.adjustBalance(company.id, -units);
   if (balance === null) throw balanceExhausted(company.avulsoBalance, units);
@@ -97,6 +98,6 @@ export async function debitUnits(repos: Pick<Repositories, 'companies'>, company
 }
 
 /** Returns `units` to an `avulso` balance (a failed, skipped or cancelled campaign message). */
-export async function refundUnits(repos: Pick<Repositories, 'companies'>, companyId: string, units: number): Promise<void> {
+export async function refundUnits(repos: CompanyRepositories, companyId: string, units: number): Promise<void> {
   if (units > 0) await repos.companies.adjustBalance(companyId, units);
 }

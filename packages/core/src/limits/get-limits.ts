@@ -1,8 +1,9 @@
-import type { Principal } from '../api-keys/request-gate.js';
-import { MAX_RECIPIENTS_PER_CAMPAIGN, displayedBalance, effectiveSettings, type Company, type Modality } from '../companies/company.js';
+import type { Principal } from '../api-keys/index.js';
+import { MAX_RECIPIENTS_PER_CAMPAIGN, displayedBalance, effectiveSettings, type Company, type Modality } from '../companies/index.js';
 import type { Clock } from '../shared/clock.js';
 import { zonedDay } from '../shared/zoned-time.js';
 import type { Repositories } from '../shared/unit-of-work.js';
+import type { UsageRepositories } from '../usage/index.js';
 
 /** The `GET /v1/limits` record. */
 export interface LimitsView {
@@ -24,14 +25,14 @@ export interface LimitsView {
 export type ActiveCampaignCounter = (companyId: string) => Promise<number>;
 
 /** Today's send count of a company, in its own time zone. */
-export function sentToday(repos: Repositories, company: Company, now: Date): Promise<number> {
+export function sentToday(repos: Repositories<UsageRepositories>, company: Company, now: Date): Promise<number> {
   return repos.usage.sentByCompany(company.id, zonedDay(now, company.timezone));
 }
 
 /** Computes the company's effective limits as the key sees them. */
 export class GetLimits {
   constructor(
-    private readonly repos: Repositories,
+    private readonly repos: Repositories<UsageRepositories>,
     private readonly clock: Clock,
     private readonly activeCampaigns: ActiveCampaignCounter,
   ) {}

@@ -1,4 +1,4 @@
-import { fallbackText, type ChannelCapabilities, type OutboundContent } from '../channel/outbound-content.js';
+import { fallbackText, type ChannelCapabilities, type OutboundContent } from '../channel/index.js';
 import { ValidationError } from '../shared/errors.js';
 import type { MediaAttachment, MessageContent } from './message-content.js';
 

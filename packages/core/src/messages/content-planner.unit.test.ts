@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ChannelCapabilities } from '../channel/outbound-content.js';
+import type { ChannelCapabilities } from '../channel/index.js';
 import { planOutboundContent } from './content-planner.js';
 import type { MessageContent } from './message-content.js';
 

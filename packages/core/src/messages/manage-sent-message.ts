@@ -1,20 +1,23 @@
-import type { ChannelGateway, MessageOperationResult, SendFailure, SessionTarget } from '../channel/channel-gateway.js';
-import type { ChannelInstance } from '../channel/channel-instance.js';
-import { disconnectsSender, type SenderFailureInput } from '../channel/handle-sender-failure.js';
-import { supportsOperation, type SentMessageOperation } from '../channel/outbound-content.js';
-import { readableFailure } from '../channel/send-failure.js';
-import type { Setor } from '../setores/setor.js';
+import type { ChannelGateway, MessageOperationResult, SendFailure, SessionTarget } from '../channel/index.js';
+import type { ChannelInstance } from '../channel/index.js';
+import { disconnectsSender, type SenderFailureInput } from '../channel/index.js';
+import { supportsOperation, type SentMessageOperation } from '../channel/index.js';
+import { readableFailure } from '../channel/index.js';
+import type { Setor } from '../setores/index.js';
 import type { Clock } from '../shared/clock.js';
 import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { EDIT_WINDOW_MS, type MessagePart, type MessageRecord } from './message.js';
 import { MAX_TEXT_LENGTH, type MessageContent } from './message-content.js';
+import type { ChannelRepositories } from '../channel/index.js';
+import type { MessageRepositories } from './message-repositories.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 /** Longest reaction accepted (an emoji with modifiers and joiners is several code points). */
 export const MAX_REACTION_LENGTH = 16;
 
 /** The part of the channel's sender-failure service an operation needs: `HandleSenderFailure.within`. */
-type SenderFailures = { within(repos: Repositories, input: SenderFailureInput): Promise<unknown> };
+type SenderFailures = { within(repos: Repositories<ChannelRepositories & MessageRepositories & SetorRepositories>, input: SenderFailureInput): Promise<unknown> };
 
 /** A sent message with the box and instance that sent it. */
 interface Loaded {
@@ -35,7 +38,7 @@ const PAST: Record<SentMessageOperation, string> = { edit: 'edited', delete: 'de
  */
 export class ManageSentMessage {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<ChannelRepositories & MessageRepositories & SetorRepositories>,
     private readonly gateway: ChannelGateway,
     private readonly senderFailures: SenderFailures,
     private readonly clock: Clock,
@@ -190,7 +193,7 @@ export class ManageSentMessage {
     throw operationError(loaded.message, operation, result);
   }
 
-  private async sentMessage(repos: Repositories, companyId: string, messageId: string): Promise<MessageRecord> {
+  private async sentMessage(repos: Repositories<ChannelRepositories & MessageRepositories & SetorRepositories>, companyId: string, messageId: string): Promise<MessageRecord> {
     const message = await repos.messages.findByIdForUpdate(companyId, messageId);
     if (!message) throw new NotFoundError('Message', { message_id: messageId });
     requireLive(message);

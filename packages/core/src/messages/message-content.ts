@@ -1,4 +1,4 @@
-import { MediaTypes, type MediaType } from '../channel/outbound-content.js';
+import { MediaTypes, type MediaType } from '../channel/index.js';
 import { ValidationError } from '../shared/errors.js';
 
 /** Order of text and media: the caption inline, text then media, or media then text (the spec's `media_delivery`). */

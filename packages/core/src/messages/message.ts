@@ -1,6 +1,6 @@
-import type { KeyMode } from '../api-keys/api-key.js';
-import type { OutboundContent } from '../channel/outbound-content.js';
-import type { SendFailureCode } from '../channel/send-failure.js';
+import type { KeyMode } from '../api-keys/index.js';
+import type { OutboundContent } from '../channel/index.js';
+import type { SendFailureCode } from '../channel/index.js';
 import type { MessageContent } from './message-content.js';
 
 export type MessageStatus = 'pending' | 'sent' | 'failed';

@@ -1,12 +1,16 @@
-import { CONVERSATION_WINDOW_MS } from '../channel/conversation-window.js';
+import { CONVERSATION_WINDOW_MS } from '../channel/index.js';
 import { systemActor, type DomainEvent } from '../shared/domain-event.js';
-import { normalizePhone } from '../phone/phone-number.js';
+import { normalizePhone } from '../phone/index.js';
 import type { Clock } from '../shared/clock.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { newConversation } from './conversation.js';
 import { MAX_TEXT_LENGTH } from './message-content.js';
+import type { ChannelRepositories } from '../channel/index.js';
+import type { ContactRepositories } from '../contacts/index.js';
+import type { MessageRepositories } from './message-repositories.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 export interface InboundMessageInput {
   setorId: string;
@@ -38,7 +42,7 @@ export interface InboundMessageResult {
  */
 export class ReceiveInboundMessage {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<ChannelRepositories & ContactRepositories & MessageRepositories & SetorRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}

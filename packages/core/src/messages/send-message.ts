@@ -1,15 +1,15 @@
-import type { KeyMode } from '../api-keys/api-key.js';
-import type { ChannelGateway, SendResult } from '../channel/channel-gateway.js';
-import { isConversationWindowOpen } from '../channel/conversation-window.js';
-import type { SenderFailureInput } from '../channel/handle-sender-failure.js';
-import type { OutboundContent } from '../channel/outbound-content.js';
-import { readableFailure, type SendFailureCode } from '../channel/send-failure.js';
-import type { Company } from '../companies/company.js';
-import type { Contact } from '../contacts/contact.js';
-import { chargeSend, refundSend, sendBlocker, type SendCharge } from '../credits/send-credits.js';
+import type { KeyMode } from '../api-keys/index.js';
+import type { ChannelGateway, SendResult } from '../channel/index.js';
+import { isConversationWindowOpen } from '../channel/index.js';
+import type { SenderFailureInput } from '../channel/index.js';
+import type { OutboundContent } from '../channel/index.js';
+import { readableFailure, type SendFailureCode } from '../channel/index.js';
+import type { Company } from '../companies/index.js';
+import type { Contact } from '../contacts/index.js';
+import { chargeSend, refundSend, sendBlocker, type SendCharge } from '../credits/index.js';
 import { apiActor, type DomainEvent, type EventName } from '../shared/domain-event.js';
-import { normalizePhone } from '../phone/phone-number.js';
-import { pickSender, resolveSenderPool, selectionMode, type SenderBox, type SenderSelection } from '../routing/sender-pool.js';
+import { normalizePhone } from '../phone/index.js';
+import { pickSender, resolveSenderPool, selectionMode, type SenderBox, type SenderSelection } from '../routing/index.js';
 import type { Clock } from '../shared/clock.js';
 import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
@@ -18,9 +18,18 @@ import { planOutboundContent } from './content-planner.js';
 import { newConversation } from './conversation.js';
 import type { MessageRecord } from './message.js';
 import type { MessageContent } from './message-content.js';
+import type { ChannelRepositories } from '../channel/index.js';
+import type { CompanyRepositories } from '../companies/index.js';
+import type { ContactRepositories } from '../contacts/index.js';
+import type { MessageRepositories } from './message-repositories.js';
+import type { RoutingRepositories } from '../routing/index.js';
+import type { SetorRepositories } from '../setores/index.js';
+import type { TagRepositories } from '../tags/index.js';
+import type { TeamRepositories } from '../teams/index.js';
+import type { UsageRepositories } from '../usage/index.js';
 
 /** The part of the channel's sender-failure service a send needs: `HandleSenderFailure.within`. */
-type SenderFailures = { within(repos: Repositories, input: SenderFailureInput): Promise<unknown> };
+type SenderFailures = { within(repos: Repositories<ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & RoutingRepositories & SetorRepositories & TagRepositories & TeamRepositories & UsageRepositories>, input: SenderFailureInput): Promise<unknown> };
 
 /** One synchronous send (POST /v1/messages, /interactive, /event, /poll). */
 export interface SendMessageCommand {
@@ -89,8 +98,8 @@ interface Prepared {
  */
 export class SendMessage {
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly repos: Repositories,
+    private readonly uow: UnitOfWork<ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & RoutingRepositories & SetorRepositories & TagRepositories & TeamRepositories & UsageRepositories>,
+    private readonly repos: Repositories<ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & RoutingRepositories & SetorRepositories & TagRepositories & TeamRepositories & UsageRepositories>,
     private readonly gateway: ChannelGateway,
     private readonly senderFailures: SenderFailures,
     private readonly clock: Clock,

@@ -1,4 +1,4 @@
-import { effectiveSettings, type Company } from '../companies/company.js';
+import { effectiveSettings, type Company } from '../companies/index.js';
 import { DomainError } from '../shared/errors.js';
 import { RATE_LIMIT_WINDOW_MS, type RateLimitBucket } from './rate-limiter.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Principal } from '../api-keys/request-gate.js';
-import { createCompany } from '../companies/company.js';
+import type { Principal } from '../api-keys/index.js';
+import { createCompany } from '../companies/index.js';
 import { ManualClock } from '../testing/index.js';
 import { RateLimitExceeded, rateLimitBuckets, rateLimitVerdict } from './rate-limit-policy.js';
 import { windowStartOf } from './rate-limiter.js';

@@ -1,10 +1,12 @@
-import type { ChannelInstance } from '../channel/channel-instance.js';
-import type { Company } from '../companies/company.js';
+import type { ChannelInstance } from '../channel/index.js';
+import type { Company } from '../companies/index.js';
 import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { isUuid } from '../shared/ids.js';
-import type { Repositories } from '../shared/unit-of-work.js';
-import type { Setor } from '../setores/setor.js';
+import type { Setor } from '../setores/index.js';
 import type { RotationCursorRepository } from './rotation-cursor-repository.js';
+import type { ChannelRepositories } from '../channel/index.js';
+import type { SetorRepositories } from '../setores/index.js';
+import type { TeamRepositories } from '../teams/index.js';
 
 /** How the caller chose the sending box(es); every field optional. */
 export interface SenderSelection {
@@ -75,7 +77,7 @@ const noConnected = (details: Record<string, unknown>) =>
  * campaigns use the whole pool.
  */
 export async function resolveSenderPool(
-  repos: Pick<Repositories, 'setores' | 'teams' | 'channelInstances'>,
+  repos: SetorRepositories & TeamRepositories & ChannelRepositories,
   company: Company,
   selection: SenderSelection,
 ): Promise<SenderPool> {

@@ -1,5 +1,5 @@
-import type { Campaign } from '../campaigns/campaign.js';
-import type { CampaignMessage } from '../campaigns/campaign-message.js';
+import type { Campaign } from '../campaigns/index.js';
+import type { CampaignMessage } from '../campaigns/index.js';
 
 /** A campaign with every field set, for tests; override what the test is about. */
 export function campaignFixture(overrides: Partial<Campaign> = {}): Campaign {

@@ -1,22 +1,25 @@
-import type { ChannelInstance } from '../channel/channel-instance.js';
-import { createCompany, type Company, type CompanySettingsInput } from '../companies/company.js';
-import { createSetor, type Setor } from '../setores/setor.js';
-import type { CampaignEngineSettings } from '../campaigns/campaign-queues.js';
-import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane, type DispatchSettings, type SenderFailureHandler } from '../campaigns/run-dispatch-lane.js';
-import { CreateCampaign } from '../campaigns/create-campaign.js';
-import { StartCampaign } from '../campaigns/start-campaign.js';
+import type { ChannelInstance } from '../channel/index.js';
+import { createCompany, type Company, type CompanySettingsInput } from '../companies/index.js';
+import { createSetor, type Setor } from '../setores/index.js';
+import type { CampaignEngineSettings } from '../campaigns/index.js';
+import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane, type DispatchSettings, type SenderFailureHandler } from '../campaigns/index.js';
+import { CreateCampaign } from '../campaigns/index.js';
+import { StartCampaign } from '../campaigns/index.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import type { SendFailureCode } from '../channel/send-failure.js';
+import type { SendFailureCode } from '../channel/index.js';
 import { FakeChannelGateway } from './fake-channel-gateway.js';
 import { FixedRandom, SequentialIds } from './deterministic.js';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
 import { ManualClock } from './manual-clock.js';
 import { ManualSleeper } from './manual-sleeper.js';
+import type { ChannelRepositories } from '../channel/index.js';
+import type { CompanyRepositories } from '../companies/index.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 /** Marks the instance disconnected, as the channel feature's HandleSenderFailure does. */
 class DisconnectOnSenderFailure implements SenderFailureHandler {
   readonly reported: { setorId: string; code: SendFailureCode }[] = [];
-  async within(repos: Repositories, input: { setorId: string; code: SendFailureCode }) {
+  async within(repos: Repositories<ChannelRepositories & CompanyRepositories & SetorRepositories>, input: { setorId: string; code: SendFailureCode }) {
     this.reported.push({ setorId: input.setorId, code: input.code });
     const instance = await repos.channelInstances.findBySetor(input.setorId);
     if (instance) await repos.channelInstances.update({ ...instance, status: 'disconnected' });

@@ -1,6 +1,6 @@
 import { ValidationError } from '../shared/errors.js';
-import type { AttemptOutcome } from '../webhooks/webhook-delivery.js';
-import type { WebhookRequest, WebhookSender, WebhookUrlPolicy } from '../webhooks/webhook-sender.js';
+import type { AttemptOutcome } from '../webhooks/index.js';
+import type { WebhookRequest, WebhookSender, WebhookUrlPolicy } from '../webhooks/index.js';
 
 /**
  * A receiver in memory: records every request and answers from a script per URL (the last

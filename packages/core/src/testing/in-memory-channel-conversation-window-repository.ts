@@ -1,5 +1,5 @@
-import { conversationPhoneKey } from '../channel/conversation-window.js';
-import type { ConversationWindowRepository } from '../channel/conversation-window-repository.js';
+import { conversationPhoneKey } from '../channel/index.js';
+import type { ConversationWindowRepository } from '../channel/index.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 export class InMemoryConversationWindowRepository implements ConversationWindowRepository {

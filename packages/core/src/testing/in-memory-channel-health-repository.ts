@@ -1,5 +1,5 @@
-import type { HealthCheckEntry, InstanceHealth } from '../channel/channel-health.js';
-import type { ChannelHealthRepository } from '../channel/channel-health-repository.js';
+import type { HealthCheckEntry, InstanceHealth } from '../channel/index.js';
+import type { ChannelHealthRepository } from '../channel/index.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 export class InMemoryChannelHealthRepository implements ChannelHealthRepository {

@@ -1,5 +1,5 @@
-import type { ChannelInstance } from '../channel/channel-instance.js';
-import type { ChannelInstanceRepository } from '../channel/channel-instance-repository.js';
+import type { ChannelInstance } from '../channel/index.js';
+import type { ChannelInstanceRepository } from '../channel/index.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 export class InMemoryChannelInstanceRepository implements ChannelInstanceRepository {

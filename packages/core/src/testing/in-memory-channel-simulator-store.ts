@@ -4,7 +4,7 @@ import {
   type SimulatedMessage,
   type SimulatedMessageFilter,
   type SimulatedSessionEnd,
-} from '../channel/channel-simulator-store.js';
+} from '../channel/index.js';
 import { InMemoryStore } from './in-memory-store.js';
 
 /** The simulator's state in memory (core and adapter unit tests); PostgreSQL holds it in production. */

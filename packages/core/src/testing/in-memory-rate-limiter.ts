@@ -1,7 +1,7 @@
-import { isKeyActive } from '../api-keys/api-key.js';
-import type { GateEntry, RequestGate } from '../api-keys/request-gate.js';
-import { rateLimitBuckets } from '../rate-limits/rate-limit-policy.js';
-import type { RateLimiter } from '../rate-limits/rate-limiter.js';
+import { isKeyActive } from '../api-keys/index.js';
+import type { GateEntry, RequestGate } from '../api-keys/index.js';
+import { rateLimitBuckets } from '../rate-limits/index.js';
+import type { RateLimiter } from '../rate-limits/index.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 const counterId = (bucket: string, windowStart: Date) => `${bucket}@${windowStart.getTime()}`;

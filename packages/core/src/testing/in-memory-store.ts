@@ -1,8 +1,8 @@
-import type { ApiKey } from '../api-keys/api-key.js';
-import type { Company } from '../companies/company.js';
+import type { ApiKey } from '../api-keys/index.js';
+import type { Company } from '../companies/index.js';
 import type { DomainEvent } from '../shared/domain-event.js';
-import type { Setor } from '../setores/setor.js';
-import type { Team } from '../teams/team.js';
+import type { Setor } from '../setores/index.js';
+import type { Team } from '../teams/index.js';
 
 /**
  * The tables of the in-memory fakes. A feature adds its own tables here; `snapshot` and

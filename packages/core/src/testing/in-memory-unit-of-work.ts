@@ -1,4 +1,5 @@
-import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import type { AllAreas, AllRepositories } from './all-repositories.js';
 import { InMemoryChannelInstanceRepository } from './in-memory-channel-instance-repository.js';
 import { InMemoryChannelHealthRepository } from './in-memory-channel-health-repository.js';
 import { InMemoryConversationWindowRepository } from './in-memory-channel-conversation-window-repository.js';
@@ -18,7 +19,7 @@ import {
 } from './in-memory-foundation-repositories.js';
 
 /** Every in-memory repository over one store. */
-export function inMemoryRepositories(store: InMemoryStore): Repositories {
+export function inMemoryRepositories(store: InMemoryStore): AllRepositories {
   return {
     companies: new InMemoryCompanyRepository(store),
     apiKeys: new InMemoryApiKeyRepository(store),
@@ -49,15 +50,15 @@ export function inMemoryRepositories(store: InMemoryStore): Repositories {
  * Transactions over the in-memory store: serialised (as if every transaction locked every
  * row) and rolled back by restoring a snapshot when the work throws.
  */
-export class InMemoryUnitOfWork implements UnitOfWork {
+export class InMemoryUnitOfWork implements UnitOfWork<AllAreas> {
   private tail: Promise<unknown> = Promise.resolve();
-  readonly repos: Repositories;
+  readonly repos: AllRepositories;
 
   constructor(readonly store: InMemoryStore = new InMemoryStore()) {
     this.repos = inMemoryRepositories(store);
   }
 
-  transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+  transaction<T>(work: (repos: AllRepositories) => Promise<T>): Promise<T> {
     const run = async () => {
       const before = this.store.snapshot();
       try {

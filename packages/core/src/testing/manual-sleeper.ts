@@ -1,4 +1,4 @@
-import type { Sleeper } from '../campaigns/sleeper.js';
+import type { Sleeper } from '../campaigns/index.js';
 import type { ManualClock } from './manual-clock.js';
 
 /** A sleeper that moves a manual clock instead of waiting, and remembers every wait. */

@@ -1,9 +1,9 @@
-import type { ChannelInstance } from '../channel/channel-instance.js';
-import { HandleSenderFailure } from '../channel/handle-sender-failure.js';
-import { createCompany, type Company, type CompanySettingsInput } from '../companies/company.js';
-import { SendMessage } from '../messages/send-message.js';
-import { createSetor, type ChannelType, type Setor } from '../setores/setor.js';
-import type { Team } from '../teams/team.js';
+import type { ChannelInstance } from '../channel/index.js';
+import { HandleSenderFailure } from '../channel/index.js';
+import { createCompany, type Company, type CompanySettingsInput } from '../companies/index.js';
+import { SendMessage } from '../messages/index.js';
+import { createSetor, type ChannelType, type Setor } from '../setores/index.js';
+import type { Team } from '../teams/index.js';
 import { SequentialIds } from './deterministic.js';
 import { FakeChannelGateway } from './fake-channel-gateway.js';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';

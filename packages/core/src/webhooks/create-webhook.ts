@@ -4,11 +4,12 @@ import type { Random } from '../shared/random.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { createWebhook, newWebhookSecret, type NewWebhook, type Webhook } from './webhook.js';
 import type { WebhookUrlPolicy } from './webhook-sender.js';
+import type { WebhookRepositories } from './webhook-repositories.js';
 
 /** Registers a webhook; the result carries the secret, which is never shown again. */
 export class CreateWebhook {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<WebhookRepositories>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly random: Random,

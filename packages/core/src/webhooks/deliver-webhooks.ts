@@ -4,6 +4,7 @@ import { runDeliveryCommand, WEBHOOK_TIMEOUT_MS, type RetryPolicy } from './webh
 import type { ClaimedDelivery, DeliveryUpdate } from './webhook-delivery-repository.js';
 import { signWebhookPayload } from './webhook-signature.js';
 import type { WebhookSender } from './webhook-sender.js';
+import type { WebhookRepositories } from './webhook-repositories.js';
 
 /**
  * The headers of one attempt. The timestamp is the attempt's own (Unix seconds), so a retry is
@@ -35,7 +36,7 @@ export function deliveryHeaders(
  */
 export class DeliverWebhooks {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<WebhookRepositories>,
     private readonly clock: Clock,
     private readonly sender: WebhookSender,
     private readonly policy: RetryPolicy,

@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { subscribesTo, type Webhook } from './webhook.js';
 import { runDeliveryCommand, type DeliveryEndpoint, type WebhookDelivery } from './webhook-delivery.js';
 import type { ClaimedDelivery } from './webhook-delivery-repository.js';
+import type { WebhookRepositories } from './webhook-repositories.js';
 
 export interface FanOutOptions {
   /** Events taken from the queue in one transaction. */
@@ -27,7 +28,7 @@ export interface FanOutResult {
  */
 export class FanOutEvents {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<WebhookRepositories>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}

@@ -4,10 +4,11 @@ import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { changeWebhook, type Webhook, type WebhookChanges } from './webhook.js';
 import type { WebhookUrlPolicy } from './webhook-sender.js';
+import type { WebhookRepositories } from './webhook-repositories.js';
 
 /** A company's webhooks, oldest first. */
 export class ListWebhooks {
-  constructor(private readonly repos: Repositories) {}
+  constructor(private readonly repos: Repositories<WebhookRepositories>) {}
   execute(companyId: string, page: PageRequest): Promise<Page<Webhook>> {
     return this.repos.webhooks.listByCompany(companyId, page);
   }
@@ -16,7 +17,7 @@ export class ListWebhooks {
 /** Changes url, events or active; a new URL passes the same safety check as at registration. */
 export class UpdateWebhook {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<WebhookRepositories>,
     private readonly clock: Clock,
     private readonly urlPolicy: WebhookUrlPolicy,
   ) {}
@@ -35,7 +36,7 @@ export class UpdateWebhook {
 
 /** Removes a webhook with its delivery log; pending deliveries to it are dropped. */
 export class DeleteWebhook {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(private readonly uow: UnitOfWork<WebhookRepositories>) {}
   async execute(companyId: string, id: string): Promise<void> {
     const deleted = await this.uow.transaction((repos) => repos.webhooks.delete(companyId, id));
     if (!deleted) throw new NotFoundError('Webhook');

@@ -7,6 +7,7 @@ import type { Repositories } from '../shared/unit-of-work.js';
 import { classifyOutcome, WEBHOOK_TIMEOUT_MS } from './webhook-delivery.js';
 import { deliveryHeaders } from './deliver-webhooks.js';
 import type { WebhookSender } from './webhook-sender.js';
+import type { WebhookRepositories } from './webhook-repositories.js';
 
 /** The answer of `POST /v1/webhooks/:id/test`. */
 export interface WebhookTestResult {
@@ -28,7 +29,7 @@ export interface WebhookTestResult {
  */
 export class TestWebhook {
   constructor(
-    private readonly repos: Repositories,
+    private readonly repos: Repositories<WebhookRepositories>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly sender: WebhookSender,

@@ -4,10 +4,11 @@ import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { runDeliveryCommand } from './webhook-delivery.js';
 import type { DeliveryStatusFilter, DeliveryWithAttempts } from './webhook-delivery-repository.js';
+import type { WebhookRepositories } from './webhook-repositories.js';
 
 /** The delivery log of one webhook, newest first, each delivery with its attempts. */
 export class ListWebhookDeliveries {
-  constructor(private readonly repos: Repositories) {}
+  constructor(private readonly repos: Repositories<WebhookRepositories>) {}
   async execute(companyId: string, webhookId: string, page: PageRequest, status?: DeliveryStatusFilter): Promise<Page<DeliveryWithAttempts>> {
     const webhook = await this.repos.webhooks.findByIdInCompany(companyId, webhookId);
     if (!webhook) throw new NotFoundError('Webhook');
@@ -21,7 +22,7 @@ export class ListWebhookDeliveries {
  */
 export class RedeliverWebhookDelivery {
   constructor(
-    private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork<WebhookRepositories>,
     private readonly clock: Clock,
   ) {}
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { createCompany } from '../companies/company.js';
+import { createCompany } from '../companies/index.js';
 import type { DomainEvent, EventName } from '../shared/domain-event.js';
 import { DomainError, InvalidTransitionError, NotFoundError, ValidationError } from '../shared/errors.js';
 import {

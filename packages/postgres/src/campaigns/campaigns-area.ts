@@ -11,3 +11,6 @@ export const campaignsArea = postgresArea({
     idempotency: new KyselyIdempotencyRepository(db),
   }),
 });
+
+// Re-exported so that whoever loads the area also loads its tables' part of `Database`.
+export type { CampaignsTables } from './campaigns-tables.js';

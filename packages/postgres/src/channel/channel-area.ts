@@ -13,3 +13,6 @@ export const channelArea = postgresArea({
     conversationWindows: new KyselyConversationWindowRepository(db),
   }),
 });
+
+// Re-exported so that whoever loads the area also loads its tables' part of `Database`.
+export type { ChannelTables } from './channel-tables.js';

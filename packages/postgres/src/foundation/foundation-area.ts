@@ -17,3 +17,6 @@ export const foundationArea = postgresArea({
     usage: new KyselyUsageRepository(db),
   }),
 });
+
+// Re-exported so that whoever loads the area also loads its tables' part of `Database`.
+export type { FoundationTables } from './foundation-tables.js';

@@ -15,3 +15,6 @@ export const messagesArea = postgresArea({
     messages: new KyselyMessageRepository(db),
   }),
 });
+
+// Re-exported so that whoever loads the area also loads its tables' part of `Database`.
+export type { MessagesTables } from './messages-tables.js';

@@ -11,3 +11,6 @@ export const webhooksArea = postgresArea({
     webhookEvents: new KyselyWebhookEventQueue(db),
   }),
 });
+
+// Re-exported so that whoever loads the area also loads its tables' part of `Database`.
+export type { WebhooksTables } from './webhooks-tables.js';

@@ -1,6 +1,6 @@
 import { ChannelGateway, Clock, IdGenerator, Random, Repositories } from '@carteiro/core';
 import { createChannelGateway } from '@carteiro/channels';
-import { KyselyChannelSimulatorStore, type Database } from '@carteiro/postgres';
+import { KyselyChannelSimulatorStore, type Database, type ServiceRepositories } from '@carteiro/postgres';
 import { ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
 
@@ -10,7 +10,7 @@ export function simulatorOverride(db: Kysely<Database>): ContainerModule {
     if (isBound(ChannelGateway)) return;
     bind(ChannelGateway)
       .toResolvedValue(
-        (clock: Clock, ids: IdGenerator, random: Random, repos: Repositories) =>
+        (clock: Clock, ids: IdGenerator, random: Random, repos: ServiceRepositories) =>
           createChannelGateway(
             { simulatorScanDelayMs: 0 },
             { clock, ids, random, simulatorStore: new KyselyChannelSimulatorStore(db), conversationWindows: repos.conversationWindows },

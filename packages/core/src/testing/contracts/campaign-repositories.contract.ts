@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Campaign } from '../../campaigns/campaign.js';
-import type { CampaignMessage } from '../../campaigns/campaign-message.js';
-import { createCompany } from '../../companies/company.js';
+import type { Campaign } from '../../campaigns/index.js';
+import type { CampaignMessage } from '../../campaigns/index.js';
+import { createCompany } from '../../companies/index.js';
 import { campaignFixture, messageFixture } from '../campaign-fixtures.js';
 import type { RepositoriesUnderTest } from './foundation-repositories.contract.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import type { ChannelGateway, SendRequest, SessionState, SessionTarget } from '../../channel/channel-gateway.js';
-import type { ChannelInstance } from '../../channel/channel-instance.js';
-import type { OutboundContent } from '../../channel/outbound-content.js';
-import type { Setor } from '../../setores/setor.js';
+import type { ChannelGateway, SendRequest, SessionState, SessionTarget } from '../../channel/index.js';
+import type { ChannelInstance } from '../../channel/index.js';
+import type { OutboundContent } from '../../channel/index.js';
+import type { Setor } from '../../setores/index.js';
 
 /** A box and its instance, as the use cases hand them to a gateway. */
 export interface GatewayBox {

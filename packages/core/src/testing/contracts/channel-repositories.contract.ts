@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ChannelSimulatorStore, SimulatedMessage } from '../../channel/channel-simulator-store.js';
-import type { InstanceHealth } from '../../channel/channel-health.js';
-import { createChannelInstance } from '../../channel/channel-instance.js';
-import { createCompany } from '../../companies/company.js';
-import { createSetor } from '../../setores/setor.js';
+import type { ChannelSimulatorStore, SimulatedMessage } from '../../channel/index.js';
+import type { InstanceHealth } from '../../channel/index.js';
+import { createChannelInstance } from '../../channel/index.js';
+import { createCompany } from '../../companies/index.js';
+import { createSetor } from '../../setores/index.js';
 import type { RepositoriesUnderTest } from './foundation-repositories.contract.js';
 
 /** The channel repositories and the simulator store of one implementation. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { createCompany } from '../../companies/company.js';
-import { createContact } from '../../contacts/contact.js';
-import { newConversation } from '../../messages/conversation.js';
-import type { MessageRecord } from '../../messages/message.js';
-import { createSetor } from '../../setores/setor.js';
+import { createCompany } from '../../companies/index.js';
+import { createContact } from '../../contacts/index.js';
+import { newConversation } from '../../messages/index.js';
+import type { MessageRecord } from '../../messages/index.js';
+import { createSetor } from '../../setores/index.js';
 import type { IdGenerator } from '../../shared/id-generator.js';
 import type { RepositoriesUnderTest } from './foundation-repositories.contract.js';
 

@@ -1,14 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ApiKey } from '../../api-keys/api-key.js';
-import { createCompany } from '../../companies/company.js';
-import { createSetor } from '../../setores/setor.js';
-import type { Repositories, UnitOfWork } from '../../shared/unit-of-work.js';
+import type { ApiKey } from '../../api-keys/index.js';
+import { createCompany } from '../../companies/index.js';
+import { createSetor } from '../../setores/index.js';
+import type { UnitOfWork } from '../../shared/unit-of-work.js';
+import type { AllAreas, AllRepositories } from '../all-repositories.js';
 import { SequentialIds } from '../deterministic.js';
 
 /** What a contract suite needs from an implementation under test. */
 export interface RepositoriesUnderTest {
-  repos: Repositories;
-  uow: UnitOfWork;
+  repos: AllRepositories;
+  uow: UnitOfWork<AllAreas>;
 }
 
 const uuid = (n: number) => `10000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;

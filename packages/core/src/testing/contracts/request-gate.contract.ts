@@ -1,14 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ApiKey } from '../../api-keys/api-key.js';
-import type { RequestGate } from '../../api-keys/request-gate.js';
-import { createCompany, type Company } from '../../companies/company.js';
+import type { ApiKey } from '../../api-keys/index.js';
+import type { RequestGate } from '../../api-keys/index.js';
+import { createCompany, type Company } from '../../companies/index.js';
 import type { Repositories } from '../../shared/unit-of-work.js';
+import type { ApiKeyRepositories } from '../../api-keys/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
 
 /** What the request-gate contract needs: the gate, a read of its counters (bucket, window start), and repositories to seed. */
 export interface RequestGateUnderTest {
   gate: RequestGate;
   counter(bucket: string, windowStart: Date): Promise<number>;
-  repos: Repositories;
+  repos: Repositories<ApiKeyRepositories & CompanyRepositories>;
 }
 
 let sequence = 0;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { createCompany } from '../../companies/company.js';
+import { createCompany } from '../../companies/index.js';
 import type { DomainEvent, EventName } from '../../shared/domain-event.js';
-import { createWebhook, type Webhook } from '../../webhooks/webhook.js';
-import { retryPolicy, runDeliveryCommand, type WebhookDelivery } from '../../webhooks/webhook-delivery.js';
+import { createWebhook, type Webhook } from '../../webhooks/index.js';
+import { retryPolicy, runDeliveryCommand, type WebhookDelivery } from '../../webhooks/index.js';
 import { SequentialIds } from '../deterministic.js';
 import type { RepositoriesUnderTest } from './foundation-repositories.contract.js';
 
