@@ -1,33 +1,44 @@
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import 'reflect-metadata';
-import { AdminService, DomainError, type CompanySettingsInput } from '@carteiro/core';
+import { sql, type Kysely } from 'kysely';
+import { ALL_SCOPES, AdminService, DomainError, Scopes, type CompanySettingsInput } from '@carteiro/core';
 import { apiKeyView, companyView, setorView, teamView } from '@carteiro/api';
-import { KyselyUnitOfWork, createDb, kyselyRepositories } from '@carteiro/postgres';
+import { KyselyUnitOfWork, createDb, kyselyRepositories, type Database } from '@carteiro/postgres';
 import { CryptoRandom, SystemClock, UuidGenerator, loadConfig } from '@carteiro/system';
 import { openDatabase, runningEmbeddedUrl } from './database.js';
 
+/** Every scope a key may carry, `*` first. */
+export const VALID_SCOPES: readonly string[] = [ALL_SCOPES, ...Scopes];
+
 const USAGE = `Carteiro operator CLI: the /admin/v1 operations, straight on the database.
 
-Usage: npm run admin -- <command> [arguments] [--option value ...]
+Usage: npm run admin -- <command> [arguments] [--option value ...] [--json]
 
+  companies:list [--limit 100]
   companies:create --name NAME [--plan-code pro] [--modality mensal|avulso|inativo] [--avulso-balance N]
                    [--expires-at ISO] [--unlimited] [--daily-limit N] [--concurrent-campaigns-limit N]
                    [--company-rpm N] [--safe-hours 8-21] [--no-bulk] [--no-multi-number]
   companies:get COMPANY_ID
   companies:update COMPANY_ID [same options as create]
+  keys:list COMPANY_ID [--limit 100]
   keys:create COMPANY_ID --name NAME --scopes '*'|a,b --mode live|test [--rpm 60]
-  keys:list COMPANY_ID
   keys:rotate KEY_ID [--grace-seconds 86400]
   keys:revoke KEY_ID
+  setores:list COMPANY_ID [--limit 100]             (setores are a company's boxes: one number each)
   setores:create COMPANY_ID --nome NAME [--channel-type qr|official]
                  [--phone-number-id ID --access-token TOKEN --waba-id ID]
-  setores:list COMPANY_ID
   setores:get SETOR_ID
   setores:update SETOR_ID [--nome NAME] [--warming-daily-limit N|null]
   teams:create COMPANY_ID --nome NAME [--setor-ids a,b]
+  scopes                                            the scopes a key may carry
 
-Uses DATABASE_URL, or the embedded database in DATA_DIR (the running one, or it starts it).
-Prints JSON.`;
+Scopes (--scopes, comma-separated; * grants every scope, including ones added later):
+${wrap(VALID_SCOPES.join(', '), 100, '  ')}
+
+Prints tables and fields for people; --json prints the raw JSON the admin API would answer.
+Uses DATABASE_URL, or the embedded database in DATA_DIR (the running one, or it starts it).`;
 
 const options = {
   name: { type: 'string' },
@@ -53,10 +64,27 @@ const options = {
   'waba-id': { type: 'string' },
   'warming-daily-limit': { type: 'string' },
   'setor-ids': { type: 'string' },
+  limit: { type: 'string' },
+  json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
+
+function wrap(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => indent + l).join('\n');
+}
 
 function int(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -87,38 +115,139 @@ function settings(v: Values): CompanySettingsInput {
   };
 }
 
-async function run(admin: AdminService, command: string, args: string[], v: Values): Promise<unknown> {
+/** Refuses unknown scopes here, naming the valid ones, before the core's shorter message. */
+function parseScopes(raw: string): string[] {
+  const scopes = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const unknown = scopes.filter((s) => !VALID_SCOPES.includes(s));
+  if (scopes.length === 0 || unknown.length > 0) {
+    const what = scopes.length === 0 ? '--scopes names no scope' : `Unknown scopes: ${unknown.join(', ')}`;
+    throw new Error(`${what}\nValid scopes: ${VALID_SCOPES.join(', ')}`);
+  }
+  return scopes;
+}
+
+type Row = Record<string, unknown>;
+
+/** What a command produced: the raw JSON, and how to show it to a person. */
+interface Output {
+  json: unknown;
+  text: string;
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '-';
+  if (Array.isArray(value)) return value.map(cell).join(',');
+  if (typeof value === 'object') {
+    return Object.entries(value)
+      .map(([key, inner]) => `${key}=${cell(inner)}`)
+      .join(' ');
+  }
+  return String(value);
+}
+
+/** A plain-text table: a header row, then one row per item, columns padded to their widest cell. */
+export function formatTable(rows: readonly Row[], columns: readonly [header: string, value: (row: Row) => unknown][]): string {
+  const cells = [columns.map(([header]) => header), ...rows.map((row) => columns.map(([, value]) => cell(value(row))))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
+  return cells.map((line) => line.map((text, i) => (i === line.length - 1 ? text : text.padEnd(widths[i]!))).join('  ')).join('\n');
+}
+
+/** One object as `field  value` lines. */
+export function formatFields(object: Row): string {
+  const width = Math.max(...Object.keys(object).map((key) => key.length));
+  return Object.entries(object)
+    .map(([key, value]) => `${key.padEnd(width)}  ${cell(value)}`)
+    .join('\n');
+}
+
+function list(items: Row[], total: number, noun: string, columns: Parameters<typeof formatTable>[1]): Output {
+  if (items.length === 0) return { json: items, text: `No ${noun}.` };
+  const footer = total > items.length ? `${items.length} of ${total} ${noun} (--limit for more)` : `${total} ${noun}`;
+  return { json: items, text: `${formatTable(items, columns)}\n\n${footer}` };
+}
+
+const single = (object: Row, note?: string): Output => ({ json: object, text: note ? `${formatFields(object)}\n\n${note}` : formatFields(object) });
+
+const companyColumns: Parameters<typeof formatTable>[1] = [
+  ['ID', (c) => c.id],
+  ['NAME', (c) => c.name],
+  ['PLAN', (c) => c.plan_code],
+  ['MODALITY', (c) => c.modality],
+  ['BALANCE', (c) => c.avulso_balance],
+  ['DAILY LIMIT', (c) => c.daily_limit],
+  ['CAMPAIGNS', (c) => c.concurrent_campaigns_limit],
+  ['RPM', (c) => c.company_rpm],
+  ['CREATED', (c) => c.created_at],
+];
+
+const keyColumns: Parameters<typeof formatTable>[1] = [
+  ['ID', (k) => k.id],
+  ['NAME', (k) => k.name],
+  ['PREFIX', (k) => k.prefix],
+  ['MODE', (k) => k.mode],
+  ['RPM', (k) => k.rpm],
+  ['STATUS', (k) => (k.revoked_at ? 'revoked' : k.expires_at ? `expires ${String(k.expires_at)}` : 'active')],
+  ['CREATED', (k) => k.created_at],
+  ['SCOPES', (k) => k.scopes],
+];
+
+const setorColumns: Parameters<typeof formatTable>[1] = [
+  ['ID', (s) => s.id],
+  ['NOME', (s) => s.nome],
+  ['CHANNEL', (s) => s.channel_type],
+  ['WARMING LIMIT', (s) => s.warming_daily_limit_override],
+  ['CREATED', (s) => s.created_at],
+];
+
+const KEY_NOTE = 'Save the key now: it is shown only this once.';
+
+async function run(admin: AdminService, db: Kysely<Database>, command: string, args: string[], v: Values): Promise<Output> {
   const arg = (i: number, what: string) => {
     const value = args[i];
     if (!value) throw new Error(`${command} needs ${what}`);
     return value;
   };
+  const limit = int(v.limit, 'limit') ?? 100;
+  if (limit < 1 || limit > 1000) throw new Error('--limit must be between 1 and 1000');
   switch (command) {
+    case 'companies:list': {
+      // The operator's use cases have no company listing (the admin API neither): ids from the table, views as companies:get.
+      const { rows } = await sql<{ id: string; total: string }>`
+        SELECT id, count(*) OVER () AS total FROM companies ORDER BY created_at, id LIMIT ${limit}`.execute(db);
+      const companies = await Promise.all(rows.map(async (row) => companyView(await admin.getCompany(row.id))));
+      return list(companies, Number(rows[0]?.total ?? 0), 'companies', companyColumns);
+    }
     case 'companies:create':
       if (!v.name) throw new Error('companies:create needs --name');
-      return companyView(await admin.createCompany({ ...settings(v), name: v.name }));
+      return single(companyView(await admin.createCompany({ ...settings(v), name: v.name })));
     case 'companies:get':
-      return companyView(await admin.getCompany(arg(0, 'COMPANY_ID')));
+      return single(companyView(await admin.getCompany(arg(0, 'COMPANY_ID'))));
     case 'companies:update':
-      return companyView(await admin.updateCompany(arg(0, 'COMPANY_ID'), settings(v)));
+      return single(companyView(await admin.updateCompany(arg(0, 'COMPANY_ID'), settings(v))));
     case 'keys:create': {
-      if (!v.name || !v.scopes || !v.mode) throw new Error('keys:create needs --name, --scopes and --mode');
+      if (!v.name || !v.scopes || !v.mode) throw new Error(`keys:create needs --name, --scopes and --mode\nValid scopes: ${VALID_SCOPES.join(', ')}`);
+      if (v.mode !== 'live' && v.mode !== 'test') throw new Error('--mode must be live or test');
       const issued = await admin.createApiKey(arg(0, 'COMPANY_ID'), {
         name: v.name,
-        scopes: v.scopes.split(',').map((s) => s.trim()),
-        mode: v.mode === 'live' ? 'live' : v.mode === 'test' ? 'test' : (() => { throw new Error('--mode must be live or test'); })(),
+        scopes: parseScopes(v.scopes),
+        mode: v.mode,
         rpm: int(v.rpm, 'rpm'),
       });
-      return { ...apiKeyView(issued.apiKey), key: issued.key };
+      return single({ ...apiKeyView(issued.apiKey), key: issued.key }, KEY_NOTE);
     }
-    case 'keys:list':
-      return (await admin.listApiKeys(arg(0, 'COMPANY_ID'), { page: 1, limit: 100 })).items.map(apiKeyView);
+    case 'keys:list': {
+      const page = await admin.listApiKeys(arg(0, 'COMPANY_ID'), { page: 1, limit });
+      return list(page.items.map(apiKeyView), page.total, 'keys', keyColumns);
+    }
     case 'keys:rotate': {
       const issued = await admin.rotateApiKey(arg(0, 'KEY_ID'), int(v['grace-seconds'], 'grace-seconds') ?? 86_400);
-      return { ...apiKeyView(issued.apiKey), key: issued.key };
+      return single({ ...apiKeyView(issued.apiKey), key: issued.key }, KEY_NOTE);
     }
     case 'keys:revoke':
-      return { revoked: true, id: (await admin.revokeApiKey(arg(0, 'KEY_ID'))).id };
+      return single({ revoked: true, id: (await admin.revokeApiKey(arg(0, 'KEY_ID'))).id });
     case 'setores:create': {
       if (!v.nome) throw new Error('setores:create needs --nome');
       const official =
@@ -126,34 +255,51 @@ async function run(admin: AdminService, command: string, args: string[], v: Valu
           ? { phoneNumberId: v['phone-number-id'], accessToken: v['access-token'], wabaId: v['waba-id'] }
           : null;
       const channelType = v['channel-type'] === 'official' ? 'official' : 'qr';
-      return setorView(await admin.createSetor(arg(0, 'COMPANY_ID'), { nome: v.nome, channelType, official }));
+      return single(setorView(await admin.createSetor(arg(0, 'COMPANY_ID'), { nome: v.nome, channelType, official })));
     }
-    case 'setores:list':
-      return (await admin.listSetores(arg(0, 'COMPANY_ID'), { page: 1, limit: 100 })).items.map(setorView);
+    case 'setores:list': {
+      const page = await admin.listSetores(arg(0, 'COMPANY_ID'), { page: 1, limit });
+      return list(page.items.map(setorView), page.total, 'setores', setorColumns);
+    }
     case 'setores:get':
-      return setorView(await admin.getSetor(arg(0, 'SETOR_ID')));
+      return single(setorView(await admin.getSetor(arg(0, 'SETOR_ID'))));
     case 'setores:update': {
       const raw = v['warming-daily-limit'];
-      return setorView(
-        await admin.updateSetor(arg(0, 'SETOR_ID'), {
-          nome: v.nome,
-          warmingDailyLimit: raw === undefined ? undefined : raw === 'null' ? null : int(raw, 'warming-daily-limit'),
-        }),
+      return single(
+        setorView(
+          await admin.updateSetor(arg(0, 'SETOR_ID'), {
+            nome: v.nome,
+            warmingDailyLimit: raw === undefined ? undefined : raw === 'null' ? null : int(raw, 'warming-daily-limit'),
+          }),
+        ),
       );
     }
     case 'teams:create':
       if (!v.nome) throw new Error('teams:create needs --nome');
-      return teamView(await admin.createTeam(arg(0, 'COMPANY_ID'), { nome: v.nome, setorIds: v['setor-ids']?.split(',') }));
+      return single(teamView(await admin.createTeam(arg(0, 'COMPANY_ID'), { nome: v.nome, setorIds: v['setor-ids']?.split(',') })));
     default:
       throw new Error(`Unknown command ${command}\n\n${USAGE}`);
   }
 }
 
-async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options, allowPositionals: true, strict: true });
+/** The message of a failure; a refused scope also names the valid ones. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof DomainError) {
+    const unknownScopes = (err.details as { field?: unknown } | undefined)?.field === 'scopes';
+    return `${err.code}: ${err.message}${unknownScopes ? `\nValid scopes: ${VALID_SCOPES.join(', ')}` : ''}`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   const [command, ...args] = positionals;
   if (values.help || !command) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command === 'scopes') {
+    process.stdout.write(values.json ? `${JSON.stringify(VALID_SCOPES, null, 2)}\n` : `${VALID_SCOPES.join('\n')}\n`);
     return;
   }
   const config = loadConfig();
@@ -167,15 +313,17 @@ async function main(): Promise<void> {
   const { db } = database;
   try {
     const admin = new AdminService(new KyselyUnitOfWork(db), kyselyRepositories(db), new SystemClock(), new UuidGenerator(), new CryptoRandom());
-    const result = await run(admin, command, args, values);
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    const output = await run(admin, db, command, args, values);
+    process.stdout.write(values.json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.text}\n`);
   } finally {
     await database.close();
   }
 }
 
-main().catch((err: unknown) => {
-  const message = err instanceof DomainError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-});
+// Run as the CLI (dist/admin-cli.js, or the source through the TypeScript loader), not when imported.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  main(process.argv.slice(2)).catch((err: unknown) => {
+    process.stderr.write(`${errorMessage(err)}\n`);
+    process.exit(1);
+  });
+}
