@@ -1,5 +1,10 @@
 import type { RouteDefinition } from './http/route.js';
+import { accountRoutes } from './foundation/account.routes.js';
+import { adminRoutes } from './admin/admin.routes.js';
+import { channelRoutes } from './channel/channel.routes.js';
+import { messagesRoutes } from './messages/messages.routes.js';
 import { referenceRoutes } from './openapi/reference.routes.js';
+import { simulatorInboundRoutes } from './simulator-inbound/simulator-inbound.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 
 /**
@@ -9,5 +14,10 @@ import { webhooksRoutes } from './webhooks/webhooks.routes.js';
  */
 export const apiRoutes: readonly RouteDefinition[] = [
   ...referenceRoutes,
+  ...accountRoutes,
+  ...messagesRoutes,
+  ...channelRoutes,
   ...webhooksRoutes,
+  ...adminRoutes,
+  ...simulatorInboundRoutes,
 ];

@@ -9,11 +9,11 @@ import {
   Repositories,
   TestWebhook,
   UpdateWebhook,
-  type Repositories as Repos,
 } from '@carteiro/core';
 import { defineRoute, idParam } from '../http/route.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { createdWebhookView, deliveryView, testResultView, updatedWebhookView, webhookView } from './webhook-views.js';
+import type { ServiceRepositories } from '@carteiro/postgres';
 
 export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
 
@@ -137,7 +137,7 @@ export const webhooksRoutes = [
     response: { status: 200, description: 'The webhook.', data: Webhook },
     errors: ['NOT_FOUND'],
     async handler({ params, principal, use }) {
-      const webhook = await use<Repos>(Repositories).webhooks.findByIdInCompany(principal.company.id, params.id);
+      const webhook = await use<ServiceRepositories>(Repositories).webhooks.findByIdInCompany(principal.company.id, params.id);
       if (!webhook) throw new NotFoundError('Webhook');
       return webhookView(webhook);
     },

@@ -1,0 +1,427 @@
+import { AdminService, Scopes, ValidationError, type CompanySettingsInput } from '@carteiro/core';
+import { adminIdParam, defineRoute } from '../http/route.js';
+import { INT4_MAX, component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
+import { apiKeyView, companyView, setorView, teamView } from './admin-views.js';
+import { SetorWarmingReader } from './setor-warming.js';
+
+// ---- Request schemas -------------------------------------------------------------------------
+
+const hour = { type: 'integer', minimum: 0, maximum: 24 };
+/** A limit column (PostgreSQL integer); `null` returns it to the plan default. */
+const limitOrNull = (minimum: number, description: string) => ({ type: ['integer', 'null'], minimum, maximum: INT4_MAX, description });
+
+const companySettings = {
+  name: { type: 'string', minLength: 1, maxLength: 200 },
+  plan_code: { type: 'string', minLength: 1, maxLength: 50 },
+  modality: { type: 'string', enum: ['mensal', 'avulso', 'inativo'] },
+  expires_at: { type: ['string', 'null'], format: 'date-time' },
+  avulso_balance: { type: 'integer', minimum: 0, maximum: INT4_MAX, description: 'Prepaid messages.' },
+  unlimited: { type: 'boolean' },
+  bulk_messaging_enabled: { type: 'boolean' },
+  multi_number_enabled: { type: 'boolean' },
+  daily_limit: limitOrNull(0, 'Messages per day; null for the plan default.'),
+  concurrent_campaigns_limit: limitOrNull(0, 'Simultaneous campaigns; null for the plan default.'),
+  company_rpm: limitOrNull(1, 'Requests per minute of the whole company; null for the plan default.'),
+  safe_hours: {
+    type: 'object',
+    required: ['start', 'end'],
+    additionalProperties: false,
+    properties: { start: hour, end: hour },
+    description: 'Hours (company time zone) between which campaigns send.',
+  },
+  timezone: { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. America/Sao_Paulo.' },
+} as const;
+
+export interface CompanyBody {
+  name?: string;
+  plan_code?: string;
+  modality?: 'mensal' | 'avulso' | 'inativo';
+  expires_at?: string | null;
+  avulso_balance?: number;
+  unlimited?: boolean;
+  bulk_messaging_enabled?: boolean;
+  multi_number_enabled?: boolean;
+  daily_limit?: number | null;
+  concurrent_campaigns_limit?: number | null;
+  company_rpm?: number | null;
+  safe_hours?: { start: number; end: number };
+  timezone?: string;
+}
+
+export const createCompanySchema = typed<CompanyBody & { name: string }>({
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: companySettings,
+});
+
+export const updateCompanySchema = typed<CompanyBody>({
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: companySettings,
+});
+
+export interface CreateApiKeyBody {
+  name: string;
+  scopes: string[];
+  mode: 'live' | 'test';
+  rpm?: number;
+}
+
+export const createApiKeySchema = typed<CreateApiKeyBody>({
+  type: 'object',
+  required: ['name', 'scopes', 'mode'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    scopes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: ['*', ...Scopes] } },
+    mode: { type: 'string', enum: ['live', 'test'] },
+    rpm: { type: 'integer', minimum: 1, maximum: 100_000 },
+  },
+});
+
+export const rotateApiKeySchema = typed<{ grace_seconds?: number }>({
+  type: 'object',
+  additionalProperties: false,
+  properties: { grace_seconds: { type: 'integer', minimum: 0, maximum: 30 * 86_400, default: 86_400 } },
+});
+
+export interface CreateSetorBody {
+  nome: string;
+  channel_type?: 'qr' | 'official';
+  official?: { phone_number_id: string; access_token: string; waba_id: string };
+}
+
+const nome = { type: 'string', minLength: 1, maxLength: 200 };
+
+export const createSetorSchema = typed<CreateSetorBody>({
+  type: 'object',
+  required: ['nome'],
+  additionalProperties: false,
+  properties: {
+    nome,
+    channel_type: { type: 'string', enum: ['qr', 'official'] },
+    official: {
+      type: 'object',
+      required: ['phone_number_id', 'access_token', 'waba_id'],
+      additionalProperties: false,
+      properties: {
+        phone_number_id: { type: 'string', minLength: 1, maxLength: 64 },
+        access_token: { type: 'string', minLength: 1, maxLength: 4096 },
+        waba_id: { type: 'string', minLength: 1, maxLength: 64 },
+      },
+    },
+  },
+});
+
+export const updateSetorSchema = typed<{ nome?: string; warming_daily_limit?: number | null }>({
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { nome, warming_daily_limit: limitOrNull(0, 'Overrides the warming stage; null returns to it.') },
+});
+
+export const createTeamSchema = typed<{ nome: string; setor_ids?: string[] }>({
+  type: 'object',
+  required: ['nome'],
+  additionalProperties: false,
+  properties: { nome, setor_ids: { type: 'array', items: { type: 'string', format: 'uuid' }, uniqueItems: true, maxItems: 1000 } },
+});
+
+function toSettings(body: CompanyBody): CompanySettingsInput {
+  return {
+    name: body.name,
+    planCode: body.plan_code,
+    modality: body.modality,
+    expiresAt: body.expires_at === undefined ? undefined : body.expires_at === null ? null : new Date(body.expires_at),
+    avulsoBalance: body.avulso_balance,
+    unlimited: body.unlimited,
+    bulkMessagingEnabled: body.bulk_messaging_enabled,
+    multiNumberEnabled: body.multi_number_enabled,
+    dailyLimit: body.daily_limit,
+    concurrentCampaignsLimit: body.concurrent_campaigns_limit,
+    companyRpm: body.company_rpm,
+    safeHours: body.safe_hours,
+    timezone: body.timezone,
+  };
+}
+
+/** Whether the time zone exists is a question for Intl, not for a schema. */
+function checkTimezone(timezone: string | undefined): void {
+  if (timezone === undefined) return;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+  } catch {
+    throw new ValidationError(`Unknown time zone ${timezone}`, { field: 'timezone' });
+  }
+}
+
+// ---- Response schemas ------------------------------------------------------------------------
+
+const Company = component(
+  'Company',
+  s.object({
+    id: s.uuid(),
+    name: s.string(),
+    plan_code: s.string(),
+    modality: s.enum(['mensal', 'avulso', 'inativo']),
+    expires_at: s.nullableDateTime(),
+    avulso_balance: s.integer({ minimum: -1 }),
+    unlimited: s.boolean(),
+    bulk_messaging_enabled: s.boolean(),
+    multi_number_enabled: s.boolean(),
+    daily_limit: s.integer({ description: 'Effective: the company override or the plan default.' }),
+    concurrent_campaigns_limit: s.integer(),
+    company_rpm: s.integer(),
+    safe_hours: s.object({ start: s.integer(), end: s.integer() }),
+    timezone: s.string(),
+    created_at: s.dateTime(),
+    updated_at: s.dateTime(),
+  }),
+);
+
+const apiKeyProperties: Record<string, JsonSchema> = {
+  id: s.uuid(),
+  company_id: s.uuid(),
+  name: s.string(),
+  prefix: s.string({ description: 'First 12 characters, to tell keys apart.' }),
+  scopes: s.array(s.enum(['*', ...Scopes])),
+  mode: s.enum(['live', 'test']),
+  rpm: s.integer(),
+  created_at: s.dateTime(),
+  revoked_at: s.nullableDateTime(),
+  expires_at: s.nullableDateTime({ description: 'Set on the old key by a rotation (end of the grace period).' }),
+};
+
+const ApiKey = component('ApiKey', s.object(apiKeyProperties));
+const IssuedApiKey = component('IssuedApiKey', s.object({ ...apiKeyProperties, key: s.string({ description: 'The full key: shown only here.' }) }));
+
+const setorProperties: Record<string, JsonSchema> = {
+  id: s.uuid(),
+  company_id: s.uuid(),
+  nome: s.string(),
+  channel_type: s.enum(['qr', 'official']),
+  official: { type: ['object', 'null'], required: ['phone_number_id', 'waba_id'], properties: { phone_number_id: s.string(), waba_id: s.string() } },
+  warming_daily_limit_override: s.nullableInteger(),
+  created_at: s.dateTime(),
+  updated_at: s.dateTime(),
+};
+
+const Setor = component('Setor', s.object(setorProperties));
+const SetorWithWarming = component(
+  'SetorWithWarming',
+  s.object({ ...setorProperties, warming: s.object({ stage: s.integer(), daily_limit: s.integer(), sent_today: s.integer() }) }),
+);
+
+// ---- Routes ----------------------------------------------------------------------------------
+
+const companyId = { id: adminIdParam('company') };
+const apiKeyId = { id: adminIdParam('API key') };
+const setorId = { id: adminIdParam('box') };
+const admin = 'admin' as const;
+const pageOf100 = typed<PageQuery>({ type: 'object', properties: pageProperties(100) });
+
+/** The operator's /admin/v1 API: companies, their API keys, boxes and teams. */
+export const adminRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/admin/v1/companies',
+    auth: admin,
+    operationId: 'adminCreateCompany',
+    summary: 'Create a company',
+    tag: 'Admin',
+    body: { schema: createCompanySchema, example: { name: 'Acme', plan_code: 'pro' } },
+    response: { status: 201, description: 'The company with every effective setting.', data: Company },
+    async handler({ body, use }) {
+      checkTimezone(body.timezone);
+      return companyView(await use(AdminService).createCompany({ ...toSettings(body), name: body.name }));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/admin/v1/companies/:id',
+    auth: admin,
+    operationId: 'adminGetCompany',
+    summary: 'Read a company',
+    tag: 'Admin',
+    params: companyId,
+    response: { status: 200, description: 'The company.', data: Company },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, use }) {
+      return companyView(await use(AdminService).getCompany(params.id));
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/admin/v1/companies/:id',
+    auth: admin,
+    operationId: 'adminUpdateCompany',
+    summary: 'Update a company',
+    description: '`null` returns a limit to the plan default.',
+    tag: 'Admin',
+    params: companyId,
+    body: { schema: updateCompanySchema },
+    response: { status: 200, description: 'The company.', data: Company },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, body, use }) {
+      checkTimezone(body.timezone);
+      return companyView(await use(AdminService).updateCompany(params.id, toSettings(body)));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/admin/v1/companies/:id/api-keys',
+    auth: admin,
+    operationId: 'adminCreateApiKey',
+    summary: 'Create an API key',
+    description: '`*` grants every scope, including later ones.',
+    tag: 'Admin',
+    params: companyId,
+    body: { schema: createApiKeySchema, example: { name: 'backend', scopes: ['messages:write', 'campaigns:read'], mode: 'live' } },
+    response: { status: 201, description: 'The key, shown in full only here.', data: IssuedApiKey },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, body, use }) {
+      const issued = await use(AdminService).createApiKey(params.id, body);
+      return { ...apiKeyView(issued.apiKey), key: issued.key };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/admin/v1/companies/:id/api-keys',
+    auth: admin,
+    operationId: 'adminListApiKeys',
+    summary: 'List API keys',
+    tag: 'Admin',
+    params: companyId,
+    query: pageOf100,
+    response: { status: 200, description: 'A page of keys (never the keys themselves).', data: s.page(ApiKey) },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, query, use }) {
+      const page = await use(AdminService).listApiKeys(params.id, query);
+      return { ...page, items: page.items.map(apiKeyView) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/admin/v1/api-keys/:id/rotate',
+    auth: admin,
+    operationId: 'adminRotateApiKey',
+    summary: 'Rotate an API key',
+    description: 'A new key with the same name, scopes, mode and rpm; the old one keeps working for `grace_seconds` (default 86400).',
+    tag: 'Admin',
+    params: apiKeyId,
+    body: { schema: rotateApiKeySchema, required: false },
+    response: { status: 201, description: 'The new key, shown in full only here.', data: IssuedApiKey },
+    errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT'],
+    async handler({ params, body, use }) {
+      const issued = await use(AdminService).rotateApiKey(params.id, body.grace_seconds ?? 86_400);
+      return { ...apiKeyView(issued.apiKey), key: issued.key };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/admin/v1/api-keys/:id',
+    auth: admin,
+    operationId: 'adminRevokeApiKey',
+    summary: 'Revoke an API key',
+    description: 'The key answers 401 at once.',
+    tag: 'Admin',
+    params: apiKeyId,
+    response: { status: 200, description: 'Revoked.', data: s.object({ revoked: s.boolean({ const: true }), id: s.uuid() }) },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, use }) {
+      const revoked = await use(AdminService).revokeApiKey(params.id);
+      return { revoked: true, id: revoked.id };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/admin/v1/companies/:id/setores',
+    auth: admin,
+    operationId: 'adminCreateSetor',
+    summary: 'Create a box',
+    tag: 'Admin',
+    params: companyId,
+    body: { schema: createSetorSchema, example: { nome: 'Vendas' } },
+    response: { status: 201, description: 'The box (never its official access token).', data: Setor },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, body, use }) {
+      const setor = await use(AdminService).createSetor(params.id, {
+        nome: body.nome,
+        channelType: body.channel_type,
+        official: body.official
+          ? { phoneNumberId: body.official.phone_number_id, accessToken: body.official.access_token, wabaId: body.official.waba_id }
+          : null,
+      });
+      return setorView(setor);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/admin/v1/companies/:id/setores',
+    auth: admin,
+    operationId: 'adminListSetores',
+    summary: 'List boxes',
+    tag: 'Admin',
+    params: companyId,
+    query: pageOf100,
+    response: { status: 200, description: 'A page of boxes.', data: s.page(Setor) },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, query, use }) {
+      const page = await use(AdminService).listSetores(params.id, query);
+      return { ...page, items: page.items.map(setorView) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/admin/v1/setores/:id',
+    auth: admin,
+    operationId: 'adminGetSetor',
+    summary: 'Read a box with its warming state',
+    tag: 'Admin',
+    params: setorId,
+    response: { status: 200, description: 'The box.', data: SetorWithWarming },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, use }) {
+      const setor = await use(AdminService).getSetor(params.id);
+      return { ...setorView(setor), warming: await use<SetorWarmingReader>(SetorWarmingReader)(setor) };
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/admin/v1/setores/:id',
+    auth: admin,
+    operationId: 'adminUpdateSetor',
+    summary: 'Update a box',
+    description: '`warming_daily_limit` overrides the automatic warming stage; `null` returns to it.',
+    tag: 'Admin',
+    params: setorId,
+    body: { schema: updateSetorSchema },
+    response: { status: 200, description: 'The box.', data: SetorWithWarming },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, body, use }) {
+      const setor = await use(AdminService).updateSetor(params.id, { nome: body.nome, warmingDailyLimit: body.warming_daily_limit });
+      return { ...setorView(setor), warming: await use<SetorWarmingReader>(SetorWarmingReader)(setor) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/admin/v1/companies/:id/teams',
+    auth: admin,
+    operationId: 'adminCreateTeam',
+    summary: 'Create a team',
+    tag: 'Admin',
+    params: companyId,
+    body: { schema: createTeamSchema },
+    response: {
+      status: 201,
+      description: 'The team.',
+      data: s.object({ id: s.uuid(), company_id: s.uuid(), nome: s.string(), setor_ids: s.array(s.uuid()), created_at: s.dateTime() }),
+    },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, body, use }) {
+      return teamView(await use(AdminService).createTeam(params.id, { nome: body.nome, setorIds: body.setor_ids }));
+    },
+  }),
+];

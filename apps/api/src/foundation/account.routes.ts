@@ -1,0 +1,132 @@
+import { GetLimits, Repositories, displayedBalance } from '@carteiro/core';
+import type { ServiceRepositories } from '@carteiro/postgres';
+import { defineRoute } from '../http/route.js';
+import { component, pageQuery, s } from '../http/schema.js';
+
+const modality = s.enum(['mensal', 'avulso', 'inativo']);
+
+/** GET /v1/limits (specification: 'GET /v1/limits'). */
+const Limits = component(
+  'Limits',
+  s.object({
+    bulk_messaging_enabled: s.boolean(),
+    modality,
+    plan_code: s.string(),
+    expires_at: s.nullableDateTime(),
+    unlimited: s.boolean({ description: 'True for unlimited (legacy) companies, never limited by balance.' }),
+    avulso_balance: s.integer({ minimum: -1, description: 'Prepaid messages; 0 on mensal and inativo, -1 for unlimited companies.' }),
+    daily: s.object({ limit: s.integer(), sent_today: s.integer(), remaining: s.integer() }),
+    concurrent_campaigns: s.object({ limit: s.integer(), active: s.integer(), remaining: s.integer() }),
+    max_recipients_per_campaign: s.integer(),
+    rate_limit: s.object({ api_key_rpm: s.integer(), company_rpm: s.integer(), effective_rpm: s.integer() }),
+    safe_hours: s.object({ start: s.integer({ minimum: 0, maximum: 24 }), end: s.integer({ minimum: 0, maximum: 24 }) }, { description: 'Hours in the company time zone.' }),
+    timezone: s.string({ description: 'IANA time zone of the company (safe hours, {{hora}}, {{data}}).' }),
+  }),
+);
+
+const SetorListItem = component(
+  'SetorListItem',
+  s.object({
+    id: s.uuid(),
+    nome: s.string(),
+    channel_type: s.enum(['qr', 'official']),
+    instance_id: s.nullableUuid(),
+    status: s.enum(['disconnected', 'connecting', 'connected']),
+    connected: s.boolean(),
+    phone_number: s.nullableString(),
+    created_at: s.dateTime(),
+  }),
+);
+
+const TeamListItem = component('TeamListItem', s.object({ id: s.uuid(), nome: s.string(), setor_ids: s.array(s.uuid()), created_at: s.dateTime() }));
+
+/** Limits, balances and the discovery lists of boxes and teams. */
+export const accountRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/limits',
+    auth: { scope: 'credits:read' },
+    operationId: 'getLimits',
+    summary: 'Read limits, capacity and balance',
+    description: 'Effective limits of the company and of the calling key: daily messages, simultaneous campaigns, rate limits, safe hours and prepaid balance.',
+    tag: 'Account',
+    response: { status: 200, description: 'The effective limits.', data: Limits },
+    async handler({ principal, use }) {
+      return use(GetLimits).execute(principal);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/billing/balance',
+    auth: { scope: 'credits:read' },
+    operationId: 'getBalance',
+    summary: 'Read prepaid balances',
+    tag: 'Account',
+    response: {
+      status: 200,
+      description: 'The three prepaid kinds; only `messages` is used by this service.',
+      data: s.object({
+        modality,
+        unlimited: s.boolean(),
+        balances: s.object({ messages: s.integer({ minimum: -1 }), ai_credits: s.integer(), lead_credits: s.integer() }),
+      }),
+    },
+    handler({ principal: { company } }) {
+      return {
+        modality: company.modality,
+        unlimited: company.unlimited,
+        balances: { messages: displayedBalance(company), ai_credits: 0, lead_credits: 0 },
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/setores',
+    auth: { scope: 'tickets:read' },
+    operationId: 'listSetores',
+    summary: 'List boxes (numbers)',
+    description: 'The company boxes with the state of their channel instance: discovery of `setor_id`.',
+    tag: 'Account',
+    query: pageQuery(100),
+    response: { status: 200, description: 'A page of boxes.', data: s.page(SetorListItem) },
+    async handler({ query, principal: { company }, use }) {
+      const repos = use<ServiceRepositories>(Repositories);
+      const page = await repos.setores.listByCompany(company.id, query);
+      const instances = new Map((await repos.channelInstances.listByCompany(company.id)).map((i) => [i.setorId, i]));
+      return {
+        ...page,
+        items: page.items.map((setor) => {
+          const instance = instances.get(setor.id);
+          return {
+            id: setor.id,
+            nome: setor.nome,
+            channel_type: setor.channelType,
+            instance_id: instance?.id ?? null,
+            status: instance?.status ?? 'disconnected',
+            connected: instance?.status === 'connected',
+            phone_number: instance?.phoneNumber ?? null,
+            created_at: setor.createdAt.toISOString(),
+          };
+        }),
+      };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/teams',
+    auth: { scope: 'tickets:read' },
+    operationId: 'listTeams',
+    summary: 'List teams',
+    description: 'Teams and their boxes (for `team_id` in sends and campaigns).',
+    tag: 'Account',
+    query: pageQuery(100),
+    response: { status: 200, description: 'A page of teams.', data: s.page(TeamListItem) },
+    async handler({ query, principal: { company }, use }) {
+      const page = await use<ServiceRepositories>(Repositories).teams.listByCompany(company.id, query);
+      return {
+        ...page,
+        items: page.items.map((team) => ({ id: team.id, nome: team.nome, setor_ids: team.setorIds, created_at: team.createdAt.toISOString() })),
+      };
+    },
+  }),
+];
