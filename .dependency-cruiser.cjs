@@ -29,7 +29,7 @@ module.exports = {
         'never its internal files.',
       severity: 'error',
       from: { path: '^packages/core/src/([^/]+)/', pathNot: '^packages/core/src/(shared|testing)/' },
-      to: { path: '^packages/core/src/[^/]+/', pathNot: ['^packages/core/src/($1|shared|testing)/', '^packages/core/src/[^/]+/index[.]ts$'] },
+      to: { path: '^packages/core/src/[^/]+/', pathNot: ['^packages/core/src/($1|shared|testing)/', '^packages/core/src/[^/]+/(testing/)?index[.]ts$'] },
     },
     {
       name: 'core-imports-no-workspace-package',

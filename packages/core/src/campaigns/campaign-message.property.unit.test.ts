@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { InvalidTransitionError } from '../shared/errors.js';
-import { messageFixture } from '../testing/campaign-fixtures.js';
+import { messageFixture } from './testing/campaign-fixtures.js';
 import { progressOf, type CampaignTotals } from './campaign.js';
 import {
   CampaignMessageTransitions,

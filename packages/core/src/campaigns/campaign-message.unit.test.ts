@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidTransitionError } from '../shared/errors.js';
 import { ManualClock } from '../testing/manual-clock.js';
-import { messageFixture as campaignFixtureMessage } from '../testing/campaign-fixtures.js';
+import { messageFixture as campaignFixtureMessage } from './testing/campaign-fixtures.js';
 import { transition } from '../shared/decider.js';
 import { campaignMessageDecider, clientMessageIdOf, publicMessageStatus, settlementDelta } from './campaign-message.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { DomainError, InvalidTransitionError } from '../shared/errors.js';
-import { campaignFixture } from '../testing/campaign-fixtures.js';
+import { campaignFixture } from './testing/campaign-fixtures.js';
 import {
   CampaignStatuses,
   CampaignTransitions,

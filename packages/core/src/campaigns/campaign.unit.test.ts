@@ -4,7 +4,7 @@ import { ManualClock } from '../testing/manual-clock.js';
 import { campaignDecider, CampaignStatusEnglish, progressOf, type Campaign, type CampaignCommand, type CampaignStatus } from './campaign.js';
 import { transition } from '../shared/decider.js';
 import type { Untimed } from '../testing/decider-spec.js';
-import { campaignFixture } from '../testing/campaign-fixtures.js';
+import { campaignFixture } from './testing/campaign-fixtures.js';
 
 /** The command without its time (the tests give it apart). */
 type Move = Untimed<CampaignCommand>;

@@ -1,5 +1,5 @@
-import type { KeyMode } from '../api-keys/api-key.js';
-import type { Setor } from '../setores/setor.js';
+import type { KeyMode } from '../api-keys/index.js';
+import type { Setor } from '../setores/index.js';
 import type { ChannelInstance, InstanceStatus } from './channel-instance.js';
 import type { ChannelCapabilities, OutboundContent } from './outbound-content.js';
 import type { SendFailureCode } from './send-failure.js';
@@ -22,6 +22,12 @@ export interface SendRequest extends SessionTarget {
    * retried send after a crash is not delivered twice.
    */
   clientMessageId: string;
+  /**
+   * Set when an earlier attempt with this `clientMessageId` may have reached the provider (its worker died
+   * between the send and its record): the earliest instant that attempt can have started. A gateway that can
+   * look up what it sent answers the earlier message instead of sending it again (docs/channel.md).
+   */
+  earlierAttemptSince?: Date;
 }
 
 /** The outcome of one send; failures carry the specification's classified code. */
@@ -72,6 +78,8 @@ export interface QrCode {
   state?: SessionState;
   /** The provider's name for the session, to store on the instance (`providerRef`). */
   providerRef?: string;
+  /** The session goes through one of the configured proxies (to store as `proxyConfigured`); absent: unchanged. */
+  proxyConfigured?: boolean;
 }
 
 /** The provider's view of a session. */

@@ -1,4 +1,4 @@
-import type { KeyMode } from '../api-keys/api-key.js';
+import type { KeyMode } from '../api-keys/index.js';
 import type { Clock } from '../shared/clock.js';
 import { DomainError, InvalidTransitionError, ValidationError, type ErrorCode } from '../shared/errors.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
@@ -6,11 +6,13 @@ import type { ChannelGateway, Profile } from './channel-gateway.js';
 import type { ChannelInstance } from './channel-instance.js';
 import { conversationPhoneKey } from './conversation-window.js';
 import { loadInstanceInCompany } from './load-instance.js';
+import type { ChannelRepositories } from './channel-repositories.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 /** At most this many numbers in one profile batch. */
 export const PROFILE_BATCH_MAX = 20;
 
-async function storeProfile(uow: UnitOfWork, setorId: string, profile: Profile, now: Date): Promise<ChannelInstance | null> {
+async function storeProfile(uow: UnitOfWork<ChannelRepositories & SetorRepositories>, setorId: string, profile: Profile, now: Date): Promise<ChannelInstance | null> {
   return uow.transaction(async (repos) => {
     const locked = await repos.channelInstances.findBySetorForUpdate(setorId);
     if (!locked) return null;
@@ -23,8 +25,8 @@ async function storeProfile(uow: UnitOfWork, setorId: string, profile: Profile, 
 /** POST /v1/channel/instances/:id/profile/refresh: reads name and photo from the channel and stores them. */
 export class RefreshInstanceProfile {
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly repos: Repositories,
+    private readonly uow: UnitOfWork<ChannelRepositories & SetorRepositories>,
+    private readonly repos: Repositories<ChannelRepositories & SetorRepositories>,
     private readonly gateway: ChannelGateway,
     private readonly clock: Clock,
   ) {}
@@ -63,8 +65,8 @@ export interface ProfileBatchResult {
  */
 export class UpdateChannelProfiles {
   constructor(
-    private readonly uow: UnitOfWork,
-    private readonly repos: Repositories,
+    private readonly uow: UnitOfWork<ChannelRepositories & SetorRepositories>,
+    private readonly repos: Repositories<ChannelRepositories & SetorRepositories>,
     private readonly gateway: ChannelGateway,
     private readonly clock: Clock,
   ) {}

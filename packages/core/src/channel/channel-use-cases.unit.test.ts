@@ -3,7 +3,7 @@ import { createCompany } from '../companies/index.js';
 import { createSetor, type Setor } from '../setores/index.js';
 import { DomainError, InvalidTransitionError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { SequentialIds } from '../testing/deterministic.js';
-import { FakeChannelGateway } from '../testing/fake-channel-gateway.js';
+import { FakeChannelGateway } from './testing/fake-channel-gateway.js';
 import { InMemoryUnitOfWork } from '../testing/in-memory-unit-of-work.js';
 import { ManualClock } from '../testing/manual-clock.js';
 import { CheckChannelHealth } from './check-channel-health.js';

@@ -45,6 +45,17 @@ export class CheckChannelHealth {
     return { checked: instances.length, byState, purged };
   }
 
+  /**
+   * The check a connection enqueues (`ChannelQueues.healthAtConnection`): the box's instance, if it is
+   * still the one that connected (a box recreated meanwhile is left to the periodic check). Null when
+   * there is nothing to check.
+   */
+  async checkAtConnection(input: { setorId: string; instanceId: string }): Promise<InstanceHealth | null> {
+    const instance = await this.repos.channelInstances.findBySetor(input.setorId);
+    if (!instance || instance.id !== input.instanceId) return null;
+    return this.checkOne(instance);
+  }
+
   /** Checks one instance; null when its box no longer exists. */
   async checkOne(instance: ChannelInstance): Promise<InstanceHealth | null> {
     const setor = await this.repos.setores.findById(instance.setorId);

@@ -1,3 +1,4 @@
+import { DEFAULT_PHONE_COUNTRY, isPhoneCountry } from '../phone/index.js';
 import { ValidationError } from '../shared/errors.js';
 
 export type Modality = 'mensal' | 'avulso' | 'inativo';
@@ -27,6 +28,8 @@ export interface Company {
   safeHours: SafeHours;
   /** IANA zone for safe hours and date placeholders; Brasília unless the company says otherwise. */
   timezone: string;
+  /** ISO 3166-1 alpha-2 country of phone numbers written without their country code; Brazil unless set. */
+  defaultCountry: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -85,12 +88,20 @@ export interface CompanySettingsInput {
   companyRpm?: number | null;
   safeHours?: SafeHours;
   timezone?: string;
+  defaultCountry?: string;
 }
 
 export function validateSafeHours(safeHours: SafeHours): void {
   const ok = (h: number) => Number.isInteger(h) && h >= 0 && h <= 24;
   if (!ok(safeHours.start) || !ok(safeHours.end) || safeHours.start >= safeHours.end) {
     throw new ValidationError('safe_hours needs integers 0-24 with start before end', { safe_hours: safeHours });
+  }
+}
+
+/** `default_country` must be an upper-case ISO 3166-1 alpha-2 code of a country with a numbering plan. */
+export function validateDefaultCountry(country: string): void {
+  if (!isPhoneCountry(country)) {
+    throw new ValidationError('default_country must be an ISO 3166-1 alpha-2 country code such as BR', { field: 'default_country', value: country });
   }
 }
 
@@ -111,10 +122,12 @@ export function createCompany(id: string, now: Date, input: CompanySettingsInput
     companyRpm: input.companyRpm ?? null,
     safeHours: input.safeHours ?? { start: 8, end: 21 },
     timezone: input.timezone ?? DEFAULT_TIMEZONE,
+    defaultCountry: input.defaultCountry ?? DEFAULT_PHONE_COUNTRY,
     createdAt: now,
     updatedAt: now,
   };
   validateSafeHours(company.safeHours);
+  validateDefaultCountry(company.defaultCountry);
   return company;
 }
 
@@ -122,5 +135,6 @@ export function updateCompany(company: Company, now: Date, input: CompanySetting
   const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as CompanySettingsInput;
   const next: Company = { ...company, ...defined, updatedAt: now };
   validateSafeHours(next.safeHours);
+  validateDefaultCountry(next.defaultCountry);
   return next;
 }

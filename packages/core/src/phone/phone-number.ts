@@ -13,7 +13,7 @@ export const DEFAULT_PHONE_COUNTRY = 'BR';
 
 /** Whether `code` is an ISO 3166-1 alpha-2 country (upper case) whose numbers can be checked. */
 export function isPhoneCountry(code: unknown): code is string {
-  return typeof code === 'string' && /^[A-Z]{2}$/.test(code) && isSupportedCountry(code, metadata);
+  return typeof code === 'string' && /^[A-Z]{2}$/.test(code) && isSupportedCountry(code as CountryCode, metadata);
 }
 
 /** A Brazilian mobile written with its ninth digit: +55, two-digit area code, then 9 and eight digits. */

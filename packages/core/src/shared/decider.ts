@@ -32,12 +32,16 @@ export interface Transition<State, Event> {
 }
 
 /** Applies events in order: `state` after all of them (the same object when there are none). */
-export function evolveAll<State, Event>(decider: Pick<Decider<State, unknown, Event>, 'evolve'>, state: State, events: readonly Event[]): State {
+export function evolveAll<State, Event>(decider: Pick<Decider<State, unknown, Event>, 'evolve'>, state: NoInfer<State>, events: readonly NoInfer<Event>[]): State {
   return events.reduce<State>((current, event) => decider.evolve(current, event), state);
 }
 
 /** Decides `command` in `state` and evolves through the events; throws what `decide` throws. */
-export function transition<State, Command, Event>(decider: Decider<State, Command, Event>, state: State, command: Command): Transition<State, Event> {
+export function transition<State, Command, Event>(
+  decider: Decider<State, Command, Event>,
+  state: NoInfer<State>,
+  command: NoInfer<Command>,
+): Transition<State, Event> {
   const events = decider.decide(command, state);
   return { state: evolveAll(decider, state, events), events };
 }

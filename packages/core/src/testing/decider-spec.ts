@@ -45,7 +45,7 @@ const show = (value: unknown) => inspect(value, { depth: 6, breakLength: 120 });
  *   .when({ type: 'pause', at })
  *   .then([{ type: 'paused', at }]);
  */
-export function given<State, Command, Event>(decider: Decider<State, Command, Event>, state: State): DeciderSpecGiven<State, Command, Event> {
+export function given<State, Command, Event>(decider: Decider<State, Command, Event>, state: NoInfer<State>): DeciderSpecGiven<State, Command, Event> {
   return {
     when(command) {
       const run = (): { events: Event[] } | { error: unknown } => {

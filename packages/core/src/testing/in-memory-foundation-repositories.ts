@@ -10,6 +10,11 @@ import type { Team } from '../teams/index.js';
 import type { TeamRepository } from '../teams/index.js';
 import type { UsageRepository } from '../usage/index.js';
 import { paginate, type InMemoryStore } from './in-memory-store.js';
+import type { ApiKeyRepositories } from '../api-keys/index.js';
+import type { CompanyRepositories } from '../companies/index.js';
+import type { SetorRepositories } from '../setores/index.js';
+import type { TeamRepositories } from '../teams/index.js';
+import type { UsageRepositories } from '../usage/index.js';
 
 const byCreation = <T extends { createdAt: Date; id: string }>(a: T, b: T) =>
   a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
@@ -145,4 +150,17 @@ export class InMemoryEventOutbox implements EventOutbox {
     position.taken -= removed;
     return removed;
   }
+}
+
+/** The foundation areas' fakes (companies, API keys, setores, teams, usage) over one store. */
+export function inMemoryFoundationRepositories(
+  store: InMemoryStore,
+): CompanyRepositories & ApiKeyRepositories & SetorRepositories & TeamRepositories & UsageRepositories {
+  return {
+    companies: new InMemoryCompanyRepository(store),
+    apiKeys: new InMemoryApiKeyRepository(store),
+    setores: new InMemorySetorRepository(store),
+    teams: new InMemoryTeamRepository(store),
+    usage: new InMemoryUsageRepository(store),
+  };
 }

@@ -1,4 +1,4 @@
-import { describeFoundationRepositoriesContract } from './contracts/index.js';
+import { describeFoundationRepositoriesContract } from './foundation-repositories.contract.js';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
 
 describeFoundationRepositoriesContract('in-memory', async () => {

@@ -1,49 +1,28 @@
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import type { AllAreas, AllRepositories } from './all-repositories.js';
-import { InMemoryChannelInstanceRepository } from './in-memory-channel-instance-repository.js';
-import { InMemoryChannelHealthRepository } from './in-memory-channel-health-repository.js';
-import { InMemoryConversationWindowRepository } from './in-memory-channel-conversation-window-repository.js';
+import { inMemoryCampaignRepositories } from '../campaigns/testing/in-memory-campaign-repositories.js';
+import { inMemoryChannelRepositories } from '../channel/testing/in-memory-channel-repositories.js';
+import { inMemoryContactRepositories } from '../contacts/testing/in-memory-contact-repositories.js';
+import { inMemoryMessageRepositories } from '../messages/testing/in-memory-message-repositories.js';
+import { inMemoryWebhookRepositories } from '../webhooks/testing/in-memory-webhook-repositories.js';
+import { InMemoryEventOutbox, inMemoryFoundationRepositories } from './in-memory-foundation-repositories.js';
 import { InMemoryJobScheduler } from './in-memory-job-scheduler.js';
-import { InMemoryCampaignRepository, InMemoryDispatchLaneRepository, InMemoryIdempotencyRepository } from './in-memory-campaign-repositories.js';
 import { InMemoryStore } from './in-memory-store.js';
-import { InMemoryContactAffinityRepository, InMemoryContactRepository, InMemoryTagRepository } from './in-memory-contact-repositories.js';
-import { InMemoryConversationRepository, InMemoryMessageRepository, InMemoryRotationCursorRepository } from './in-memory-message-repositories.js';
-import { InMemoryWebhookDeliveryRepository, InMemoryWebhookEventQueue, InMemoryWebhookRepository } from './in-memory-webhook-repositories.js';
-import {
-  InMemoryApiKeyRepository,
-  InMemoryCompanyRepository,
-  InMemoryEventOutbox,
-  InMemorySetorRepository,
-  InMemoryTeamRepository,
-  InMemoryUsageRepository,
-} from './in-memory-foundation-repositories.js';
 
-/** Every in-memory repository over one store. */
+/** Every area's fakes, one line each: the in-memory composition root (the PostgreSQL one is `postgresAreas`). */
+const inMemoryAreas = [
+  inMemoryFoundationRepositories,
+  inMemoryChannelRepositories,
+  inMemoryContactRepositories,
+  inMemoryMessageRepositories,
+  inMemoryCampaignRepositories,
+  inMemoryWebhookRepositories,
+];
+
+/** Every in-memory repository over one store, with the kernel's outbox and job queue. */
 export function inMemoryRepositories(store: InMemoryStore): AllRepositories {
-  return {
-    companies: new InMemoryCompanyRepository(store),
-    apiKeys: new InMemoryApiKeyRepository(store),
-    setores: new InMemorySetorRepository(store),
-    teams: new InMemoryTeamRepository(store),
-    usage: new InMemoryUsageRepository(store),
-    events: new InMemoryEventOutbox(store),
-    channelInstances: new InMemoryChannelInstanceRepository(store),
-    channelHealth: new InMemoryChannelHealthRepository(store),
-    conversationWindows: new InMemoryConversationWindowRepository(store),
-    contacts: new InMemoryContactRepository(store),
-    contactAffinities: new InMemoryContactAffinityRepository(store),
-    tags: new InMemoryTagRepository(store),
-    rotationCursors: new InMemoryRotationCursorRepository(store),
-    conversations: new InMemoryConversationRepository(store),
-    messages: new InMemoryMessageRepository(store),
-    jobs: new InMemoryJobScheduler(store),
-    campaigns: new InMemoryCampaignRepository(store),
-    dispatchLanes: new InMemoryDispatchLaneRepository(store),
-    idempotency: new InMemoryIdempotencyRepository(store),
-    webhooks: new InMemoryWebhookRepository(store),
-    webhookDeliveries: new InMemoryWebhookDeliveryRepository(store),
-    webhookEvents: new InMemoryWebhookEventQueue(store),
-  };
+  const areas = inMemoryAreas.map((area) => area(store));
+  return Object.assign({ events: new InMemoryEventOutbox(store), jobs: new InMemoryJobScheduler(store) }, ...areas) as AllRepositories;
 }
 
 /**

@@ -1,0 +1,2 @@
+export * from './in-memory-request-gate.js';
+export * from './request-gate.contract.js';

@@ -1,0 +1,237 @@
+import { describe, expect, it } from '@jest/globals';
+import { createCompany } from '../../companies/index.js';
+import { createContact } from '../index.js';
+import { newConversation } from '../../messages/index.js';
+import type { MessageRecord } from '../../messages/index.js';
+import { createSetor } from '../../setores/index.js';
+import type { IdGenerator } from '../../shared/id-generator.js';
+import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+
+const t0 = new Date('2026-03-01T12:00:00.000Z');
+
+/** UUIDs unique across the suite (the Kysely run shares one database between cases). */
+class SuiteIds implements IdGenerator {
+  private counter = 0;
+  constructor(private readonly prefix: string) {}
+  newId(): string {
+    this.counter += 1;
+    return `${this.prefix}-0000-4000-8000-${this.counter.toString().padStart(12, '0')}`;
+  }
+}
+
+export interface ContactContractOptions {
+  /** Largest `ensureMany` to time, and the budget for it in milliseconds (PostgreSQL: 10,000 in well under 100 ms). */
+  bulk?: { size: number; budgetMs: number };
+}
+
+/**
+ * The behaviour every implementation of the contacts, affinities, tags, conversations,
+ * messages and rotation-cursor repositories must show.
+ */
+export function describeContactRepositoriesContract(
+  name: string,
+  setup: () => Promise<RepositoriesUnderTest>,
+  options: ContactContractOptions = {},
+): void {
+  describe(`contact and message repositories contract: ${name}`, () => {
+    let run = 0;
+    const fresh = async () => {
+      run += 1;
+      const ids = new SuiteIds(`c${run.toString().padStart(7, '0')}`);
+      const sut = await setup();
+      const company = createCompany(ids.newId(), t0, { name: 'Acme' });
+      const other = createCompany(ids.newId(), t0, { name: 'Other' });
+      await sut.repos.companies.insert(company);
+      await sut.repos.companies.insert(other);
+      const setor = createSetor(ids.newId(), company.id, t0, { nome: 'Vendas' });
+      await sut.repos.setores.insert(setor);
+      return { ...sut, ids, company, other, setor };
+    };
+
+    it('finds a contact by id and by either spelling of a Brazilian mobile, only in its company', async () => {
+      const { repos, ids, company, other } = await fresh();
+      const contact = createContact(ids.newId(), company.id, '+5511987654321', 'Ana', t0);
+      await repos.contacts.insert(contact);
+      expect(await repos.contacts.findById(company.id, contact.id)).toEqual(contact);
+      expect(await repos.contacts.findById(other.id, contact.id)).toBeNull();
+      expect(await repos.contacts.findById(company.id, 'not-a-uuid')).toBeNull();
+      expect(await repos.contacts.findByPhone(company.id, '+551187654321')).toEqual(contact);
+      expect(await repos.contacts.findByPhone(company.id, '+5511987654321')).toEqual(contact);
+      expect(await repos.contacts.findByPhone(other.id, '+5511987654321')).toBeNull();
+      expect(await repos.contacts.findByPhone(company.id, '+5511987654322')).toBeNull();
+      const many = await repos.contacts.findManyByIds(company.id, [contact.id, ids.newId()]);
+      expect(many).toEqual([contact]);
+      expect(await repos.contacts.findManyByIds(other.id, [contact.id])).toEqual([]);
+    });
+
+    it('refuses a second contact with the same match key in a company, but not in another', async () => {
+      const { repos, ids, company, other } = await fresh();
+      await repos.contacts.insert(createContact(ids.newId(), company.id, '+5511987654321', null, t0));
+      await expect(repos.contacts.insert(createContact(ids.newId(), company.id, '+551187654321', null, t0))).rejects.toThrow();
+      await repos.contacts.insert(createContact(ids.newId(), other.id, '+5511987654321', null, t0));
+    });
+
+    it('ensures contacts in bulk: existing ones kept, new ones created, answers aligned with the input', async () => {
+      const { repos, ids, company } = await fresh();
+      const existing = createContact(ids.newId(), company.id, '+551187654321', 'Old name', t0);
+      await repos.contacts.insert(existing);
+      const result = await repos.contacts.ensureMany(
+        company.id,
+        [
+          { phone: '+5511911112222', name: 'Bia' },
+          { phone: '+5511987654321', name: 'New name' },
+          { phone: '+5511911112222', name: 'Duplicate' },
+          { phone: '+5521933334444', name: null },
+        ],
+        ids,
+        t0,
+      );
+      expect(result.map((c) => [c.phone, c.name, c.created])).toEqual([
+        ['+5511911112222', 'Bia', true],
+        ['+551187654321', 'Old name', false],
+        ['+5511911112222', 'Bia', true],
+        ['+5521933334444', null, true],
+      ]);
+      expect(result[0]!.id).toBe(result[2]!.id);
+      expect(result[1]!.id).toBe(existing.id);
+      const again = await repos.contacts.ensureMany(company.id, [{ phone: '+5521933334444', name: 'Late' }], ids, t0);
+      expect(again[0]).toMatchObject({ id: result[3]!.id, name: null, created: false });
+      expect(await repos.contacts.ensureMany(company.id, [], ids, t0)).toEqual([]);
+    });
+
+    it('keeps names with quotes, backslashes, commas and braces intact', async () => {
+      const { repos, ids, company } = await fresh();
+      const names = ['Ana "Bia", \\ {Cia}', 'NULL', '  spaced  '];
+      const result = await repos.contacts.ensureMany(
+        company.id,
+        names.map((name, i) => ({ phone: `+55219${String(88_000_000 + i)}`, name })),
+        ids,
+        t0,
+      );
+      expect(result.map((c) => c.name)).toEqual(['Ana "Bia", \\ {Cia}', 'NULL', 'spaced']);
+      expect((await repos.contacts.findById(company.id, result[0]!.id))?.name).toBe('Ana "Bia", \\ {Cia}');
+      expect(result[0]!.createdAt).toEqual(t0);
+    });
+
+    if (options.bulk) {
+      const { size, budgetMs } = options.bulk;
+      it(`ensures ${size} contacts within ${budgetMs} ms`, async () => {
+        const { repos, ids, company } = await fresh();
+        const entries = Array.from({ length: size }, (_, i) => ({ phone: `+55119${(70_000_000 + i).toString()}`, name: `R${i}` }));
+        // Half already exist: the mixed case of a real campaign.
+        await repos.contacts.ensureMany(company.id, entries.slice(0, size / 2), ids, t0);
+        const started = performance.now();
+        const result = await repos.contacts.ensureMany(company.id, entries, ids, t0);
+        const elapsed = performance.now() - started;
+        expect(result).toHaveLength(size);
+        expect(result.filter((c) => c.created)).toHaveLength(size / 2);
+        expect(new Set(result.map((c) => c.id)).size).toBe(size);
+        expect(elapsed).toBeLessThan(budgetMs);
+      });
+    }
+
+    it('keeps one affinity per contact and box, oldest first', async () => {
+      const { repos, ids, company, setor } = await fresh();
+      const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
+      await repos.contacts.insert(contact);
+      const second = createSetor(ids.newId(), company.id, t0, { nome: 'Suporte' });
+      await repos.setores.insert(second);
+      const affinity = { companyId: company.id, contactId: contact.id, setorId: setor.id, source: 'first_contact' as const, createdAt: t0 };
+      expect(await repos.contactAffinities.add(affinity)).toBe(true);
+      expect(await repos.contactAffinities.add({ ...affinity, createdAt: new Date(t0.getTime() + 5) })).toBe(false);
+      expect(await repos.contactAffinities.add({ ...affinity, setorId: second.id, createdAt: new Date(t0.getTime() + 10) })).toBe(true);
+      const list = await repos.contactAffinities.listByContact(company.id, contact.id);
+      expect(list.map((a) => a.setorId)).toEqual([setor.id, second.id]);
+      expect(list[0]).toEqual(affinity);
+    });
+
+    it('links tags to contacts idempotently and scopes tags by company', async () => {
+      const { repos, ids, company, other } = await fresh();
+      const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
+      await repos.contacts.insert(contact);
+      const vip = { id: ids.newId(), companyId: company.id, name: 'vip', createdAt: t0 };
+      const lead = { id: ids.newId(), companyId: company.id, name: 'lead', createdAt: t0 };
+      const foreign = { id: ids.newId(), companyId: other.id, name: 'vip', createdAt: t0 };
+      for (const tag of [vip, lead, foreign]) await repos.tags.insert(tag);
+      const found = await repos.tags.findManyByIds(company.id, [vip.id, foreign.id, 'nope']);
+      expect(found).toEqual([vip]);
+      expect(await repos.tags.tagContact(contact.id, [vip.id, vip.id], t0)).toEqual([vip.id]);
+      expect(await repos.tags.tagContact(contact.id, [vip.id, lead.id], t0)).toEqual([lead.id]);
+      expect((await repos.tags.tagIdsOfContact(contact.id)).sort()).toEqual([vip.id, lead.id].sort());
+    });
+
+    it('keeps one conversation per box and contact and moves its timestamps forward', async () => {
+      const { repos, ids, company, other, setor } = await fresh();
+      const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
+      await repos.contacts.insert(contact);
+      const first = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
+      const second = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
+      expect(second.id).toBe(first.id);
+      const later = new Date(t0.getTime() + 60_000);
+      await repos.conversations.touch(first.id, 'inbound', later);
+      await repos.conversations.touch(first.id, 'inbound', t0);
+      await repos.conversations.touch(first.id, 'outbound', t0);
+      const read = await repos.conversations.findById(company.id, first.id);
+      expect(read?.lastInboundAt).toEqual(later);
+      expect(read?.lastOutboundAt).toEqual(t0);
+      expect(await repos.conversations.findById(other.id, first.id)).toBeNull();
+      expect((await repos.conversations.findBySetorAndContact(setor.id, contact.id))?.id).toBe(first.id);
+    });
+
+    it('stores message records with their content and parts, scoped by company', async () => {
+      const { repos, ids, company, other, setor } = await fresh();
+      const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
+      await repos.contacts.insert(contact);
+      const conversation = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
+      const message: MessageRecord = {
+        id: ids.newId(),
+        companyId: company.id,
+        conversationId: conversation.id,
+        setorId: setor.id,
+        contactId: contact.id,
+        phone: contact.phone,
+        senderNumber: '+5511900000000',
+        keyMode: 'live',
+        content: { type: 'media', media: { mediaType: 'image', url: 'https://x.test/a.png', delivery: 'after_text' }, text: 'Oi' },
+        parts: [
+          { content: { kind: 'text', text: 'Oi' }, providerMessageId: null },
+          { content: { kind: 'media', mediaType: 'image', url: 'https://x.test/a.png' }, providerMessageId: null },
+        ],
+        status: 'pending',
+        providerMessageId: null,
+        errorCode: null,
+        error: null,
+        reaction: null,
+        editedAt: null,
+        deletedAt: null,
+        sentAt: null,
+        createdAt: t0,
+        updatedAt: t0,
+      };
+      await repos.messages.insert(message);
+      expect(await repos.messages.findById(company.id, message.id)).toEqual(message);
+      const sent: MessageRecord = {
+        ...message,
+        status: 'sent',
+        providerMessageId: 'p-1',
+        parts: message.parts.map((p, i) => ({ ...p, providerMessageId: `p-${i}` })),
+        sentAt: t0,
+        reaction: '👍',
+        updatedAt: new Date(t0.getTime() + 1),
+      };
+      await repos.messages.update(sent);
+      expect(await repos.messages.findByIdForUpdate(company.id, message.id)).toEqual(sent);
+      expect(await repos.messages.findById(other.id, message.id)).toBeNull();
+      expect(await repos.messages.findById(company.id, 'x')).toBeNull();
+    });
+
+    it('advances rotation cursors from 0, one per key', async () => {
+      const { repos, ids } = await fresh();
+      const key = `test:${ids.newId()}`;
+      expect(await repos.rotationCursors.advance(key, t0)).toBe(0);
+      expect(await repos.rotationCursors.advance(key, t0)).toBe(1);
+      expect(await repos.rotationCursors.advance(`${key}:other`, t0)).toBe(0);
+      expect(await repos.rotationCursors.advance(key, t0)).toBe(2);
+    });
+  });
+}

@@ -1,0 +1,82 @@
+import type { Conversation } from '../index.js';
+import type { ConversationRepository } from '../index.js';
+import type { MessageRecord } from '../index.js';
+import type { MessageRepository } from '../index.js';
+import type { RotationCursorRepository } from '../../routing/index.js';
+import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import type { MessageRepositories } from '../message-repositories.js';
+import type { RoutingRepositories } from '../../routing/index.js';
+
+export class InMemoryRotationCursorRepository implements RotationCursorRepository {
+  constructor(private readonly store: InMemoryStore) {}
+  private get rows() {
+    return this.store.table('rotationCursors', () => new Map<string, number>());
+  }
+  async advance(key: string) {
+    const next = (this.rows.get(key) ?? -1) + 1;
+    this.rows.set(key, next);
+    return next;
+  }
+}
+
+export class InMemoryConversationRepository implements ConversationRepository {
+  constructor(private readonly store: InMemoryStore) {}
+  private get rows() {
+    return this.store.table('conversations', () => new Map<string, Conversation>());
+  }
+  async findOrCreate(candidate: Conversation) {
+    const existing = await this.findBySetorAndContact(candidate.setorId, candidate.contactId);
+    if (existing) return existing;
+    this.rows.set(candidate.id, structuredClone(candidate));
+    return structuredClone(candidate);
+  }
+  async findById(companyId: string, id: string) {
+    const found = this.rows.get(id);
+    return found && found.companyId === companyId ? structuredClone(found) : null;
+  }
+  async findBySetorAndContact(setorId: string, contactId: string) {
+    const found = [...this.rows.values()].find((c) => c.setorId === setorId && c.contactId === contactId);
+    return found ? structuredClone(found) : null;
+  }
+  async touch(id: string, direction: 'inbound' | 'outbound', at: Date) {
+    const found = this.rows.get(id);
+    if (!found) return;
+    const later = (current: Date | null) => (current && current.getTime() > at.getTime() ? current : at);
+    if (direction === 'inbound') found.lastInboundAt = later(found.lastInboundAt);
+    else found.lastOutboundAt = later(found.lastOutboundAt);
+    found.updatedAt = at;
+  }
+}
+
+export class InMemoryMessageRepository implements MessageRepository {
+  constructor(private readonly store: InMemoryStore) {}
+  private get rows() {
+    return this.store.table('messages', () => new Map<string, MessageRecord>());
+  }
+  async insert(message: MessageRecord) {
+    this.rows.set(message.id, structuredClone(message));
+  }
+  async update(message: MessageRecord) {
+    this.rows.set(message.id, structuredClone(message));
+  }
+  async findById(companyId: string, id: string) {
+    const found = this.rows.get(id);
+    return found && found.companyId === companyId ? structuredClone(found) : null;
+  }
+  async findByIdForUpdate(companyId: string, id: string) {
+    return this.findById(companyId, id);
+  }
+  /** Every record, oldest first (test helper). */
+  all(): MessageRecord[] {
+    return [...this.rows.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map((m) => structuredClone(m));
+  }
+}
+
+/** The message and routing areas' fakes over one store. */
+export function inMemoryMessageRepositories(store: InMemoryStore): MessageRepositories & RoutingRepositories {
+  return {
+    conversations: new InMemoryConversationRepository(store),
+    messages: new InMemoryMessageRepository(store),
+    rotationCursors: new InMemoryRotationCursorRepository(store),
+  };
+}

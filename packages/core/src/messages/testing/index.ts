@@ -1,0 +1,2 @@
+export * from './in-memory-message-repositories.js';
+export * from './messaging-world.js';

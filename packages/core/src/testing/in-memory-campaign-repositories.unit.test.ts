@@ -1,7 +1,0 @@
-import { describeCampaignRepositoriesContract } from './contracts/campaign-repositories.contract.js';
-import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
-
-describeCampaignRepositoriesContract('in-memory', async () => {
-  const uow = new InMemoryUnitOfWork();
-  return { uow, repos: uow.repos };
-});

@@ -1,8 +1,0 @@
-import { describeChannelRepositoriesContract } from './contracts/channel-repositories.contract.js';
-import { InMemoryChannelSimulatorStore } from './in-memory-channel-simulator-store.js';
-import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
-
-describeChannelRepositoriesContract('in-memory', async () => {
-  const uow = new InMemoryUnitOfWork();
-  return { uow, repos: uow.repos, simulatorStore: new InMemoryChannelSimulatorStore(uow.store) };
-});
