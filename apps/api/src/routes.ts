@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './http/route.js';
 import { accountRoutes } from './foundation/account.routes.js';
 import { adminRoutes } from './admin/admin.routes.js';
+import { campaignsRoutes } from './campaigns/campaigns.routes.js';
 import { channelRoutes } from './channel/channel.routes.js';
 import { messagesRoutes } from './messages/messages.routes.js';
 import { referenceRoutes } from './openapi/reference.routes.js';
@@ -16,6 +17,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...referenceRoutes,
   ...accountRoutes,
   ...messagesRoutes,
+  ...campaignsRoutes,
   ...channelRoutes,
   ...webhooksRoutes,
   ...adminRoutes,

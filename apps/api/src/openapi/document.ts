@@ -3,11 +3,6 @@ import { statusOf } from '../http/error-handler.js';
 import type { RouteDefinition } from '../http/route.js';
 import { componentName, type JsonSchema } from '../http/schema.js';
 import { apiRoutes } from '../routes.js';
-import type { ApiOperation } from './operation.js';
-import { campaignsOperations, campaignsSchemas } from './paths/campaigns.js';
-
-/** Operations still declared apart from their routes: the campaigns', until they are route definitions (then delete this). */
-const legacyOperations: readonly ApiOperation[] = campaignsOperations;
 import { webhookEvents } from './webhook-events.js';
 
 /** A documented parameter: path, query or header. */
@@ -19,7 +14,7 @@ interface DocumentedParameter {
   schema: JsonSchema;
 }
 
-/** What the document needs of an operation, from a route definition (or, until campaigns moves, a legacy ApiOperation). */
+/** What the document needs of an operation, from a route definition. */
 export interface DocumentedOperation {
   method: string;
   path: string;
@@ -73,40 +68,15 @@ function fromRoute(route: RouteDefinition): DocumentedOperation {
   };
 }
 
-/** The campaigns' legacy declaration (openapi/paths/campaigns.ts), until they are route definitions too. */
-function fromLegacy(operation: ApiOperation): DocumentedOperation {
-  const parameters: DocumentedParameter[] = pathParamNames(operation.path).map((name) => {
-    const spec = operation.pathParams?.[name];
-    if (!spec) throw new Error(`${operation.operationId}: path parameter ${name} is not described`);
-    return { name, in: 'path', required: true, ...(spec.description ? { description: spec.description } : {}), schema: spec.schema };
-  });
-  parameters.push(...queryParameters(operation.query?.schema));
-  for (const [name, spec] of Object.entries(operation.query?.extra ?? {})) {
-    parameters.push({ name, in: 'query', required: spec.required ?? false, ...(spec.description ? { description: spec.description } : {}), schema: spec.schema });
-  }
-  for (const [name, spec] of Object.entries(operation.headers ?? {})) {
-    parameters.push({ name, in: 'header', required: spec.required ?? false, ...(spec.description ? { description: spec.description } : {}), schema: spec.schema });
-  }
-  return { ...operation, parameters, response: operation.success, errors: operation.errors ?? [] };
-}
-
 /**
- * Every operation of the API: the route definitions collected in `routes.ts`, plus the campaign
- * operations still declared the old way. `openapi.int.test.ts` fails while an Express route has
- * no operation or the reverse.
+ * Every operation of the API: the route definitions collected in `routes.ts`. `openapi.int.test.ts`
+ * fails while an Express route has no operation or the reverse.
  */
 export function documentedOperations(routes: readonly RouteDefinition[]): DocumentedOperation[] {
-  const fromRoutes = routes.map(fromRoute);
-  const covered = new Set(fromRoutes.map((op) => `${op.method} ${op.path}`));
-  // The campaigns' legacy operations count only while no route definition covers them.
-  const legacy = legacyOperations.filter((op) => !covered.has(`${op.method} ${op.path}`)).map(fromLegacy);
-  return [...fromRoutes, ...legacy];
+  return routes.map(fromRoute);
 }
 
 export const apiOperations: readonly DocumentedOperation[] = documentedOperations(apiRoutes);
-
-/** Response schemas named with `s.ref(...)` by the campaigns' legacy operations. */
-const namedSchemas: Record<string, JsonSchema> = { ...campaignsSchemas };
 
 /**
  * Replaces every schema named with `component(name, schema)` by a `$ref` and collects it under
@@ -223,11 +193,11 @@ export interface OpenApiDocumentOptions {
 }
 
 /**
- * The OpenAPI 3.1 document of the whole API, built from the operations declared in `paths/` and
+ * The OpenAPI 3.1 document of the whole API, built from the route definitions (`routes.ts`) and
  * the very JSON Schema objects the controllers validate requests with.
  */
 export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}, routes: readonly RouteDefinition[] = apiRoutes): Record<string, unknown> {
-  const schemas: Record<string, JsonSchema> = { ...namedSchemas };
+  const schemas: Record<string, JsonSchema> = {};
   const usedStatuses = new Set<number>();
   const paths: Record<string, Record<string, unknown>> = {};
 

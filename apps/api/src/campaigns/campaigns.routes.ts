@@ -1,0 +1,415 @@
+import {
+  AntiBanLevels,
+  CampaignStatuses,
+  CancelCampaign,
+  CreateCampaign,
+  PauseCampaign,
+  PublicMessageStatuses,
+  ReadCampaigns,
+  ResumeCampaign,
+  RetryCampaignMessages,
+  SendFailureGroups,
+  requestFingerprint,
+  type CampaignCaller,
+  type CampaignStatus,
+  type Principal,
+  type PublicMessageStatus,
+  type RetryCampaignInput,
+} from '@carteiro/core';
+import { defineRoute, idParam, reply } from '../http/route.js';
+import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
+import {
+  campaignCreatedView,
+  campaignDetailView,
+  campaignListItemView,
+  campaignMessageView,
+  campaignRecipientView,
+  createCampaignCommand,
+  type CreateCampaignBody,
+} from './campaign-views.js';
+
+// ---- Request schemas -------------------------------------------------------------------------
+
+const nullableString = { type: ['string', 'null'] };
+const nullableStringArray = { type: ['array', 'null'], items: { type: 'string' } };
+
+/**
+ * Types of the POST /v1/campaigns body. Required fields and the specification's rules
+ * (limits, exclusivity, formats) are checked by the core use case, which answers the
+ * specification's codes (400 BAD_REQUEST for missing name or recipients, 'Maximum 10000
+ * recipients', VALIDATION_ERROR for the rest).
+ */
+export const createCampaignSchema = typed<CreateCampaignBody>({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: nullableString,
+    title: nullableString,
+    description: nullableString,
+    setor_id: nullableString,
+    setor_ids: nullableStringArray,
+    distribution_mode: nullableString,
+    multi_number: { type: ['boolean', 'null'] },
+    team_id: nullableString,
+    recipients: {
+      type: ['array', 'null'],
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          phone: nullableString,
+          client_id: nullableString,
+          name: nullableString,
+          text: nullableString,
+          media_url: nullableString,
+          media_type: nullableString,
+          variables: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
+        },
+      },
+    },
+    message: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: {
+        text: nullableString,
+        variants: nullableStringArray,
+        media_url: nullableString,
+        media_type: nullableString,
+        media_delivery: nullableString,
+        media_filename: nullableString,
+        template_name: nullableString,
+        template_language: nullableString,
+        template_components: { type: ['array', 'null'] },
+        template_raw: { type: ['array', 'null'] },
+        template_vars: nullableStringArray,
+      },
+    },
+    options: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: {
+        schedule_at: nullableString,
+        anti_ban_level: nullableString,
+        distribution: nullableString,
+        callback_url: nullableString,
+      },
+    },
+  },
+});
+
+export const retryCampaignSchema = typed<RetryCampaignInput>({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    detailIds: { type: 'array', items: { type: 'string' }, maxItems: 10_000 },
+    all_failures: { type: 'boolean' },
+  },
+});
+
+const campaignListQuery = typed<PageQuery & { status?: CampaignStatus }>({
+  type: 'object',
+  properties: { status: { enum: [...CampaignStatuses] }, ...pageProperties(100) },
+});
+
+const messageListQuery = typed<PageQuery & { status?: PublicMessageStatus; q?: string }>({
+  type: 'object',
+  properties: { status: { enum: [...PublicMessageStatuses] }, q: { type: 'string', maxLength: 100 }, ...pageProperties(200) },
+});
+
+// ---- Response schemas ------------------------------------------------------------------------
+
+const failureCodes = Object.values(SendFailureGroups).flat();
+const campaignStatus = s.enum(CampaignStatuses, { description: 'pendente (queued), processando, pausado, concluido or falha.' });
+const messageStatus = s.enum(PublicMessageStatuses);
+const executionMode = s.enum(['immediate', 'scheduled', 'deferred_to_safe_window']);
+const distributionMode = s.enum(['single', 'multi_number']);
+
+const CampaignCreated = component(
+  'CampaignCreated',
+  s.object({
+    id: s.uuid(),
+    status: s.enum(['queued'], { description: "Equals 'pendente' in reads." }),
+    total_recipients: s.integer({ minimum: 1, maximum: 10_000 }),
+    credits_reserved: s.integer({ minimum: 0 }),
+    created_at: s.dateTime(),
+    execution_mode: executionMode,
+    scheduled_for: s.nullableDateTime(),
+    waiting_reason: s.nullableString({ description: "'outside_safe_hours' when deferred to the next safe window." }),
+    distribution_mode: distributionMode,
+    number_pool_size: s.integer({ minimum: 1 }),
+  }),
+);
+
+const listItemProperties = {
+  id: s.uuid(),
+  name: s.string(),
+  mensagem: s.nullableString({ description: 'Base text of the message.' }),
+  total_destinatarios: s.integer(),
+  total_enviados: s.integer(),
+  total_falhas: s.integer(),
+  total_pulados: s.integer(),
+  status: campaignStatus,
+  created_at: s.dateTime(),
+};
+
+const CampaignListItem = component('CampaignListItem', s.object(listItemProperties));
+
+const CampaignDetail = component(
+  'CampaignDetail',
+  s.object({
+    ...listItemProperties,
+    imagem_url: s.nullableString(),
+    progress: s.integer({ minimum: 0, maximum: 100, description: '(enviados + falhas + pulados) / total × 100.' }),
+    updated_at: s.dateTime(),
+    title: s.nullableString(),
+    description: s.nullableString(),
+    status_en: s.string({ description: 'The status in English (queued, processing, paused, completed, failed).' }),
+    execution_mode: executionMode,
+    scheduled_for: s.nullableDateTime(),
+    waiting_reason: s.nullableString(),
+    distribution_mode: distributionMode,
+    distribution: s.string({ description: 'How recipients are spread over the pool.' }),
+    number_pool_size: s.integer(),
+    setor_ids: s.array(s.uuid()),
+    anti_ban_level: s.enum(AntiBanLevels),
+    credits_reserved: s.integer(),
+    cancelled_by_user: s.boolean(),
+    error: s.nullableString({ description: 'Why the campaign failed (status falha).' }),
+    started_at: s.nullableDateTime(),
+    finished_at: s.nullableDateTime(),
+  }),
+);
+
+const CampaignMessageDetail = component(
+  'CampaignMessageDetail',
+  s.object({
+    id: s.uuid(),
+    status: messageStatus,
+    erro: s.nullableString({ description: 'Raw error text.' }),
+    erro_codigo: s.nullableString({ enum: [...failureCodes, null], description: 'Classified failure code.' }),
+    erro_legivel: s.nullableString({ description: 'Human-readable failure.' }),
+    created_at: s.dateTime(),
+    sent_at: s.nullableDateTime(),
+    assigned_setor_id: s.uuid(),
+    actual_setor_id: s.nullableUuid({ description: 'Number that sent; null when not sent.' }),
+    was_reassigned: s.boolean(),
+    clientes: s.object({ nome: s.string(), telefone: s.string() }),
+  }),
+);
+
+const CampaignRecipient = component(
+  'CampaignRecipient',
+  s.object({
+    id: s.uuid(),
+    client_id: s.nullableUuid(),
+    nome: s.string(),
+    telefone: s.string(),
+    status: messageStatus,
+    erro_codigo: s.nullableString({ enum: [...failureCodes, null] }),
+    sent_at: s.nullableDateTime(),
+  }),
+);
+
+// ---- Routes ----------------------------------------------------------------------------------
+
+const campaignId = { id: idParam('campaign', 'Campaign') };
+const read = { scope: 'campaigns:read' } as const;
+const write = { scope: 'campaigns:write' } as const;
+
+function caller(principal: Principal): CampaignCaller {
+  return { companyId: principal.company.id, apiKeyId: principal.apiKey.id, mode: principal.apiKey.mode };
+}
+
+/** Every /v1/campaigns route of the specification. */
+export const campaignsRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/campaigns',
+    auth: write,
+    operationId: 'createCampaign',
+    summary: 'Create a campaign',
+    description:
+      'Asynchronous bulk send to 1-10,000 recipients with personalisation ({{nome}}, {{primeiro_nome}}, {{saudacao}}, {{hora}}, {{data}}, {{telefone}}), ' +
+      'anti-ban pacing, scheduling (`options.schedule_at`) and multi-number distribution. `name`, `recipients` and `message` are required ' +
+      '(400 BAD_REQUEST when missing). Outside safe hours an immediate campaign answers 403 SAFE_HOUR_VIOLATION; at the concurrency cap ' +
+      '403 CONCURRENT_LIMIT_EXCEEDED; both with `Retry-After`.',
+    tag: 'Campaigns',
+    headers: {
+      'Idempotency-Key': {
+        // Its rule (1 to 255 visible ASCII characters) is the core's, checked after the body's as before.
+        schema: { type: 'string' },
+        description:
+          'A unique key (a UUID) per request, 1 to 255 visible ASCII characters: a repeated call within 24 hours returns the first answer with `meta.idempotent_replay: true` and creates nothing.',
+      },
+    },
+    body: {
+      schema: createCampaignSchema,
+      example: { name: 'Boas-vindas', recipients: [{ phone: '+5511987654321', name: 'Ana' }], message: { text: '{{saudacao}}, {{primeiro_nome}}!' } },
+    },
+    response: {
+      status: 202,
+      description: 'Accepted: the campaign is queued.',
+      data: CampaignCreated,
+      meta: s.object({ idempotent_replay: s.boolean() }, { description: 'Present on an idempotent replay.' }),
+    },
+    errors: [
+      'BULK_DISABLED',
+      'PLAN_EXPIRED',
+      'MULTI_NUMBER_DISABLED',
+      'SAFE_HOUR_VIOLATION',
+      'CONCURRENT_LIMIT_EXCEEDED',
+      'NOT_FOUND',
+      'CONFLICT',
+      'IDEMPOTENCY_KEY_IN_USE',
+      'IDEMPOTENCY_KEY_MISMATCH',
+    ],
+    async handler({ body, headers, principal, res, use }) {
+      const key = headers['Idempotency-Key'];
+      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/campaigns', body }) };
+      const { created, replay } = await use(CreateCampaign).execute(caller(principal), createCampaignCommand(body), idempotency);
+      if (!replay) return campaignCreatedView(created);
+      res.setHeader('Idempotent-Replayed', 'true');
+      return reply(campaignCreatedView(created), { meta: { idempotent_replay: true } });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/campaigns',
+    auth: read,
+    operationId: 'listCampaigns',
+    summary: 'List campaigns',
+    tag: 'Campaigns',
+    query: campaignListQuery,
+    response: { status: 200, description: 'A page of campaigns, newest first.', data: s.page(CampaignListItem) },
+    async handler({ query, principal, use }) {
+      const { status, page, limit } = query;
+      const campaigns = await use(ReadCampaigns).list(principal.company.id, status, { page, limit });
+      return { ...campaigns, items: campaigns.items.map(campaignListItemView) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/campaigns/:id',
+    auth: read,
+    operationId: 'getCampaign',
+    summary: 'Read a campaign',
+    description: 'Detail with progress; poll every 5-10 seconds.',
+    tag: 'Campaigns',
+    params: campaignId,
+    response: { status: 200, description: 'The campaign.', data: CampaignDetail },
+    errors: ['NOT_FOUND'],
+    async handler({ params, principal, use }) {
+      return campaignDetailView(await use(ReadCampaigns).detail(principal.company.id, params.id));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/campaigns/:id/messages',
+    auth: read,
+    operationId: 'listCampaignMessages',
+    summary: 'List campaign messages',
+    description: 'Per-recipient message details; no `status` returns all.',
+    tag: 'Campaigns',
+    params: campaignId,
+    query: messageListQuery,
+    response: { status: 200, description: 'A page of campaign messages.', data: s.page(CampaignMessageDetail) },
+    errors: ['NOT_FOUND'],
+    async handler({ params, query, principal, use }) {
+      const { status, page, limit } = query;
+      const messages = await use(ReadCampaigns).messages(principal.company.id, params.id, status, { page, limit });
+      return { ...messages, items: messages.items.map(campaignMessageView) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/campaigns/:id/recipients',
+    auth: read,
+    operationId: 'listCampaignRecipients',
+    summary: 'List campaign recipients',
+    description: 'Recipients with their individual status; `q` searches name and phone.',
+    tag: 'Campaigns',
+    params: campaignId,
+    query: messageListQuery,
+    response: { status: 200, description: 'A page of recipients.', data: s.page(CampaignRecipient) },
+    errors: ['NOT_FOUND'],
+    async handler({ params, query, principal, use }) {
+      const { status, q, page, limit } = query;
+      const filter = { ...(status ? { status } : {}), ...(q ? { q } : {}) };
+      const recipients = await use(ReadCampaigns).recipients(principal.company.id, params.id, filter, { page, limit });
+      return { ...recipients, items: recipients.items.map(campaignRecipientView) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/campaigns/:id/pause',
+    auth: write,
+    operationId: 'pauseCampaign',
+    summary: 'Pause a campaign',
+    description: 'Only a processing campaign; emits campaign.paused. Another status: 409 INVALID_TRANSITION with `details { status, allowed }`.',
+    tag: 'Campaigns',
+    params: campaignId,
+    response: { status: 200, description: 'Paused.', data: s.object({ status: s.enum(['paused']) }) },
+    errors: ['NOT_FOUND', 'INVALID_TRANSITION'],
+    async handler({ params, principal, use }) {
+      return use(PauseCampaign).execute(principal.company.id, params.id);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/campaigns/:id/resume',
+    auth: write,
+    operationId: 'resumeCampaign',
+    summary: 'Resume a campaign',
+    description: 'Only a paused campaign; re-queues the still-pending messages.',
+    tag: 'Campaigns',
+    params: campaignId,
+    response: {
+      status: 200,
+      description: 'Processing again.',
+      data: s.object({ status: s.enum(['processing']), pending_requeued: s.integer({ minimum: 0 }) }),
+    },
+    errors: ['NOT_FOUND', 'INVALID_TRANSITION'],
+    async handler({ params, principal, use }) {
+      return use(ResumeCampaign).execute(principal.company.id, params.id);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/campaigns/:id/cancel',
+    auth: write,
+    operationId: 'cancelCampaign',
+    summary: 'Cancel a campaign',
+    description: 'Every pending message becomes pulado (cancelled_by_user); emits campaign.completed with cancelledByUser true.',
+    tag: 'Campaigns',
+    params: campaignId,
+    response: { status: 200, description: 'Cancelled.', data: s.object({ cancelled: s.integer({ minimum: 0, description: 'Pending messages skipped.' }) }) },
+    errors: ['NOT_FOUND', 'INVALID_TRANSITION'],
+    async handler({ params, principal, use }) {
+      return use(CancelCampaign).execute(principal.company.id, params.id);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/campaigns/:id/retry',
+    auth: write,
+    operationId: 'retryCampaignMessages',
+    summary: 'Retry failed messages',
+    description: 'By `detailIds` or `all_failures`; at most 2 manual retries per message.',
+    tag: 'Campaigns',
+    params: campaignId,
+    body: { schema: retryCampaignSchema, required: false, example: { all_failures: true } },
+    response: {
+      status: 200,
+      description: 'What was queued again and what was not.',
+      data: s.object({
+        status: campaignStatus,
+        retried: s.integer({ minimum: 0 }),
+        not_retried: s.array(s.object({ id: s.string(), reason: s.enum(['not_failed', 'retry_limit_reached', 'not_found']) })),
+      }),
+    },
+    errors: ['NOT_FOUND', 'INVALID_TRANSITION', 'BULK_DISABLED'],
+    async handler({ params, body, principal, use }) {
+      return use(RetryCampaignMessages).execute(principal.company.id, params.id, body);
+    },
+  }),
+];
