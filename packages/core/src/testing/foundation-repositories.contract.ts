@@ -3,7 +3,7 @@ import type { ApiKey } from '../api-keys/index.js';
 import { createCompany } from '../companies/index.js';
 import { createSetor } from '../setores/index.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
-import type { AllAreas, AllRepositories } from './all-repositories.js';
+import type { AllAreas, AllRepositories } from './in-memory-unit-of-work.js';
 import { SequentialIds } from './deterministic.js';
 
 /** What a contract suite needs from an implementation under test. */

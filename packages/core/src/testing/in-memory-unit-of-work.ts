@@ -1,5 +1,4 @@
-import type { UnitOfWork } from '../shared/unit-of-work.js';
-import type { AllAreas, AllRepositories } from './all-repositories.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { inMemoryCampaignRepositories } from '../campaigns/testing/in-memory-campaign-repositories.js';
 import { inMemoryChannelRepositories } from '../channel/testing/in-memory-channel-repositories.js';
 import { inMemoryContactRepositories } from '../contacts/testing/in-memory-contact-repositories.js';
@@ -18,6 +17,16 @@ const inMemoryAreas = [
   inMemoryCampaignRepositories,
   inMemoryWebhookRepositories,
 ];
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/**
+ * Every area's repositories together: what the fakes' unit of work and the contract suites hand
+ * out. Production code never names this type; each use case names the areas it uses.
+ */
+export type AllAreas = UnionToIntersection<ReturnType<(typeof inMemoryAreas)[number]>>;
+/** {@link AllAreas} with the kernel's outbox and job queue. */
+export type AllRepositories = Repositories<AllAreas>;
 
 /** Every in-memory repository over one store, with the kernel's outbox and job queue. */
 export function inMemoryRepositories(store: InMemoryStore): AllRepositories {

@@ -7,7 +7,6 @@ export * from './in-memory-store.js';
 export * from './in-memory-job-scheduler.js';
 export * from './in-memory-foundation-repositories.js';
 export * from './foundation-repositories.contract.js';
-export * from './all-repositories.js';
 export * from './in-memory-unit-of-work.js';
 export * from '../api-keys/testing/index.js';
 export * from '../channel/testing/index.js';
