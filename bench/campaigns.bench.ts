@@ -226,7 +226,7 @@ export async function runCampaignsBench(log: (line: string) => void = console.lo
           return value;
         },
       });
-      const repos = workerContainer.get<import('@carteiro/core').Repositories>(Repositories);
+      const repos = workerContainer.get<import('@carteiro/core').Repositories<import('@carteiro/core').ChannelRepositories>>(Repositories);
       const gateway = createChannelGateway({ simulatorScanDelayMs: 0 }, {
         clock: { now: () => new Date() }, ids: { newId: () => randomUUID() }, random: { next: Math.random, bytes: (n: number) => new Uint8Array(n) },
         simulatorStore: lean, conversationWindows: repos.conversationWindows,
