@@ -3,7 +3,6 @@ import type { Container } from 'inversify';
 import { AuthenticateRequest } from '@carteiro/core';
 import { adminAuthenticate, adminTokenCheck } from './http/admin-auth.js';
 import { authenticate } from './http/auth.js';
-import { AdminController, Controller } from './http/controller.js';
 import { errorHandler, notFoundHandler, requireJsonBody } from './http/error-handler.js';
 import { ApiMetrics, requestObservability } from './http/observability.js';
 import { ApiSettings, Logger, MetricsCollector } from './http/tokens.js';
@@ -53,9 +52,6 @@ export function createApp(container: Container): Express {
 
   // Public routes land on the app here, before the /v1 router demands a key.
   registerRoutes(apiRoutes, { app, v1, admin }, container);
-  // Areas not yet moved to route definitions (campaigns) still bind controllers.
-  for (const controller of container.isBound(Controller) ? container.getAll<Controller>(Controller) : []) controller.register(v1);
-  for (const controller of container.isBound(AdminController) ? container.getAll<Controller>(AdminController) : []) controller.register(admin);
 
   v1.use(notFoundHandler);
   app.use('/v1', v1);

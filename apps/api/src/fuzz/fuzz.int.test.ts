@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fillPath, routeTable, type RegisteredRoute } from '../testing/route-table.js';
+import { apiRoutes } from '../routes.js';
+import { fillPath, type RegisteredRoute } from '../testing/route-table.js';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
 /**
@@ -26,10 +27,9 @@ beforeAll(async () => {
   testKey = await api.createKey(company.id, { mode: 'test', rpm: 100_000 });
   const setor = await api.createSetor(company.id);
   await api.connectSetor(company.id, setor.id);
-  const table = routeTable(api.app);
+  // Every route of the route list (but the raw OpenAPI document, which is no envelope): one added later is fuzzed without being named here.
   routes = [
-    ...table.v1,
-    ...table.admin,
+    ...apiRoutes.filter((r) => !r.response.raw).map((r) => ({ method: r.method, path: r.path, scope: typeof r.auth === 'object' ? r.auth.scope : undefined })),
     { method: 'get', path: '/healthz', scope: undefined },
     { method: 'get', path: '/nowhere/:id', scope: undefined },
   ];

@@ -167,6 +167,8 @@ describe('real answers conform to the documented response schemas', () => {
     await call('get', '/v1/channel/instances/:id/status', { id: instanceId }, 200);
     await call('post', '/v1/channel/instances/:id/profile/refresh', { id: instanceId }, 200);
     await call('post', '/v1/channel/instances/profile/batch', {}, 200, { body: { items: [{ setor_id: setor.id, name: 'Vendas' }] } });
+    // An item that fails: its error is the documented { code, message }.
+    await call('post', '/v1/channel/instances/profile/batch', {}, 200, { body: { items: [{ setor_id: crypto.randomUUID(), name: 'Ninguém' }] } });
     await call('post', '/v1/channel/instances/profile-picture/batch', {}, 200, {
       body: { items: [{ setor_id: setor.id, picture_url: 'https://example.com/a.png' }] },
     });
