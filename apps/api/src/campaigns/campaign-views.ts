@@ -5,6 +5,8 @@ import {
   type CampaignDetail,
   type CampaignMessageDetail,
   type CreateCampaignCommand,
+  type RetryCampaignCommand,
+  type RetryCampaignResult,
 } from '@carteiro/core';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -101,6 +103,26 @@ export function createCampaignCommand(body: CreateCampaignBody): CreateCampaignC
     distribution: options.distribution,
     callbackUrl: options.callback_url,
   };
+}
+
+/** The body of POST /v1/campaigns/:id/retry. */
+export interface RetryCampaignBody {
+  detailIds?: string[] | null;
+  all_failures?: boolean | null;
+}
+
+export function retryCampaignCommand(body: RetryCampaignBody): RetryCampaignCommand {
+  return { messageIds: body.detailIds, allFailures: body.all_failures };
+}
+
+/** The answer of POST /v1/campaigns/:id/retry. */
+export function retryResultView(result: RetryCampaignResult) {
+  return { status: result.status, retried: result.retried, not_retried: result.notRetried };
+}
+
+/** The answer of POST /v1/campaigns/:id/resume. */
+export function resumedView(result: { status: 'processing'; pendingRequeued: number }) {
+  return { status: result.status, pending_requeued: result.pendingRequeued };
 }
 
 /** The 202 answer of POST /v1/campaigns. */

@@ -1,6 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { campaignDetail, messageDetail, type Campaign, type CampaignMessage } from '@carteiro/core';
-import { campaignDetailView, campaignMessageView, campaignRecipientView, createCampaignCommand } from './campaign-views.js';
+import {
+  campaignDetailView,
+  campaignMessageView,
+  campaignRecipientView,
+  createCampaignCommand,
+  resumedView,
+  retryCampaignCommand,
+  retryResultView,
+} from './campaign-views.js';
 
 const at = new Date('2026-01-15T18:00:00.000Z');
 
@@ -201,5 +209,18 @@ describe('campaign views', () => {
       erro_codigo: null,
       sent_at: null,
     });
+  });
+});
+
+describe('retry and resume', () => {
+  it('given detailIds or all_failures, then the command names them messageIds and allFailures; the answers use the specification names', () => {
+    expect(retryCampaignCommand({ detailIds: ['m1'] })).toEqual({ messageIds: ['m1'], allFailures: undefined });
+    expect(retryCampaignCommand({ all_failures: true })).toEqual({ messageIds: undefined, allFailures: true });
+    expect(retryResultView({ status: 'processando', retried: 1, notRetried: [{ id: 'm2', reason: 'not_failed' }] })).toEqual({
+      status: 'processando',
+      retried: 1,
+      not_retried: [{ id: 'm2', reason: 'not_failed' }],
+    });
+    expect(resumedView({ status: 'processing', pendingRequeued: 2 })).toEqual({ status: 'processing', pending_requeued: 2 });
   });
 });

@@ -14,7 +14,6 @@ import {
   type CampaignStatus,
   type Principal,
   type PublicMessageStatus,
-  type RetryCampaignInput,
 } from '@carteiro/core';
 import { defineRoute, idParam, reply } from '../http/route.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
@@ -25,7 +24,11 @@ import {
   campaignMessageView,
   campaignRecipientView,
   createCampaignCommand,
+  resumedView,
+  retryCampaignCommand,
+  retryResultView,
   type CreateCampaignBody,
+  type RetryCampaignBody,
 } from './campaign-views.js';
 
 // ---- Request schemas -------------------------------------------------------------------------
@@ -97,7 +100,7 @@ export const createCampaignSchema = typed<CreateCampaignBody>({
   },
 });
 
-export const retryCampaignSchema = typed<RetryCampaignInput>({
+export const retryCampaignSchema = typed<RetryCampaignBody>({
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -370,7 +373,7 @@ export const campaignsRoutes = [
     },
     errors: ['NOT_FOUND', 'INVALID_TRANSITION'],
     async handler({ params, principal, use }) {
-      return use(ResumeCampaign).execute(principal.company.id, params.id);
+      return resumedView(await use(ResumeCampaign).execute(principal.company.id, params.id));
     },
   }),
   defineRoute({
@@ -409,7 +412,7 @@ export const campaignsRoutes = [
     },
     errors: ['NOT_FOUND', 'INVALID_TRANSITION', 'BULK_DISABLED'],
     async handler({ params, body, principal, use }) {
-      return use(RetryCampaignMessages).execute(principal.company.id, params.id, body);
+      return retryResultView(await use(RetryCampaignMessages).execute(principal.company.id, params.id, retryCampaignCommand(body)));
     },
   }),
 ];

@@ -13,7 +13,7 @@ export class ResumeCampaign {
     private readonly clock: Clock,
   ) {}
 
-  execute(companyId: string, campaignId: string): Promise<{ status: 'processing'; pending_requeued: number }> {
+  execute(companyId: string, campaignId: string): Promise<{ status: 'processing'; pendingRequeued: number }> {
     return this.uow.transaction(async (repos) => {
       const found = await repos.campaigns.findByIdInCompany(companyId, campaignId);
       const campaign = found && (await repos.campaigns.findByIdForUpdate(found.id));
@@ -22,7 +22,7 @@ export class ResumeCampaign {
       await repos.campaigns.update(next);
       const pending = await repos.campaigns.messagesInStatus(campaign.id, ['pendente']);
       await wakeLanes(repos.jobs, pending.map((m) => m.setorId));
-      return { status: 'processing' as const, pending_requeued: pending.length };
+      return { status: 'processing' as const, pendingRequeued: pending.length };
     });
   }
 }

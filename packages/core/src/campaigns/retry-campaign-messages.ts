@@ -11,16 +11,17 @@ import type { CampaignRepositories } from './campaign-repositories.js';
 import type { ChannelRepositories } from '../channel/index.js';
 import type { CompanyRepositories } from '../companies/index.js';
 
-/** Body of POST /v1/campaigns/:id/retry. */
-export interface RetryCampaignInput {
-  detailIds?: string[] | null;
-  all_failures?: boolean | null;
+/** Which failed messages to retry: these ids (the API's `detailIds`), or every failure (`all_failures`). */
+export interface RetryCampaignCommand {
+  messageIds?: string[] | null;
+  allFailures?: boolean | null;
 }
 
+/** What went back to pending, and why the others did not. */
 export interface RetryCampaignResult {
   status: string;
   retried: number;
-  not_retried: { id: string; reason: 'not_failed' | 'retry_limit_reached' | 'not_found' }[];
+  notRetried: { id: string; reason: 'not_failed' | 'retry_limit_reached' | 'not_found' }[];
 }
 
 /**
@@ -34,9 +35,9 @@ export class RetryCampaignMessages {
     private readonly clock: Clock,
   ) {}
 
-  async execute(companyId: string, campaignId: string, input: RetryCampaignInput): Promise<RetryCampaignResult> {
-    const byIds = Array.isArray(input.detailIds) && input.detailIds.length > 0;
-    if (byIds === (input.all_failures === true)) {
+  async execute(companyId: string, campaignId: string, input: RetryCampaignCommand): Promise<RetryCampaignResult> {
+    const byIds = Array.isArray(input.messageIds) && input.messageIds.length > 0;
+    if (byIds === (input.allFailures === true)) {
       throw new ValidationError('Send either detailIds[] or all_failures: true', { fields: ['detailIds', 'all_failures'] });
     }
     return this.uow.transaction(async (repos) => {
@@ -50,10 +51,10 @@ export class RetryCampaignMessages {
         });
       }
       const now = this.clock.now();
-      const notRetried: RetryCampaignResult['not_retried'] = [];
+      const notRetried: RetryCampaignResult['notRetried'] = [];
       let candidates: CampaignMessage[];
       if (byIds) {
-        const ids = [...new Set(input.detailIds!)];
+        const ids = [...new Set(input.messageIds!)];
         candidates = await repos.campaigns.findMessagesByIds(campaign.id, ids);
         const known = new Set(candidates.map((m) => m.id));
         for (const id of ids) if (!known.has(id)) notRetried.push({ id, reason: 'not_found' });
@@ -66,7 +67,7 @@ export class RetryCampaignMessages {
         else if (m.manualRetries >= MAX_MANUAL_RETRIES) notRetried.push({ id: m.id, reason: 'retry_limit_reached' });
         else retried.push(transition(campaignMessageDecider, m, { type: 'retry', at: now }).state);
       }
-      if (retried.length === 0) return { status: campaign.status, retried: 0, not_retried: notRetried };
+      if (retried.length === 0) return { status: campaign.status, retried: 0, notRetried };
 
       const connected: string[] = [];
       for (const setorId of campaign.setorIds) {
@@ -93,7 +94,7 @@ export class RetryCampaignMessages {
         await repos.campaigns.update(campaign);
       }
       await wakeLanes(repos.jobs, changes.map((c) => c.message.setorId));
-      return { status: campaign.status, retried: written.length, not_retried: notRetried };
+      return { status: campaign.status, retried: written.length, notRetried };
     });
   }
 }

@@ -192,7 +192,7 @@ describe('campaign actions', () => {
     await world.drain();
     expect(world.gateway.sent).toHaveLength(1);
     expect(world.events.at(-1)).toMatchObject({ event: 'campaign.paused', data: { campaignId: id } });
-    expect(await new ResumeCampaign(world.uow, world.clock).execute(world.company.id, id)).toEqual({ status: 'processing', pending_requeued: 2 });
+    expect(await new ResumeCampaign(world.uow, world.clock).execute(world.company.id, id)).toEqual({ status: 'processing', pendingRequeued: 2 });
     await world.drain();
     expect(world.gateway.sent).toHaveLength(3);
   });
@@ -235,12 +235,12 @@ describe('campaign actions', () => {
     await world.drain();
     expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'concluido', totals: { falhas: 1 } });
     const retry = new RetryCampaignMessages(world.uow, world.clock);
-    expect(await retry.execute(world.company.id, id, { all_failures: true })).toMatchObject({ status: 'processando', retried: 1 });
+    expect(await retry.execute(world.company.id, id, { allFailures: true })).toMatchObject({ status: 'processando', retried: 1 });
     await world.drain();
-    expect(await retry.execute(world.company.id, id, { all_failures: true })).toMatchObject({ retried: 1 });
+    expect(await retry.execute(world.company.id, id, { allFailures: true })).toMatchObject({ retried: 1 });
     await world.drain();
     const [failed] = (await read(world).messages(world.company.id, id, 'falha', { page: 1, limit: 10 })).items;
-    expect(await retry.execute(world.company.id, id, { detailIds: [failed!.id] })).toMatchObject({ retried: 0, not_retried: [{ id: failed!.id, reason: 'retry_limit_reached' }] });
+    expect(await retry.execute(world.company.id, id, { messageIds: [failed!.id] })).toMatchObject({ retried: 0, notRetried: [{ id: failed!.id, reason: 'retry_limit_reached' }] });
     await expect(retry.execute(world.company.id, id, {})).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
