@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { ChannelGateway, CheckChannelHealth, Repositories, type Repositories as Repos } from '@carteiro/core';
+import { ChannelGateway, CheckChannelHealth, Repositories } from '@carteiro/core';
+import type { ServiceRepositories } from '@carteiro/postgres';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
 const authed = (key: string) => ({ Authorization: `Bearer ${key}` });
@@ -235,7 +236,7 @@ describe('/v1/channel/instances', () => {
   it('lets the operator read the simulator outbox, newest first, filtered', async () => {
     const { setor, instanceId } = await newInstance('Outbox');
     await connect(instanceId);
-    const repos = api.container.get<Repos>(Repositories);
+    const repos = api.container.get<ServiceRepositories>(Repositories);
     const instance = (await repos.channelInstances.findBySetor(setor.id))!;
     const box = (await repos.setores.findById(setor.id))!;
     const gateway = api.container.get<ChannelGateway>(ChannelGateway);

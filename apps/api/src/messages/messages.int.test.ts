@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ContainerModule } from 'inversify';
 import request from 'supertest';
-import { ChannelGateway, Repositories, type Repositories as Repos } from '@carteiro/core';
+import { ChannelGateway, Repositories } from '@carteiro/core';
+import type { ServiceRepositories } from '@carteiro/postgres';
 import { FakeChannelGateway } from '@carteiro/core/testing';
 import { pino } from 'pino';
 import { createApp } from '../app.js';
@@ -205,7 +206,7 @@ describe('/v1/messages', () => {
       const { company, key, setor } = await tenant();
       const second = await api.createSetor(company.id);
       await api.connectSetor(company.id, second.id);
-      const repos = api.container.get<Repos>(Repositories);
+      const repos = api.container.get<ServiceRepositories>(Repositories);
       const tagId = crypto.randomUUID();
       await repos.tags.insert({ id: tagId, companyId: company.id, name: 'lead', createdAt: new Date() });
       const to = phone();
