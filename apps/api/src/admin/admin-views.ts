@@ -18,6 +18,7 @@ export function companyView(company: Company) {
     company_rpm: settings.companyRpm,
     safe_hours: { ...company.safeHours },
     timezone: company.timezone,
+    default_country: company.defaultCountry,
     created_at: company.createdAt.toISOString(),
     updated_at: company.updatedAt.toISOString(),
   };

@@ -27,9 +27,14 @@ const companySettings = {
     required: ['start', 'end'],
     additionalProperties: false,
     properties: { start: hour, end: hour },
-    description: 'Hours (company time zone) between which campaigns send.',
+    description: 'Hours 0-24 (company time zone) between which campaigns send; start must be before end.',
   },
   timezone: { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. America/Sao_Paulo.' },
+  default_country: {
+    type: 'string',
+    pattern: '^[A-Z]{2}$',
+    description: 'ISO 3166-1 alpha-2 country of phone numbers written without their country code (default BR).',
+  },
 } as const;
 
 export interface CompanyBody {
@@ -46,6 +51,7 @@ export interface CompanyBody {
   company_rpm?: number | null;
   safe_hours?: { start: number; end: number };
   timezone?: string;
+  default_country?: string;
 }
 
 export const createCompanySchema = typed<CompanyBody & { name: string }>({
@@ -144,6 +150,7 @@ function toSettings(body: CompanyBody): CompanySettingsInput {
     companyRpm: body.company_rpm,
     safeHours: body.safe_hours,
     timezone: body.timezone,
+    defaultCountry: body.default_country,
   };
 }
 
@@ -176,6 +183,7 @@ const Company = component(
     company_rpm: s.integer(),
     safe_hours: s.object({ start: s.integer(), end: s.integer() }),
     timezone: s.string(),
+    default_country: s.string({ description: 'ISO 3166-1 alpha-2 country of national phone numbers.' }),
     created_at: s.dateTime(),
     updated_at: s.dateTime(),
   }),

@@ -106,10 +106,10 @@ export class CreateCampaign {
 
   private async create(repos: Repositories<CreateCampaignRepositories>, caller: CampaignCaller, request: ValidCampaignCommand): Promise<CampaignCreated> {
     const now = this.clock.now();
-    const phones = request.recipients.map((r, i) => (present(r.clientId) ? null : normalizePhone(r.phone, `recipients[${i}].phone`)));
-
     const company = await repos.companies.findByIdForUpdate(caller.companyId);
     if (!company) throw new DomainError('NOT_FOUND', 'Company not found');
+    // National numbers (no country code) are read in the company's country.
+    const phones = request.recipients.map((r, i) => (present(r.clientId) ? null : normalizePhone(r.phone, `recipients[${i}].phone`, company.defaultCountry)));
     const pool = await this.resolvePool(repos, company, request);
 
     this.checkModality(company, now);

@@ -8,6 +8,8 @@ import { conversationPhoneKey } from './conversation-window.js';
 import { loadInstanceInCompany } from './load-instance.js';
 import type { ChannelRepositories } from './channel-repositories.js';
 import type { SetorRepositories } from '../setores/index.js';
+import type { CompanyRepositories } from '../companies/index.js';
+import { normalizePhone } from '../phone/index.js';
 
 /** At most this many numbers in one profile batch. */
 export const PROFILE_BATCH_MAX = 20;
@@ -66,7 +68,7 @@ export interface ProfileBatchResult {
 export class UpdateChannelProfiles {
   constructor(
     private readonly uow: UnitOfWork<ChannelRepositories & SetorRepositories>,
-    private readonly repos: Repositories<ChannelRepositories & SetorRepositories>,
+    private readonly repos: Repositories<ChannelRepositories & CompanyRepositories & SetorRepositories>,
     private readonly gateway: ChannelGateway,
     private readonly clock: Clock,
   ) {}
@@ -83,9 +85,14 @@ export class UpdateChannelProfiles {
         throw new ValidationError('each item needs name and/or picture_url', { field: `items[${index}]` });
       }
     });
+    // A number is given as any single send takes it (national numbers in the company's country); a bad one is a 400.
+    const company = await this.repos.companies.findById(input.companyId);
+    const items = input.items.map((item, index) =>
+      item.phoneNumber ? { ...item, phoneNumber: normalizePhone(item.phoneNumber, `items[${index}].phone_number`, company?.defaultCountry) } : item,
+    );
     const instances = await this.repos.channelInstances.listByCompany(input.companyId);
     const results: ProfileBatchResult[] = [];
-    for (const item of input.items) results.push(await this.updateOne(input, instances, item));
+    for (const item of items) results.push(await this.updateOne(input, instances, item));
     return results;
   }
 

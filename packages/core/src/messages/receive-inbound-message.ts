@@ -9,6 +9,7 @@ import { newConversation } from './conversation.js';
 import { MAX_TEXT_LENGTH } from './message-content.js';
 import type { ChannelRepositories } from '../channel/index.js';
 import type { ContactRepositories } from '../contacts/index.js';
+import type { CompanyRepositories } from '../companies/index.js';
 import type { MessageRepositories } from './message-repositories.js';
 import type { SetorRepositories } from '../setores/index.js';
 
@@ -42,19 +43,21 @@ export interface InboundMessageResult {
  */
 export class ReceiveInboundMessage {
   constructor(
-    private readonly uow: UnitOfWork<ChannelRepositories & ContactRepositories & MessageRepositories & SetorRepositories>,
+    private readonly uow: UnitOfWork<ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
 
   async execute(input: InboundMessageInput): Promise<InboundMessageResult> {
-    const from = normalizePhone(input.from, 'from');
     if (typeof input.text !== 'string' || input.text.trim() === '') throw new ValidationError('text is required', { field: 'text' });
     if (input.text.length > MAX_TEXT_LENGTH) throw new ValidationError(`text is longer than ${MAX_TEXT_LENGTH} characters`, { field: 'text' });
     return this.uow.transaction(async (repos) => {
       const now = this.clock.now();
       const setor = await repos.setores.findById(input.setorId);
       if (!setor) throw new NotFoundError('Box', { setor_id: input.setorId });
+      // A number without its country code is read in the box's company's country.
+      const company = await repos.companies.findById(setor.companyId);
+      const from = normalizePhone(input.from, 'from', company?.defaultCountry);
       const [contact] = await repos.contacts.ensureMany(setor.companyId, [{ phone: from, name: null }], this.ids, now);
       const candidate = newConversation(this.ids.newId(), setor.companyId, setor.id, contact!.id, now);
       const conversation = await repos.conversations.findOrCreate(candidate);

@@ -108,14 +108,17 @@ export class SendMessage {
 
   async send(command: SendMessageCommand): Promise<SingleSendOutcome> {
     const now = this.clock.now();
-    const recipient = await this.recipient(command.companyId, command.phone, command.clientId);
-    const prepared = await this.prepare(command.companyId, command.keyMode, recipient, command.selection ?? {}, command.content, false, now);
+    const company = await this.company(command.companyId);
+    const recipient = await this.recipient(company, command.phone, command.clientId);
+    const prepared = await this.prepare(company, command.keyMode, recipient, command.selection ?? {}, command.content, false, now);
     return this.deliver(command.keyMode, command.content, prepared, null);
   }
 
   async sendFirstContact(command: FirstContactCommand): Promise<SingleSendOutcome> {
     const now = this.clock.now();
-    const phone = normalizePhone(command.phone);
+    const company = await this.company(command.companyId);
+    // National numbers (no country code) are read in the company's country.
+    const phone = normalizePhone(command.phone, 'phone', company.defaultCountry);
     const tagIds = [...new Set(command.tagIds ?? [])];
     if (tagIds.length > 0) {
       const found = await this.repos.tags.findManyByIds(command.companyId, tagIds);
@@ -123,23 +126,30 @@ export class SendMessage {
       if (missing.length > 0) throw new NotFoundError('Tag', { tag_ids: missing });
     }
     const contact = await this.repos.contacts.findByPhone(command.companyId, phone);
-    const prepared = await this.prepare(command.companyId, command.keyMode, { phone, contact }, command.selection ?? {}, command.content, true, now);
+    const prepared = await this.prepare(company, command.keyMode, { phone, contact }, command.selection ?? {}, command.content, true, now);
     return this.deliver(command.keyMode, command.content, prepared, { name: command.name ?? null, tagIds });
   }
 
-  private async recipient(companyId: string, phone?: string | null, clientId?: string | null): Promise<Recipient> {
+  private async company(companyId: string): Promise<Company> {
+    const company = await this.repos.companies.findById(companyId);
+    if (!company) throw new NotFoundError('Company');
+    return company;
+  }
+
+  private async recipient(company: Company, phone?: string | null, clientId?: string | null): Promise<Recipient> {
+    const companyId = company.id;
     if (clientId != null && clientId !== '') {
       const contact = await this.repos.contacts.findById(companyId, clientId);
       if (!contact) throw new NotFoundError('Contact', { client_id: clientId });
       return { phone: contact.phone, contact };
     }
     if (phone == null || phone === '') throw new ValidationError('phone or client_id is required', { fields: ['phone', 'client_id'] }, 'BAD_REQUEST');
-    const normalized = normalizePhone(phone);
+    const normalized = normalizePhone(phone, 'phone', company.defaultCountry);
     return { phone: normalized, contact: await this.repos.contacts.findByPhone(companyId, normalized) };
   }
 
   private async prepare(
-    companyId: string,
+    company: Company,
     mode: KeyMode,
     recipient: Recipient,
     selection: SenderSelection,
@@ -148,8 +158,6 @@ export class SendMessage {
     now: Date,
   ): Promise<Prepared> {
     selectionMode(selection);
-    const company = await this.repos.companies.findById(companyId);
-    if (!company) throw new NotFoundError('Company');
     if (mode === 'live') {
       const blocker = sendBlocker(company, now);
       if (blocker) throw blocker;

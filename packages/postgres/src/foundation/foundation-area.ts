@@ -1,4 +1,5 @@
 import * as m0001 from './0001-foundation.js';
+import * as m0006 from './0006-field-fixes.js';
 import { postgresArea } from '../shared/postgres-area.js';
 import { KyselyApiKeyRepository } from './kysely-api-key-repository.js';
 import { KyselyCompanyRepository } from './kysely-company-repository.js';
@@ -8,7 +9,7 @@ import { KyselyUsageRepository } from './kysely-usage-repository.js';
 
 /** Companies, API keys, boxes (setores), teams, daily usage and the rate-limit counters. */
 export const foundationArea = postgresArea({
-  migrations: { '0001-foundation': m0001 },
+  migrations: { '0001-foundation': m0001, '0006-field-fixes': m0006 },
   repositories: (db) => ({
     companies: new KyselyCompanyRepository(db),
     apiKeys: new KyselyApiKeyRepository(db),

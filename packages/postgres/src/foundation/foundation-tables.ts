@@ -18,6 +18,7 @@ export interface CompaniesTable {
   safe_hours_start: number;
   safe_hours_end: number;
   timezone: string;
+  default_country: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -20,6 +20,7 @@ export function toCompany(row: Selectable<CompaniesTable>): Company {
     companyRpm: row.company_rpm,
     safeHours: { start: row.safe_hours_start, end: row.safe_hours_end },
     timezone: row.timezone,
+    defaultCountry: row.default_country,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -42,6 +43,7 @@ function toRow(c: Company): Selectable<CompaniesTable> {
     safe_hours_start: c.safeHours.start,
     safe_hours_end: c.safeHours.end,
     timezone: c.timezone,
+    default_country: c.defaultCountry,
     created_at: c.createdAt,
     updated_at: c.updatedAt,
   };
