@@ -1,5 +1,6 @@
 import {
   ChannelGateway,
+  channelQueueDefinitions,
   ChannelSimulatorStore,
   CheckChannelHealth,
   Clock,
@@ -16,6 +17,7 @@ import {
   UpdateChannelProfiles,
 } from '@carteiro/core';
 import { ChannelsSettings, channelsSettingsFrom, type ChannelsConfig } from '@carteiro/channels';
+import { QueueDefinitions } from '@carteiro/pgboss';
 import { Db, KyselyChannelSimulatorStore, type Database, type ServiceRepositories, type ServiceUnitOfWork } from '@carteiro/postgres';
 import { AppConfig, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
@@ -26,6 +28,8 @@ import type { Kysely } from 'kysely';
  * (`channelsModule` of @carteiro/channels binds the router), the use cases and the routes.
  */
 export const channelModule = new ContainerModule(({ bind }) => {
+  // Recording a connection enqueues its health check: the API creates the channel queues too.
+  bind(QueueDefinitions).toConstantValue(channelQueueDefinitions);
   bind<ChannelsConfig>(ChannelsSettings).toResolvedValue((config: Config) => channelsSettingsFrom(config), [AppConfig]).inSingletonScope();
   bind<ChannelSimulatorStore>(ChannelSimulatorStore)
     .toResolvedValue((db: Kysely<Database>) => new KyselyChannelSimulatorStore(db), [Db])

@@ -16,14 +16,16 @@ import { ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { JobHandler } from '../jobs/job-handler.js';
-import { CHANNEL_HEALTH_QUEUE, ChannelHealthJob } from './channel-health.job.js';
+import { ChannelHealthAtConnectionJob } from './channel-health-at-connection.job.js';
+import { ChannelHealthJob } from './channel-health.job.js';
 
 /** The simulator's outbox is a development aid: a week of it is kept. */
 export const SIMULATOR_OUTBOX_RETENTION_MS = 7 * 86_400_000;
 
 /**
  * The worker's channel side: the settings and PostgreSQL simulator store the gateway router needs
- * (`channelsModule` of @carteiro/channels binds the router) and the periodic health job.
+ * (`channelsModule` of @carteiro/channels binds the router), the periodic health job and the
+ * check of a number that just connected.
  */
 export const channelWorkerModule = new ContainerModule(({ bind }) => {
   bind(QueueDefinitions).toConstantValue(channelQueueDefinitions);
@@ -38,6 +40,7 @@ export const channelWorkerModule = new ContainerModule(({ bind }) => {
     )
     .inSingletonScope();
   bind(JobHandler).to(ChannelHealthJob).inSingletonScope();
+  bind(JobHandler).to(ChannelHealthAtConnectionJob).inSingletonScope();
   bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue(
     (store: ChannelSimulatorStore) => (now: Date) => store.purgeMessagesBefore(new Date(now.getTime() - SIMULATOR_OUTBOX_RETENTION_MS)),
     [ChannelSimulatorStore],
