@@ -2,6 +2,7 @@ import type { ChannelSimulatorStore, Clock, ConversationWindowRepository, IdGene
 import { ChannelGatewayRouter } from './channel-gateway-router.js';
 import { CloudApiGateway } from './official/cloud-api-gateway.js';
 import { EvolutionGateway } from './qr-provider/evolution-gateway.js';
+import { parseProxyList, type EvolutionProxy } from './qr-provider/evolution-proxy.js';
 import { ChannelSimulator } from './simulator/channel-simulator.js';
 
 /** The channel settings of a process (from `QR_PROVIDER_URL`, `OFFICIAL_API_URL`, `SIMULATOR_SCAN_DELAY_MS`, …). */
@@ -14,6 +15,8 @@ export interface ChannelsConfig {
   officialApiVersion?: string | undefined;
   /** Per-call timeout of provider calls (ms). */
   providerTimeoutMs?: number;
+  /** `QR_PROVIDER_PROXIES`: the proxies QR-provider sessions go through, one per session. */
+  qrProviderProxies?: EvolutionProxy[];
 }
 
 export interface ChannelGatewayDeps {
@@ -25,18 +28,20 @@ export interface ChannelGatewayDeps {
 }
 
 /** Reads the optional channel settings that the shared configuration does not carry. */
-export function channelsEnv(env: NodeJS.ProcessEnv = process.env): Pick<ChannelsConfig, 'officialApiVersion' | 'providerTimeoutMs'> {
+export function channelsEnv(env: NodeJS.ProcessEnv = process.env): Pick<ChannelsConfig, 'officialApiVersion' | 'providerTimeoutMs' | 'qrProviderProxies'> {
   const timeout = Number(env.CHANNEL_PROVIDER_TIMEOUT_MS);
   return {
     officialApiVersion: env.OFFICIAL_API_VERSION || undefined,
     providerTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+    qrProviderProxies: parseProxyList(env.QR_PROVIDER_PROXIES),
   };
 }
 
 /**
  * The channel settings of a process: the shared configuration's channel fields (`loadConfig` of
  * @carteiro/system reads `QR_PROVIDER_URL`, `QR_PROVIDER_API_KEY`, `OFFICIAL_API_URL`,
- * `SIMULATOR_SCAN_DELAY_MS`) plus the channel-only variables of `channelsEnv`.
+ * `SIMULATOR_SCAN_DELAY_MS`) plus the channel-only variables of `channelsEnv`
+ * (`OFFICIAL_API_VERSION`, `CHANNEL_PROVIDER_TIMEOUT_MS`, `QR_PROVIDER_PROXIES`).
  */
 export function channelsSettingsFrom(
   config: Pick<ChannelsConfig, 'simulatorScanDelayMs' | 'qrProviderUrl' | 'qrProviderApiKey' | 'officialApiUrl'>,
@@ -59,7 +64,10 @@ export function createChannelGateway(config: ChannelsConfig, deps: ChannelGatewa
     { scanDelayMs: config.simulatorScanDelayMs, sessionCacheMs: 1000 },
   );
   const qrProvider = config.qrProviderUrl
-    ? new EvolutionGateway({ baseUrl: config.qrProviderUrl, apiKey: config.qrProviderApiKey, timeoutMs: config.providerTimeoutMs }, deps.clock)
+    ? new EvolutionGateway(
+        { baseUrl: config.qrProviderUrl, apiKey: config.qrProviderApiKey, timeoutMs: config.providerTimeoutMs, proxies: config.qrProviderProxies ?? [] },
+        deps.clock,
+      )
     : null;
   const official = config.officialApiUrl
     ? new CloudApiGateway({ baseUrl: config.officialApiUrl, version: config.officialApiVersion, timeoutMs: config.providerTimeoutMs }, deps.clock)

@@ -8,3 +8,4 @@ export * from './official/cloud-api-gateway.js';
 export * from './channel-gateway-router.js';
 export * from './create-channel-gateway.js';
 export * from './channels.module.js';
+export * from './qr-provider/evolution-proxy.js';

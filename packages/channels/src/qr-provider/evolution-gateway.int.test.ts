@@ -4,6 +4,7 @@ import { describeChannelGatewayContract } from '@carteiro/core/testing';
 import { FakeEvolutionServer } from '../testing/fake-evolution-server.js';
 import { FakeHttpServer } from '../testing/fake-server.js';
 import { EvolutionGateway } from './evolution-gateway.js';
+import { proxyForInstance, type EvolutionProxy } from './evolution-proxy.js';
 
 const clock = { now: () => new Date() };
 let boxes = 0;
@@ -155,6 +156,139 @@ describe('QR provider (Evolution API) adapter', () => {
       expect(sends).toBe(1);
     } finally {
       await flaky.stop();
+    }
+  });
+});
+
+// Creating an instance renders a QR image: on a busy machine it can take longer than the contract's timeouts.
+const slowOptions = { ...options, timeoutMs: 4000 };
+
+describe('QR provider (Evolution API) proxies', () => {
+  const fake = new FakeEvolutionServer({ apiKey: 'evo-key', deadProxyHosts: ['dead.proxy.test'] });
+  const proxies: EvolutionProxy[] = [
+    { protocol: 'http', host: 'proxy-a.test', port: '8080', username: 'user', password: 's3cret' },
+    { protocol: 'socks5', host: 'proxy-b.test', port: '1080' },
+  ];
+  let url: string;
+  beforeAll(async () => {
+    url = await fake.start();
+  });
+  afterAll(() => fake.stop());
+
+  it('creates a new provider instance with its proxy, picked by instance id, and reports it configured', async () => {
+    const gateway = new EvolutionGateway({ baseUrl: url, ...slowOptions, proxies }, clock);
+    const box = qrBox();
+    const name = `carteiro-${box.instance.id}`;
+    const qr = await gateway.connect({ ...box, mode: 'live' });
+    expect(qr.proxyConfigured).toBe(true);
+    const proxy = proxyForInstance(box.instance.id, proxies)!;
+    const create = fake.requests.find((r) => r.path === '/instance/create' && (r.body as { instanceName?: string }).instanceName === name);
+    expect(create?.body).toEqual({
+      instanceName: name,
+      qrcode: true,
+      integration: 'WHATSAPP-BAILEYS',
+      proxyHost: proxy.host,
+      proxyPort: proxy.port,
+      proxyProtocol: proxy.protocol,
+      ...(proxy.username ? { proxyUsername: proxy.username, proxyPassword: proxy.password } : {}),
+    });
+    expect(fake.instances.get(name)?.proxy).toMatchObject({ enabled: true, host: proxy.host, port: proxy.port, protocol: proxy.protocol });
+  });
+
+  it('sets the proxy of a provider instance created without one before asking for its code, once', async () => {
+    const direct = new EvolutionGateway({ baseUrl: url, ...slowOptions }, clock);
+    const box = qrBox();
+    const name = `carteiro-${box.instance.id}`;
+    const first = await direct.connect({ ...box, mode: 'live' });
+    expect(first.proxyConfigured).toBeUndefined();
+    expect(fake.instances.get(name)?.proxy).toBeNull();
+
+    const gateway = new EvolutionGateway({ baseUrl: url, ...slowOptions, proxies }, clock);
+    const instance = { ...box.instance, providerRef: name };
+    const before = fake.requests.length;
+    const second = await gateway.connect({ ...box, instance, mode: 'live' });
+    expect(second.proxyConfigured).toBe(true);
+    const proxy = proxyForInstance(box.instance.id, proxies)!;
+    const calls = fake.requests.slice(before);
+    expect(calls.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /proxy/set/${name}`, `GET /instance/connect/${name}`]);
+    expect(calls[0]?.body).toEqual({ enabled: true, ...proxy });
+    expect(fake.instances.get(name)?.proxy).toMatchObject({ host: proxy.host, port: proxy.port });
+
+    const third = await gateway.connect({ ...box, instance: { ...instance, proxyConfigured: true }, mode: 'live' });
+    expect(third.proxyConfigured).toBeUndefined();
+    expect(fake.requests.filter((r) => r.path === `/proxy/set/${name}`)).toHaveLength(1);
+  });
+
+  it('refuses to connect a number directly when the provider rejects its proxy', async () => {
+    const gateway = new EvolutionGateway({ baseUrl: url, ...slowOptions, proxies: [{ protocol: 'http', host: 'dead.proxy.test', port: '3128' }] }, clock);
+    const box = qrBox();
+    await expect(gateway.connect({ ...box, mode: 'live' })).rejects.toMatchObject({ code: 'PROVIDER_ERROR', message: expect.stringContaining('Invalid proxy') });
+    expect(fake.instances.has(`carteiro-${box.instance.id}`)).toBe(false);
+  });
+});
+
+describe('QR provider (Evolution API) resend after a crash', () => {
+  const fake = new FakeEvolutionServer({ apiKey: 'evo-key', hangMs: 6000 });
+  let gateway: EvolutionGateway;
+  beforeAll(async () => {
+    gateway = new EvolutionGateway({ baseUrl: await fake.start(), ...slowOptions }, clock);
+  });
+  afterAll(() => fake.stop());
+
+  async function connected() {
+    const box = qrBox();
+    const name = `carteiro-${box.instance.id}`;
+    await gateway.connect({ ...box, mode: 'live' });
+    fake.scan(name, '5511977776666');
+    return { name, target: { setor: box.setor, instance: { ...box.instance, providerRef: name, status: 'connected' as const }, mode: 'live' as const } };
+  }
+  const sendsTo = (name: string, digits: string) => fake.requests.filter((r) => r.path === `/message/sendText/${name}` && (r.body as { number?: string }).number === digits);
+
+  it('finds a message that reached the provider before the attempt died and answers it instead of sending it again', async () => {
+    const { name, target } = await connected();
+    const since = new Date(Date.now() - 1000);
+    // Area code 31: WhatsApp knows the chat without the ninth digit. Ending 0003: the provider takes the message but answers too late.
+    const to = '+55 31 98888-0003';
+    const lost = await gateway.send({ ...target, to, content: { kind: 'text', text: 'Oi de novo' }, clientMessageId: 'm-1' });
+    expect(lost).toMatchObject({ ok: false, code: 'TEMP_TIMEOUT' });
+    const [stored] = [...fake.messages.values()].filter((m) => m.instance === name);
+
+    const resent = await gateway.send({ ...target, to, content: { kind: 'text', text: 'Oi de novo' }, clientMessageId: 'm-1', earlierAttemptSince: since });
+    expect(resent).toMatchObject({ ok: true, providerMessageId: stored!.id, providerChatId: '553188880003@s.whatsapp.net' });
+    expect(sendsTo(name, '5531988880003')).toHaveLength(1);
+    const lookup = fake.requests.find((r) => r.path === `/chat/findMessages/${name}`);
+    expect(lookup?.body).toMatchObject({ where: { key: { remoteJid: '5531988880003@s.whatsapp.net', fromMe: true }, messageTimestamp: { gte: expect.any(String), lte: expect.any(String) } } });
+  });
+
+  it('sends when no earlier attempt reached the provider (another text to the chat does not count)', async () => {
+    const { name, target } = await connected();
+    const to = '+55 11 95555-1234';
+    expect((await gateway.send({ ...target, to, content: { kind: 'text', text: 'Primeira' }, clientMessageId: 'm-2' })).ok).toBe(true);
+    const resent = await gateway.send({ ...target, to, content: { kind: 'text', text: 'Segunda' }, clientMessageId: 'm-3', earlierAttemptSince: new Date(Date.now() - 1000) });
+    expect(resent.ok).toBe(true);
+    expect(sendsTo(name, '5511955551234')).toHaveLength(2);
+    const media = { kind: 'media' as const, mediaType: 'image' as const, url: 'https://x/a.png', caption: 'foto' };
+    const firstMedia = await gateway.send({ ...target, to, content: media, clientMessageId: 'm-4' });
+    const againMedia = await gateway.send({ ...target, to, content: media, clientMessageId: 'm-4', earlierAttemptSince: new Date(Date.now() - 1000) });
+    expect(firstMedia.ok && againMedia.ok && againMedia.providerMessageId === firstMedia.providerMessageId).toBe(true);
+    expect(fake.requests.filter((r) => r.path === `/message/sendMedia/${name}`)).toHaveLength(1);
+  });
+
+  it('does not send when the lookup itself fails: a temporary failure, retried later', async () => {
+    let sends = 0;
+    const broken = new FakeHttpServer((request) => {
+      if (request.path.startsWith('/chat/findMessages/')) return { status: 500, body: { status: 500, error: 'Internal Server Error', response: { message: 'db down' } } };
+      sends += 1;
+      return { status: 201, body: { key: { id: 'X', remoteJid: '5511955551234@s.whatsapp.net', fromMe: true }, messageTimestamp: 1 } };
+    });
+    const adapter = new EvolutionGateway({ baseUrl: await broken.start(), ...slowOptions }, clock);
+    const box = qrBox();
+    try {
+      const result = await adapter.send({ ...box, mode: 'live', to: '+5511955551234', content: { kind: 'text', text: 'x' }, clientMessageId: 'c', earlierAttemptSince: new Date() });
+      expect(result).toMatchObject({ ok: false, code: 'TEMP_SERVER_ERROR', providerFailure: true });
+      expect(sends).toBe(0);
+    } finally {
+      await broken.stop();
     }
   });
 });

@@ -24,6 +24,7 @@ import {
 import { QR_CAPABILITIES } from '../channel-capabilities.js';
 import { describeOutcome, JsonHttpClient, type HttpOutcome } from '../http/json-http-client.js';
 import { isPngDataUrl, qrPngDataUrl } from '../qr-image.js';
+import { proxyForInstance, type EvolutionProxy } from './evolution-proxy.js';
 
 export interface EvolutionGatewayOptions {
   /** `QR_PROVIDER_URL`. */
@@ -39,6 +40,8 @@ export interface EvolutionGatewayOptions {
   retryBackoffMs?: (attempt: number) => number;
   /** Send interactive buttons and lists natively (`sendButtons`/`sendList`); off: numbered text, as the channel requires. */
   nativeInteractive?: boolean;
+  /** `QR_PROVIDER_PROXIES`: each session goes through one of them (picked by instance id); empty: direct. */
+  proxies?: readonly EvolutionProxy[];
   fetch?: typeof fetch;
 }
 
@@ -117,16 +120,58 @@ export class EvolutionGateway implements ChannelGateway {
     return { remoteJid, fromMe: true, id: message.providerMessageId };
   }
 
+  /** The proxy a session goes through (`QR_PROVIDER_PROXIES`, picked by instance id); null: direct. */
+  proxyOf(instance: ChannelInstance): EvolutionProxy | null {
+    return proxyForInstance(instance.id, this.options.proxies ?? []);
+  }
+
+  /**
+   * Asks for a QR code, creating the provider instance on first use. With proxies configured, a new
+   * provider instance is created with its proxy (Evolution's `proxyHost`/`proxyPort`/… create fields,
+   * so its first connection already goes through it), and one created earlier without a proxy gets
+   * it through `POST /proxy/set/{instance}` before the code is asked for (Evolution applies a proxy
+   * when the session next connects). A proxy the provider refuses (it tests each one) fails the call
+   * with PROVIDER_ERROR rather than connecting the number directly.
+   */
   async connect(target: SessionTarget): Promise<QrCode> {
     const name = EvolutionGateway.instanceName(target.instance);
     const path = `/instance/connect/${encodeURIComponent(name)}`;
+    const proxy = this.proxyOf(target.instance);
+    let proxyConfigured: boolean | undefined;
+    const setProxy = async (): Promise<'set' | 'no-instance'> => {
+      const outcome = await this.http.call({
+        method: 'POST',
+        path: `/proxy/set/${encodeURIComponent(name)}`,
+        body: { enabled: true, ...proxy },
+        timeoutMs: this.timeoutMs,
+        idempotent: true,
+      });
+      if (outcome.kind === 'response' && outcome.status === 404) return 'no-instance';
+      if (!outcome.ok) throw providerError('set the proxy of', outcome);
+      proxyConfigured = true;
+      return 'set';
+    };
+    if (proxy && !target.instance.proxyConfigured && target.instance.providerRef === name) await setProxy();
     let outcome = await this.http.call({ method: 'GET', path, timeoutMs: this.timeoutMs, idempotent: true });
     let qrSource: unknown = outcome.kind === 'response' ? outcome.body : null;
     if (outcome.kind === 'response' && outcome.status === 404) {
       const created = await this.http.call({
         method: 'POST',
         path: '/instance/create',
-        body: { instanceName: name, qrcode: true, integration: 'WHATSAPP-BAILEYS' },
+        body: {
+          instanceName: name,
+          qrcode: true,
+          integration: 'WHATSAPP-BAILEYS',
+          ...(proxy
+            ? {
+                proxyHost: proxy.host,
+                proxyPort: proxy.port,
+                proxyProtocol: proxy.protocol,
+                ...(proxy.username !== undefined ? { proxyUsername: proxy.username } : {}),
+                ...(proxy.password !== undefined ? { proxyPassword: proxy.password } : {}),
+              }
+            : {}),
+        },
         timeoutMs: this.timeoutMs,
         idempotent: false,
       });
@@ -137,16 +182,20 @@ export class EvolutionGateway implements ChannelGateway {
       } else {
         outcome = created;
         qrSource = created.kind === 'response' ? asRecord(created.body).qrcode : null;
+        if (created.ok && proxy) proxyConfigured = true;
       }
     }
     if (!outcome.ok) throw providerError('connect', outcome);
+    // An instance this adapter did not know it had created (a lost answer): its proxy applies from its next connection.
+    if (proxy && !target.instance.proxyConfigured && proxyConfigured === undefined) await setProxy();
+    const proxyField = proxyConfigured === undefined ? {} : { proxyConfigured };
     const body = asRecord(qrSource);
     if (asRecord(body.instance).state === 'open') {
-      return { qrCode: null, expiresInSeconds: 0, state: await this.sessionState(target), providerRef: name };
+      return { qrCode: null, expiresInSeconds: 0, state: await this.sessionState(target), providerRef: name, ...proxyField };
     }
     const qrCode = isPngDataUrl(body.base64) ? body.base64 : typeof body.code === 'string' && body.code ? await qrPngDataUrl(body.code) : null;
     if (!qrCode) throw new DomainError('PROVIDER_ERROR', 'The QR provider returned no QR code; try again in a few seconds');
-    return { qrCode, expiresInSeconds: 60, providerRef: name };
+    return { qrCode, expiresInSeconds: 60, providerRef: name, ...proxyField };
   }
 
   async sessionState(target: SessionTarget): Promise<SessionState> {
@@ -202,6 +251,10 @@ export class EvolutionGateway implements ChannelGateway {
     const name = encodeURIComponent(EvolutionGateway.instanceName(request.instance));
     const content = adaptToCapabilities(request.content, this.capabilities(request.setor, request.mode));
     const number = request.to.replace(/\D/g, '');
+    if (request.earlierAttemptSince) {
+      const earlier = await this.findEarlierSend(decodeURIComponent(name), number, content, request.earlierAttemptSince);
+      if (earlier) return earlier;
+    }
     const { route, body } = evolutionMessage(content, number);
     const outcome = await this.http.call({ method: 'POST', path: `/message/${route}/${name}`, body, timeoutMs: this.timeoutMs, idempotent: false });
     if (outcome.ok && outcome.kind === 'response') {
@@ -268,6 +321,58 @@ export class EvolutionGateway implements ChannelGateway {
     return fail('UNKNOWN');
   }
 
+  /**
+   * A resend after a crash: Evolution does not hand our id to WhatsApp (its send body's `messageId` is
+   * not used by the Baileys integration), so the earlier attempt is looked for among the messages this
+   * number sent to the chat since `since` (`POST /chat/findMessages/{instance}`, by `key.remoteJid` and
+   * `fromMe`, within a timestamp window), matched by content. Found: its result, nothing is sent. Not
+   * found, or the lookup is not available (404): null, the caller sends. The lookup failing otherwise
+   * (5xx, timeout, network) is a temporary failure, so the message is retried later instead of risking
+   * a second copy.
+   */
+  private async findEarlierSend(name: string, number: string, content: OutboundContent, since: Date): Promise<SendResult | null> {
+    const now = this.clock.now();
+    const fromSeconds = Math.floor(since.getTime() / 1000);
+    for (const remoteJid of chatJids(number)) {
+      const outcome = await this.http.call({
+        method: 'POST',
+        path: `/chat/findMessages/${encodeURIComponent(name)}`,
+        body: {
+          where: {
+            key: { remoteJid, fromMe: true },
+            messageTimestamp: { gte: new Date(fromSeconds * 1000).toISOString(), lte: new Date(now.getTime() + 60_000).toISOString() },
+          },
+          page: 1,
+          offset: 100,
+        },
+        timeoutMs: this.timeoutMs,
+        idempotent: true,
+      });
+      if (outcome.kind === 'response' && outcome.status === 404) return null;
+      if (!outcome.ok || outcome.kind !== 'response') {
+        const failure = await this.classify(outcome, name);
+        return { ...failure, error: `looking up an earlier attempt before resending: ${failure.error}` };
+      }
+      const body = asRecord(outcome.body);
+      const records: unknown[] = Array.isArray(outcome.body) ? outcome.body : Array.isArray(asRecord(body.messages).records) ? (asRecord(body.messages).records as unknown[]) : [];
+      for (const raw of records) {
+        const record = asRecord(raw);
+        const key = asRecord(record.key);
+        const timestamp = Number(record.messageTimestamp);
+        if (key.fromMe !== true || typeof key.id !== 'string' || !key.id) continue;
+        if (!Number.isFinite(timestamp) || timestamp < fromSeconds) continue;
+        if (!sameContent(asRecord(record.message), content)) continue;
+        return {
+          ok: true,
+          providerMessageId: key.id,
+          sentAt: new Date(timestamp * 1000),
+          ...(typeof key.remoteJid === 'string' && key.remoteJid ? { providerChatId: key.remoteJid } : {}),
+        };
+      }
+    }
+    return null;
+  }
+
   private connectionState(name: string, timeoutMs: number): Promise<HttpOutcome> {
     return this.http.call({ method: 'GET', path: `/instance/connectionState/${encodeURIComponent(name)}`, timeoutMs, idempotent: true });
   }
@@ -297,6 +402,36 @@ export class EvolutionGateway implements ChannelGateway {
       profilePicUrl: (raw.profilePicUrl ?? v1.profilePictureUrl ?? null) as string | null,
       disconnectionReasonCode: (raw.disconnectionReasonCode ?? null) as number | null,
     };
+  }
+}
+
+/** The JIDs a chat with `digits` may have: a Brazilian mobile may be known with or without its ninth digit. */
+function chatJids(digits: string): string[] {
+  const withNinth = /^55(\d\d)9(\d{8})$/.exec(digits);
+  const withoutNinth = /^55(\d\d)([6-9]\d{7})$/.exec(digits);
+  const numbers = withNinth ? [digits, `55${withNinth[1]}${withNinth[2]}`] : withoutNinth ? [digits, `55${withoutNinth[1]}9${withoutNinth[2]}`] : [digits];
+  return numbers.map((n) => `${n}@s.whatsapp.net`);
+}
+
+/** Whether a stored WhatsApp message (Baileys' `message` object) is the content about to be sent. */
+function sameContent(message: Record<string, unknown>, content: OutboundContent): boolean {
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  switch (content.kind) {
+    case 'text':
+      return text(message.conversation) === content.text || text(asRecord(message.extendedTextMessage).text) === content.text;
+    case 'media': {
+      const stored = asRecord(message[`${content.mediaType}Message`]);
+      if (Object.keys(stored).length === 0) return false;
+      // Audio carries no caption; the others match on theirs (absent on both sides counts as the same).
+      return content.mediaType === 'audio' || (text(stored.caption) ?? '') === (content.caption ?? '');
+    }
+    case 'poll': {
+      const poll = asRecord(message.pollCreationMessageV3 ?? message.pollCreationMessageV2 ?? message.pollCreationMessage);
+      return text(poll.name) === content.name;
+    }
+    default:
+      // Buttons and lists are stored in shapes that differ between versions: not matched, so sent again.
+      return false;
   }
 }
 

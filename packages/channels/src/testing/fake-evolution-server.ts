@@ -11,6 +11,18 @@ interface FakeEvolutionInstance {
   profilePicUrl: string | null;
   disconnectionReasonCode: number | null;
   qrCount: number;
+  /** The proxy set at creation or through `/proxy/set` (Evolution's `ProxyDto`); null: direct. */
+  proxy: FakeEvolutionProxy | null;
+}
+
+/** A proxy as Evolution stores it. */
+export interface FakeEvolutionProxy {
+  enabled: boolean;
+  host: string;
+  port: string;
+  protocol: string;
+  username?: string;
+  password?: string;
 }
 
 /** A message the fake sent, as later edits, deletes and reactions find it by its key. */
@@ -22,12 +34,20 @@ export interface FakeEvolutionMessage {
   revoked: boolean;
   /** The owner's reaction ('' or null: none). */
   reaction: string | null;
+  /** The key id, the WhatsApp message (Baileys' `message` object) and its type, as `findMessages` lists them. */
+  id: string;
+  message: Record<string, unknown>;
+  messageType: string;
+  /** Unix seconds. */
+  messageTimestamp: number;
 }
 
 export interface FakeEvolutionOptions {
   apiKey?: string;
   /** How long the scripted timeout recipient (…0003) is kept waiting. */
   hangMs?: number;
+  /** Proxies whose host is listed here fail Evolution's proxy test (400 "Invalid proxy"). */
+  deadProxyHosts?: string[];
 }
 
 const err = (status: number, message: unknown): FakeReply => ({
@@ -39,8 +59,10 @@ const err = (status: number, message: unknown): FakeReply => ({
  * A local stand-in for an Evolution API v2 server: instance create/connect/connectionState/
  * fetchInstances/logout, profile name and picture, and sendText/sendMedia/sendWhatsAppAudio/
  * sendButtons/sendList/sendPoll, chat/updateMessage, chat/deleteMessageForEveryone and
- * message/sendReaction (by the key `{ remoteJid, fromMe, id }` of a message it sent), with Evolution's
- * response and error bodies. Recipients ending in 0001-0005 fail as the simulator's do. As WhatsApp does,
+ * message/sendReaction (by the key `{ remoteJid, fromMe, id }` of a message it sent), proxies (create's
+ * `proxyHost`/`proxyPort`/`proxyProtocol`/`proxyUsername`/`proxyPassword`, `POST /proxy/set/{instance}`,
+ * `GET /proxy/find/{instance}`) and `POST /chat/findMessages/{instance}` (by key and timestamp window,
+ * newest first, paged), with Evolution's response and error bodies. Recipients ending in 0001-0005 fail as the simulator's do. As WhatsApp does,
  * a Brazilian mobile outside the 11-28 area codes is answered with a JID without its ninth digit.
  * `scan` plays the phone.
  */
@@ -83,10 +105,22 @@ export class FakeEvolutionServer {
     const notFound = () => err(404, [`The "${name}" instance does not exist`]);
 
     if (group === 'instance' && action === 'create' && request.method === 'POST') {
-      const body = request.body as { instanceName?: string };
+      const body = request.body as { instanceName?: string; proxyHost?: string; proxyPort?: string; proxyProtocol?: string; proxyUsername?: string; proxyPassword?: string };
       const newName = body?.instanceName ?? '';
       if (!newName) return err(400, ['instanceName is required']);
       if (this.instances.has(newName)) return err(403, [`This name "${newName}" is already in use.`]);
+      let proxy: FakeEvolutionProxy | null = null;
+      if (body.proxyHost && body.proxyPort && body.proxyProtocol) {
+        if (this.options.deadProxyHosts?.includes(body.proxyHost)) return err(400, ['Invalid proxy']);
+        proxy = {
+          enabled: true,
+          host: body.proxyHost,
+          port: body.proxyPort,
+          protocol: body.proxyProtocol,
+          ...(body.proxyUsername ? { username: body.proxyUsername } : {}),
+          ...(body.proxyPassword ? { password: body.proxyPassword } : {}),
+        };
+      }
       const created: FakeEvolutionInstance = {
         id: randomUUID(),
         name: newName,
@@ -96,6 +130,7 @@ export class FakeEvolutionServer {
         profilePicUrl: null,
         disconnectionReasonCode: null,
         qrCount: 1,
+        proxy,
       };
       this.instances.set(newName, created);
       const code = `2@${randomBytes(24).toString('base64')},fake-evolution,${created.qrCount}`;
@@ -155,6 +190,21 @@ export class FakeEvolutionServer {
       else instance.profilePicUrl = body.picture ?? instance.profilePicUrl;
       return { status: 201, body: { update: 'success' } };
     }
+    if (group === 'proxy' && action === 'set' && request.method === 'POST') {
+      if (!instance) return notFound();
+      const body = (request.body ?? {}) as Partial<FakeEvolutionProxy>;
+      if (typeof body.enabled !== 'boolean' || typeof body.host !== 'string' || typeof body.port !== 'string' || typeof body.protocol !== 'string') {
+        return err(400, ['enabled, host, port and protocol are required; port is a string']);
+      }
+      if (body.enabled && this.options.deadProxyHosts?.includes(body.host)) return err(400, ['Invalid proxy']);
+      instance.proxy = body.enabled ? (body as FakeEvolutionProxy) : null;
+      return { status: 201, body: { proxy: { instanceName: name, proxy: body } } };
+    }
+    if (group === 'proxy' && action === 'find') {
+      if (!instance) return notFound();
+      return { status: 200, body: instance.proxy ?? {} };
+    }
+    if (group === 'chat' && action === 'findMessages' && request.method === 'POST') return this.findMessages(instance, request, notFound);
     if (group === 'chat' && action === 'updateMessage' && request.method === 'POST') return this.operate('edit', instance, request, notFound);
     if (group === 'chat' && action === 'deleteMessageForEveryone' && request.method === 'DELETE') return this.operate('delete', instance, request, notFound);
     if (group === 'message' && action === 'sendReaction' && request.method === 'POST') return this.operate('reaction', instance, request, notFound);
@@ -185,6 +235,36 @@ export class FakeEvolutionServer {
       default:
         return { status: 201, body: this.sent(number, instance, route, body) };
     }
+  }
+
+  /** Evolution's `fetchMessages`: the instance's stored messages by key fields and a timestamp window (both ends needed), newest first. */
+  private findMessages(instance: FakeEvolutionInstance | undefined, request: RecordedRequest, notFound: () => FakeReply): FakeReply {
+    if (!instance) return notFound();
+    const body = (request.body ?? {}) as { where?: { key?: Record<string, unknown>; messageTimestamp?: { gte?: string; lte?: string } }; page?: number; offset?: number };
+    const key = body.where?.key ?? {};
+    const window = body.where?.messageTimestamp;
+    const seconds = (iso: string | undefined) => (iso ? Math.floor(new Date(iso).getTime() / 1000) : NaN);
+    const [from, to] = window?.gte && window.lte ? [seconds(window.gte), seconds(window.lte)] : [-Infinity, Infinity];
+    const all = [...this.messages.values()]
+      .filter((m) => m.instance === instance.name)
+      .filter((m) => (key.id === undefined || m.id === key.id) && (key.remoteJid === undefined || m.remoteJid === key.remoteJid) && key.fromMe !== false)
+      .filter((m) => m.messageTimestamp >= from && m.messageTimestamp <= to)
+      .sort((a, b) => b.messageTimestamp - a.messageTimestamp);
+    const offset = body.offset ?? 50;
+    const page = body.page ?? 1;
+    const records = all.slice((page - 1) * offset, page * offset).map((m) => ({
+      id: randomUUID(),
+      key: { id: m.id, fromMe: true, remoteJid: m.remoteJid },
+      pushName: 'Você',
+      messageType: m.messageType,
+      message: m.message,
+      messageTimestamp: m.messageTimestamp,
+      instanceId: instance.id,
+      source: 'unknown',
+      contextInfo: null,
+      MessageUpdate: [],
+    }));
+    return { status: 200, body: { messages: { total: all.length, pages: Math.ceil(all.length / offset), currentPage: page, records } } };
   }
 
   /** Edit, delete for everyone or reaction of a message this instance sent, found by its key. */
@@ -221,17 +301,51 @@ export class FakeEvolutionServer {
   private sent(number: string, instance: FakeEvolutionInstance, route: string, body: Record<string, unknown>) {
     const id = `BAE5${randomBytes(6).toString('hex').toUpperCase()}`;
     const remoteJid = `${whatsappNumber(number)}@s.whatsapp.net`;
-    this.messages.set(id, { instance: instance.name, remoteJid, text: typeof body.text === 'string' ? body.text : null, edited: false, revoked: false, reaction: null });
+    const { message, messageType } = waMessage(route, body);
+    const messageTimestamp = Math.floor(Date.now() / 1000);
+    this.messages.set(id, {
+      instance: instance.name,
+      remoteJid,
+      text: typeof body.text === 'string' ? body.text : null,
+      edited: false,
+      revoked: false,
+      reaction: null,
+      id,
+      message,
+      messageType,
+      messageTimestamp,
+    });
     return {
       key: { remoteJid, fromMe: true, id },
       pushName: '',
       status: 'PENDING',
-      message: route === 'sendText' ? { conversation: body.text } : { [route]: body },
-      messageType: route === 'sendText' ? 'conversation' : route,
-      messageTimestamp: Math.floor(Date.now() / 1000),
+      message,
+      messageType,
+      messageTimestamp,
       instanceId: instance.id,
       source: 'unknown',
     };
+  }
+}
+
+/** The WhatsApp message (Baileys' proto as JSON) a send route produces, as Evolution stores it. */
+function waMessage(route: string, body: Record<string, unknown>): { message: Record<string, unknown>; messageType: string } {
+  switch (route) {
+    case 'sendText':
+      return { message: { conversation: body.text }, messageType: 'conversation' };
+    case 'sendMedia': {
+      const type = `${String(body.mediatype)}Message`;
+      return { message: { [type]: { url: body.media, mimetype: body.mimetype, ...(body.caption ? { caption: body.caption } : {}) } }, messageType: type };
+    }
+    case 'sendWhatsAppAudio':
+      return { message: { audioMessage: { url: body.audio, ptt: true } }, messageType: 'audioMessage' };
+    case 'sendPoll':
+      return {
+        message: { pollCreationMessageV3: { name: body.name, options: ((body.values as string[]) ?? []).map((optionName) => ({ optionName })), selectableOptionsCount: body.selectableCount } },
+        messageType: 'pollCreationMessageV3',
+      };
+    default:
+      return { message: { [route]: body }, messageType: route };
   }
 }
 

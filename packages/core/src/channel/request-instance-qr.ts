@@ -41,13 +41,21 @@ export class RequestInstanceQr {
     );
     let instance = opened?.state ?? found;
     const qr = await this.gateway.connect({ setor, instance, mode: input.mode });
-    if (qr.state || (qr.providerRef && qr.providerRef !== instance.providerRef)) {
+    const proxyChanged = qr.proxyConfigured !== undefined && qr.proxyConfigured !== instance.proxyConfigured;
+    if (qr.state || (qr.providerRef && qr.providerRef !== instance.providerRef) || proxyChanged) {
       instance = await this.uow.transaction(async (repos) => {
         const locked = await repos.channelInstances.findBySetorForUpdate(setor.id);
         if (!locked) return instance;
         let current = locked;
-        if (qr.providerRef && locked.providerRef !== qr.providerRef) {
-          current = { ...locked, providerRef: qr.providerRef };
+        const refChanged = qr.providerRef && locked.providerRef !== qr.providerRef;
+        // The gateway set (or found) the session's proxy: `proxy_configured` tells the company.
+        const proxyNow = qr.proxyConfigured !== undefined && locked.proxyConfigured !== qr.proxyConfigured;
+        if (refChanged || proxyNow) {
+          current = {
+            ...locked,
+            ...(refChanged ? { providerRef: qr.providerRef! } : {}),
+            ...(proxyNow ? { proxyConfigured: qr.proxyConfigured! } : {}),
+          };
           await repos.channelInstances.update(current);
         }
         if (!qr.state) return current;
