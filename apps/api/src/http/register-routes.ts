@@ -4,7 +4,7 @@ import { auth, requireScope } from './auth.js';
 import { ok } from './envelope.js';
 import { Reply, type RouteContext, type RouteDefinition } from './route.js';
 import type { JsonSchema } from './schema.js';
-import { problemsOf, refuseNul, validationFailure, type FieldError } from './validation.js';
+import { problemsOf, refuseNul, validationFailure } from './validation.js';
 
 /** Where the mount point of each kind of route strips its prefix. */
 const V1 = '/v1';
@@ -131,5 +131,3 @@ export function requestSchemas(route: RouteDefinition): { where: string; schema:
     ...(route.body ? [{ where: 'body', schema: route.body.schema as JsonSchema }] : []),
   ];
 }
-
-export type { FieldError };

@@ -75,16 +75,6 @@ export function validationFailure(
 }
 
 /**
- * Validates `value` against a JSON Schema and returns it typed, or throws a 400 whose details
- * list every problem as `{ field, message }`.
- */
-export function validate<T>(schema: SchemaObject, value: unknown, code: 'VALIDATION_ERROR' | 'BAD_REQUEST' = 'VALIDATION_ERROR'): T {
-  const problems = problemsOf(schema, value);
-  if (problems.errors.length > 0) throw validationFailure(problems, code);
-  return value as T;
-}
-
-/**
  * The first string (value or key) holding U+0000 in `value`, as a field path (`message.text`,
  * `recipients.3.name`), or null. PostgreSQL refuses NUL in text and JSON, so no input may carry
  * one. Iterative: a deeply nested body must not overflow the stack.
