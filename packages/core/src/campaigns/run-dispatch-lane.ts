@@ -157,7 +157,7 @@ export class RunDispatchLane {
           const group = batch.slice(index, index + width);
           const before = this.clock.now();
           if (index > 0 && nextSendAt && nextSendAt.getTime() > before.getTime()) await this.sleeper.sleep(nextSendAt.getTime() - before.getTime());
-          const outcomes = await Promise.all(group.map((message) => this.send(campaigns.get(message.campaignId)!, message, ctx)));
+          const outcomes = await Promise.all(group.map((message) => this.send(campaigns.get(message.campaignId)!, message, ctx, owner)));
           const after = this.clock.now();
           group.forEach((message, k) => {
             const outcome = outcomes[k]!;
@@ -230,7 +230,7 @@ export class RunDispatchLane {
     });
   }
 
-  private async send(campaign: Campaign, message: CampaignMessage, ctx: LaneContext): Promise<SendOutcome> {
+  private async send(campaign: Campaign, message: CampaignMessage, ctx: LaneContext, owner: string): Promise<SendOutcome> {
     const now = this.clock.now();
     let parts;
     try {
@@ -250,6 +250,8 @@ export class RunDispatchLane {
           to: message.phone,
           content: parts[part]!,
           clientMessageId: clientMessageIdOf(message, part),
+          // Claimed by a run that died: its send may have reached the provider, which is asked first (docs/channel.md).
+          ...(message.claimedBy !== owner && message.claimedAt ? { earlierAttemptSince: message.claimedAt } : {}),
         });
       } catch (error) {
         return { ok: false, code: 'TEMP_NETWORK', error: error instanceof Error ? error.message : String(error) };
