@@ -394,7 +394,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 
   const notes: string[] = [];
   if (binaries.dir !== nativeDir) notes.push(`its binaries run from a copy in ${binaries.dir}`);
-  if (cluster.relocated) notes.push(`its data lives in ${cluster.dir} (linked from ${path.join(dataDir, 'pg')}; the temporary folder may be emptied when the machine restarts, so set DATA_DIR to a folder the postgres user can enter to keep it)`);
+  if (cluster.relocated) notes.push(`its data lives in ${cluster.dir}, linked from ${path.join(dataDir, 'pg')} (a machine restart may empty ${os.tmpdir()}: to keep it, use a DATA_DIR that user can enter)`);
   const closed = binaries.closed ?? cluster.closed;
   const urlFor = (database: string) => embeddedUrl(port, database);
   return {
