@@ -210,7 +210,7 @@ export interface paths {
         put?: never;
         /**
          * Send a poll
-         * @description 2 to 12 options.
+         * @description 2 to 12 distinct options.
          *
          *     Requires an API key with the scope `messages:write`.
          */
@@ -645,6 +645,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/simulator/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read what the simulator sent
+         * @description Newest first; `limit` 1-500 (default 50). One item per channel message (operations.md §3).
+         */
+        get: operations["adminListSimulatedMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -914,26 +934,6 @@ export interface paths {
         put?: never;
         /** Create a team */
         post: operations["adminCreateTeam"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/simulator/messages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read what the simulator sent
-         * @description Newest first; `limit` 1-500 (default 50). One item per channel message.
-         */
-        get: operations["adminListSimulatedMessages"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1683,6 +1683,27 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        SendMessageRequest: {
+            /** @description Recipient; Brazilian numbers are normalised to E.164. */
+            phone?: string;
+            client_id?: string;
+            setor_id?: string;
+            setor_ids?: string[];
+            team_id?: string;
+            multi_number?: boolean;
+            message: {
+                text?: string;
+                media_url?: string;
+                /** @enum {string} */
+                media_type?: "image" | "video" | "audio" | "document";
+                /** @enum {string} */
+                media_delivery?: "inline" | "after_text" | "media_first";
+                media_filename?: string;
+                template_name?: string;
+                template_language?: string;
+                template_components?: unknown[];
+            };
+        };
         MessageSendResult: {
             /**
              * Format: uuid
@@ -1709,6 +1730,26 @@ export interface components {
              * @description The contact.
              */
             client_id: string;
+        };
+        SendFirstContactRequest: {
+            /** @description Recipient; Brazilian numbers are normalised to E.164. */
+            phone: string;
+            name?: string;
+            message?: string;
+            tags?: string[];
+            setor_id?: string;
+            setor_ids?: string[];
+            team_id?: string;
+            multi_number?: boolean;
+            media_url?: string;
+            /** @enum {string} */
+            media_type?: "image" | "video" | "audio" | "document";
+            /** @enum {string} */
+            media_delivery?: "inline" | "after_text" | "media_first";
+            media_filename?: string;
+            template_name?: string;
+            template_language?: string;
+            template_components?: unknown[];
         };
         FirstContactResult: {
             /**
@@ -1741,6 +1782,75 @@ export interface components {
             /** @enum {string} */
             affinity_source: "first_contact";
         };
+        SendInteractiveRequest: {
+            /** @description Recipient; Brazilian numbers are normalised to E.164. */
+            phone: string;
+            setor_id?: string;
+            setor_ids?: string[];
+            team_id?: string;
+            multi_number?: boolean;
+            interactive: {
+                /** @enum {string} */
+                type: "button" | "list";
+                body: {
+                    text: string;
+                };
+                action: {
+                    buttons?: {
+                        /** @enum {string} */
+                        type: "reply";
+                        reply: {
+                            id: string;
+                            title: string;
+                        };
+                    }[];
+                    /** @description A list holds 1 to 10 rows over all its sections. */
+                    sections?: {
+                        title?: string;
+                        rows: {
+                            id: string;
+                            title: string;
+                            description?: string;
+                        }[];
+                    }[];
+                    button?: string;
+                };
+            };
+        };
+        SendEventRequest: {
+            /** @description Recipient; Brazilian numbers are normalised to E.164. */
+            phone: string;
+            setor_id?: string;
+            setor_ids?: string[];
+            team_id?: string;
+            multi_number?: boolean;
+            event: {
+                name: string;
+                /** @description Unix seconds; must be in the future. */
+                startTime: number;
+                /** @description Unix seconds; after startTime. */
+                endTime?: number;
+                description?: string;
+                location?: string;
+                extraGuestsAllowed?: boolean;
+            };
+        };
+        SendPollRequest: {
+            /** @description Recipient; Brazilian numbers are normalised to E.164. */
+            phone: string;
+            setor_id?: string;
+            setor_ids?: string[];
+            team_id?: string;
+            multi_number?: boolean;
+            poll: {
+                name: string;
+                options: string[];
+                multipleAnswers?: boolean;
+            };
+        };
+        EditMessageRequest: {
+            text: string;
+        };
         MessageRecord: {
             /** Format: uuid */
             message_id: string;
@@ -1767,6 +1877,50 @@ export interface components {
             deleted_at: string | null;
             /** Format: date-time */
             sent_at: string | null;
+        };
+        ReactToMessageRequest: {
+            /** @description One emoji; empty removes the reaction. */
+            emoji: string;
+        };
+        CreateCampaignRequest: {
+            name?: string | null;
+            title?: string | null;
+            description?: string | null;
+            setor_id?: string | null;
+            setor_ids?: string[] | null;
+            distribution_mode?: string | null;
+            multi_number?: boolean | null;
+            team_id?: string | null;
+            recipients?: {
+                phone?: string | null;
+                client_id?: string | null;
+                name?: string | null;
+                text?: string | null;
+                media_url?: string | null;
+                media_type?: string | null;
+                variables?: {
+                    [key: string]: string;
+                } | null;
+            }[] | null;
+            message?: {
+                text?: string | null;
+                variants?: string[] | null;
+                media_url?: string | null;
+                media_type?: string | null;
+                media_delivery?: string | null;
+                media_filename?: string | null;
+                template_name?: string | null;
+                template_language?: string | null;
+                template_components?: unknown[] | null;
+                template_raw?: unknown[] | null;
+                template_vars?: string[] | null;
+            } | null;
+            options?: {
+                schedule_at?: string | null;
+                anti_ban_level?: string | null;
+                distribution?: string | null;
+                callback_url?: string | null;
+            } | null;
         };
         CampaignCreated: {
             /** Format: uuid */
@@ -1901,6 +2055,26 @@ export interface components {
             /** Format: date-time */
             sent_at: string | null;
         };
+        RetryCampaignMessagesRequest: {
+            detailIds?: string[];
+            all_failures?: boolean;
+        };
+        CreateChannelInstanceRequest: {
+            /** Format: uuid */
+            setor_id: string;
+        };
+        ChannelInstanceCreated: {
+            /** Format: uuid */
+            instance_id: string;
+            /** Format: uuid */
+            setor_id: string;
+            /** @enum {string} */
+            status: "disconnected" | "connecting" | "connected";
+            phone_number: string | null;
+            proxy_configured: boolean;
+            /** @description True when the box already had an instance. */
+            reused: boolean;
+        };
         ChannelInstance: {
             /** Format: uuid */
             instance_id: string;
@@ -1923,18 +2097,6 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        ChannelInstanceCreated: {
-            /** Format: uuid */
-            instance_id: string;
-            /** Format: uuid */
-            setor_id: string;
-            /** @enum {string} */
-            status: "disconnected" | "connecting" | "connected";
-            phone_number: string | null;
-            proxy_configured: boolean;
-            /** @description True when the box already had an instance. */
-            reused: boolean;
         };
         ChannelHealthItem: {
             /** Format: uuid */
@@ -1966,6 +2128,19 @@ export interface components {
                 error: string | null;
             }[];
         };
+        UpdateChannelProfilesRequest: {
+            items: (({
+                /** Format: uuid */
+                setor_id?: string;
+                phone_number?: string;
+                name?: string;
+                /**
+                 * Format: uri
+                 * @description A public https URL of the image.
+                 */
+                picture_url?: string;
+            } | unknown | unknown) & (unknown | unknown))[];
+        };
         ProfileBatchResult: {
             results: {
                 /** Format: uuid */
@@ -1976,10 +2151,73 @@ export interface components {
                 success: boolean;
                 profile_name: string | null;
                 profile_picture_url: string | null;
-                error: string | null;
+                /** @description Why this item failed; null when it succeeded. */
+                error: {
+                    /** @enum {string} */
+                    code: "BAD_REQUEST" | "VALIDATION_ERROR" | "INVALID_NUMBER" | "UNAUTHORIZED" | "BULK_DISABLED" | "PLAN_EXPIRED" | "FORBIDDEN" | "MULTI_NUMBER_DISABLED" | "SAFE_HOUR_VIOLATION" | "CONCURRENT_LIMIT_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "WINDOW_EXPIRED" | "TOO_MANY_REQUESTS" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE";
+                    message: string;
+                } | null;
             }[];
             updated: number;
             failed: number;
+        };
+        UpdateChannelPicturesRequest: {
+            items: ({
+                /** Format: uuid */
+                setor_id?: string;
+                phone_number?: string;
+                /**
+                 * Format: uri
+                 * @description A public https URL of the image.
+                 */
+                picture_url: string;
+            } & (unknown | unknown))[];
+        };
+        SimulatedMessage: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            company_id: string;
+            /** Format: uuid */
+            setor_id: string;
+            from: string | null;
+            to: string;
+            /** @enum {string} */
+            kind: "text" | "image" | "video" | "audio" | "document" | "template" | "interactive" | "poll" | "event";
+            text: string | null;
+            media_url: string | null;
+            media_type: string | null;
+            media_filename: string | null;
+            template_name: string | null;
+            /** @description What the channel was asked to send, by kind. */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description 'sent' or 'failed'. */
+            outcome: string;
+            error_code: string | null;
+            /** Format: date-time */
+            sent_at: string;
+        };
+        CreateWebhookRequest: {
+            /**
+             * Format: uri
+             * @description Absolute URL receiving the deliveries: https resolving to a public address (unless the operator allows private ones).
+             */
+            url: string;
+            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
+            active?: boolean;
+        };
+        WebhookCreated: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
+            /** @description HMAC-SHA256 key of the signatures: shown only in this response. */
+            secret: string;
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
         };
         Webhook: {
             /** Format: uuid */
@@ -1992,16 +2230,14 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        WebhookCreated: {
-            /** Format: uuid */
-            id: string;
-            url: string;
-            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
-            /** @description HMAC-SHA256 key of the signatures: shown only in this response. */
-            secret: string;
-            active: boolean;
-            /** Format: date-time */
-            created_at: string;
+        UpdateWebhookRequest: {
+            /**
+             * Format: uri
+             * @description Absolute URL receiving the deliveries: https resolving to a public address (unless the operator allows private ones).
+             */
+            url?: string;
+            events?: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
+            active?: boolean;
         };
         WebhookDelivery: {
             /**
@@ -2041,6 +2277,34 @@ export interface components {
                 result: "succeeded" | "retry" | "failed";
             }[];
         };
+        AdminCreateCompanyRequest: {
+            name: string;
+            plan_code?: string;
+            /** @enum {string} */
+            modality?: "mensal" | "avulso" | "inativo";
+            /** Format: date-time */
+            expires_at?: string | null;
+            /** @description Prepaid messages. */
+            avulso_balance?: number;
+            unlimited?: boolean;
+            bulk_messaging_enabled?: boolean;
+            multi_number_enabled?: boolean;
+            /** @description Messages per day; null for the plan default. */
+            daily_limit?: number | null;
+            /** @description Simultaneous campaigns; null for the plan default. */
+            concurrent_campaigns_limit?: number | null;
+            /** @description Requests per minute of the whole company; null for the plan default. */
+            company_rpm?: number | null;
+            /** @description Hours 0-24 (company time zone) between which campaigns send; start must be before end. */
+            safe_hours?: {
+                start: number;
+                end: number;
+            };
+            /** @description IANA time zone, e.g. America/Sao_Paulo. */
+            timezone?: string;
+            /** @description ISO 3166-1 alpha-2 country of phone numbers written without their country code (default BR). */
+            default_country?: string;
+        };
         Company: {
             /** Format: uuid */
             id: string;
@@ -2063,32 +2327,47 @@ export interface components {
                 end: number;
             };
             timezone: string;
+            /** @description ISO 3166-1 alpha-2 country of national phone numbers. */
+            default_country: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
         };
-        ApiKey: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            company_id: string;
+        AdminUpdateCompanyRequest: {
+            name?: string;
+            plan_code?: string;
+            /** @enum {string} */
+            modality?: "mensal" | "avulso" | "inativo";
+            /** Format: date-time */
+            expires_at?: string | null;
+            /** @description Prepaid messages. */
+            avulso_balance?: number;
+            unlimited?: boolean;
+            bulk_messaging_enabled?: boolean;
+            multi_number_enabled?: boolean;
+            /** @description Messages per day; null for the plan default. */
+            daily_limit?: number | null;
+            /** @description Simultaneous campaigns; null for the plan default. */
+            concurrent_campaigns_limit?: number | null;
+            /** @description Requests per minute of the whole company; null for the plan default. */
+            company_rpm?: number | null;
+            /** @description Hours 0-24 (company time zone) between which campaigns send; start must be before end. */
+            safe_hours?: {
+                start: number;
+                end: number;
+            };
+            /** @description IANA time zone, e.g. America/Sao_Paulo. */
+            timezone?: string;
+            /** @description ISO 3166-1 alpha-2 country of phone numbers written without their country code (default BR). */
+            default_country?: string;
+        };
+        AdminCreateApiKeyRequest: {
             name: string;
-            /** @description First 12 characters, to tell keys apart. */
-            prefix: string;
             scopes: ("*" | "messages:write" | "campaigns:read" | "campaigns:write" | "webhooks:manage" | "channel:manage" | "credits:read" | "imports:write" | "tickets:read" | "tickets:write" | "contacts:read" | "contacts:write" | "appointments:read" | "appointments:write" | "crm:read" | "crm:write" | "scheduled_messages:read" | "scheduled_messages:write" | "tags:read" | "tags:write" | "contracts:read" | "contracts:write" | "leads:read" | "leads:write" | "reports:read")[];
             /** @enum {string} */
             mode: "live" | "test";
-            rpm: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            revoked_at: string | null;
-            /**
-             * Format: date-time
-             * @description Set on the old key by a rotation (end of the grace period).
-             */
-            expires_at: string | null;
+            rpm?: number;
         };
         IssuedApiKey: {
             /** Format: uuid */
@@ -2113,6 +2392,42 @@ export interface components {
             expires_at: string | null;
             /** @description The full key: shown only here. */
             key: string;
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            company_id: string;
+            name: string;
+            /** @description First 12 characters, to tell keys apart. */
+            prefix: string;
+            scopes: ("*" | "messages:write" | "campaigns:read" | "campaigns:write" | "webhooks:manage" | "channel:manage" | "credits:read" | "imports:write" | "tickets:read" | "tickets:write" | "contacts:read" | "contacts:write" | "appointments:read" | "appointments:write" | "crm:read" | "crm:write" | "scheduled_messages:read" | "scheduled_messages:write" | "tags:read" | "tags:write" | "contracts:read" | "contracts:write" | "leads:read" | "leads:write" | "reports:read")[];
+            /** @enum {string} */
+            mode: "live" | "test";
+            rpm: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @description Set on the old key by a rotation (end of the grace period).
+             */
+            expires_at: string | null;
+        };
+        AdminRotateApiKeyRequest: {
+            /** @default 86400 */
+            grace_seconds: number;
+        };
+        AdminCreateSetorRequest: {
+            nome: string;
+            /** @enum {string} */
+            channel_type?: "qr" | "official";
+            official?: {
+                phone_number_id: string;
+                access_token: string;
+                waba_id: string;
+            };
         };
         Setor: {
             /** Format: uuid */
@@ -2155,274 +2470,9 @@ export interface components {
                 sent_today: number;
             };
         };
-        SimulatedMessage: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            company_id: string;
-            /** Format: uuid */
-            setor_id: string;
-            from: string | null;
-            to: string;
-            /** @enum {string} */
-            kind: "text" | "image" | "video" | "audio" | "document" | "template" | "interactive" | "poll" | "event";
-            text: string | null;
-            media_url: string | null;
-            media_type: string | null;
-            media_filename: string | null;
-            template_name: string | null;
-            /** @description What the channel was asked to send, by kind. */
-            payload: {
-                [key: string]: unknown;
-            };
-            /** @description 'sent' or 'failed'. */
-            outcome: string;
-            error_code: string | null;
-            /** Format: date-time */
-            sent_at: string;
-        };
-        SendMessageRequest: {
-            phone?: string;
-            client_id?: string;
-            setor_id?: string;
-            setor_ids?: string[];
-            team_id?: string;
-            multi_number?: boolean;
-            message: {
-                text?: string;
-                media_url?: string;
-                /** @enum {string} */
-                media_type?: "image" | "video" | "audio" | "document";
-                /** @enum {string} */
-                media_delivery?: "inline" | "after_text" | "media_first";
-                media_filename?: string;
-                template_name?: string;
-                template_language?: string;
-                template_components?: unknown[];
-            };
-        };
-        SendFirstContactRequest: {
-            phone: string;
-            name?: string;
-            message?: string;
-            tags?: string[];
-            setor_id?: string;
-            setor_ids?: string[];
-            team_id?: string;
-            multi_number?: boolean;
-            media_url?: string;
-            /** @enum {string} */
-            media_type?: "image" | "video" | "audio" | "document";
-            /** @enum {string} */
-            media_delivery?: "inline" | "after_text" | "media_first";
-            media_filename?: string;
-            template_name?: string;
-            template_language?: string;
-            template_components?: unknown[];
-        };
-        SendInteractiveRequest: {
-            phone: string;
-            setor_id?: string;
-            setor_ids?: string[];
-            team_id?: string;
-            multi_number?: boolean;
-            interactive: {
-                /** @enum {string} */
-                type: "button" | "list";
-                body: {
-                    text: string;
-                };
-                action: {
-                    buttons?: {
-                        /** @enum {string} */
-                        type: "reply";
-                        reply: {
-                            id: string;
-                            title: string;
-                        };
-                    }[];
-                    sections?: {
-                        title?: string;
-                        rows: {
-                            id: string;
-                            title: string;
-                            description?: string;
-                        }[];
-                    }[];
-                    button?: string;
-                };
-            };
-        };
-        SendEventRequest: {
-            phone: string;
-            setor_id?: string;
-            setor_ids?: string[];
-            team_id?: string;
-            multi_number?: boolean;
-            event: {
-                name: string;
-                startTime: number;
-                endTime?: number;
-                description?: string;
-                location?: string;
-                extraGuestsAllowed?: boolean;
-            };
-        };
-        SendPollRequest: {
-            phone: string;
-            setor_id?: string;
-            setor_ids?: string[];
-            team_id?: string;
-            multi_number?: boolean;
-            poll: {
-                name: string;
-                options: string[];
-                multipleAnswers?: boolean;
-            };
-        };
-        EditMessageRequest: {
-            text: string;
-        };
-        ReactToMessageRequest: {
-            emoji: string;
-        };
-        CreateCampaignRequest: {
-            name?: string | null;
-            title?: string | null;
-            description?: string | null;
-            setor_id?: string | null;
-            setor_ids?: string[] | null;
-            distribution_mode?: string | null;
-            multi_number?: boolean | null;
-            team_id?: string | null;
-            recipients?: {
-                phone?: string | null;
-                client_id?: string | null;
-                name?: string | null;
-                text?: string | null;
-                media_url?: string | null;
-                media_type?: string | null;
-                variables?: {
-                    [key: string]: string;
-                } | null;
-            }[] | null;
-            message?: {
-                text?: string | null;
-                variants?: string[] | null;
-                media_url?: string | null;
-                media_type?: string | null;
-                media_delivery?: string | null;
-                media_filename?: string | null;
-                template_name?: string | null;
-                template_language?: string | null;
-                template_components?: unknown[] | null;
-                template_raw?: unknown[] | null;
-                template_vars?: string[] | null;
-            } | null;
-            options?: {
-                schedule_at?: string | null;
-                anti_ban_level?: string | null;
-                distribution?: string | null;
-                callback_url?: string | null;
-            } | null;
-        };
-        RetryCampaignMessagesRequest: {
-            detailIds?: string[];
-            all_failures?: boolean;
-        };
-        CreateChannelInstanceRequest: {
-            /** Format: uuid */
-            setor_id: string;
-        };
-        UpdateChannelProfilesRequest: {
-            items: (({
-                /** Format: uuid */
-                setor_id?: string;
-                phone_number?: string;
-                name?: string;
-                picture_url?: string;
-            } | unknown | unknown) & (unknown | unknown))[];
-        };
-        UpdateChannelPicturesRequest: {
-            items: ({
-                /** Format: uuid */
-                setor_id?: string;
-                phone_number?: string;
-                picture_url: string;
-            } & (unknown | unknown))[];
-        };
-        CreateWebhookRequest: {
-            url: string;
-            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
-            active?: boolean;
-        };
-        UpdateWebhookRequest: {
-            url?: string;
-            events?: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
-            active?: boolean;
-        };
-        AdminCreateCompanyRequest: {
-            name: string;
-            plan_code?: string;
-            /** @enum {unknown} */
-            modality?: "mensal" | "avulso" | "inativo";
-            /** Format: date-time */
-            expires_at?: string | null;
-            avulso_balance?: number;
-            unlimited?: boolean;
-            bulk_messaging_enabled?: boolean;
-            multi_number_enabled?: boolean;
-            daily_limit?: number | null;
-            concurrent_campaigns_limit?: number | null;
-            company_rpm?: number | null;
-            safe_hours?: {
-                start: number;
-                end: number;
-            };
-            timezone?: string;
-        };
-        AdminUpdateCompanyRequest: {
-            name?: string;
-            plan_code?: string;
-            /** @enum {unknown} */
-            modality?: "mensal" | "avulso" | "inativo";
-            /** Format: date-time */
-            expires_at?: string | null;
-            avulso_balance?: number;
-            unlimited?: boolean;
-            bulk_messaging_enabled?: boolean;
-            multi_number_enabled?: boolean;
-            daily_limit?: number | null;
-            concurrent_campaigns_limit?: number | null;
-            company_rpm?: number | null;
-            safe_hours?: {
-                start: number;
-                end: number;
-            };
-            timezone?: string;
-        };
-        AdminCreateApiKeyRequest: {
-            name: string;
-            scopes: ("*" | "messages:write" | "campaigns:read" | "campaigns:write" | "webhooks:manage" | "channel:manage" | "credits:read" | "imports:write" | "tickets:read" | "tickets:write" | "contacts:read" | "contacts:write" | "appointments:read" | "appointments:write" | "crm:read" | "crm:write" | "scheduled_messages:read" | "scheduled_messages:write" | "tags:read" | "tags:write" | "contracts:read" | "contracts:write" | "leads:read" | "leads:write" | "reports:read")[];
-            /** @enum {unknown} */
-            mode: "live" | "test";
-            rpm?: number;
-        };
-        AdminRotateApiKeyRequest: {
-            grace_seconds?: number;
-        };
-        AdminCreateSetorRequest: {
-            nome: string;
-            /** @enum {unknown} */
-            channel_type?: "qr" | "official";
-            official?: {
-                phone_number_id: string;
-                access_token: string;
-                waba_id: string;
-            };
-        };
         AdminUpdateSetorRequest: {
             nome?: string;
+            /** @description Overrides the warming stage; null returns to it. */
             warming_daily_limit?: number | null;
         };
         AdminCreateTeamRequest: {
@@ -2432,6 +2482,7 @@ export interface components {
         AdminSimulateInboundRequest: {
             /** Format: uuid */
             setor_id: string;
+            /** @description The contact writing, e.g. +5511987654321. */
             from: string;
             text: string;
         };
@@ -3751,6 +3802,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3779,6 +3831,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -3819,6 +3872,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
@@ -4440,7 +4494,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A unique key (a UUID) per request: a repeated call within 24 hours returns the first answer with `meta.idempotent_replay: true` and creates nothing. */
+                /** @description A unique key (a UUID) per request, 1 to 255 visible ASCII characters: a repeated call within 24 hours returns the first answer with `meta.idempotent_replay: true` and creates nothing. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4904,8 +4958,10 @@ export interface operations {
     getChannelHealth: {
         parameters: {
             query?: {
+                /** @description Add the checks of the last `history_minutes` to each item. */
                 include_history?: "true" | "false" | "1" | "0";
-                history_minutes?: string;
+                /** @description How far back the history goes (with include_history), 1 to 1440 minutes. */
+                history_minutes?: number;
             };
             header?: never;
             path?: never;
@@ -5232,6 +5288,46 @@ export interface operations {
             500: components["responses"]["InternalError"];
             502: components["responses"]["ProviderError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminListSimulatedMessages: {
+        parameters: {
+            query?: {
+                /** @description Only messages to this number. */
+                to?: string;
+                /** @description Only messages of this box. */
+                setor_id?: string;
+                /** @description Only messages of this company. */
+                company_id?: string;
+                /** @description How many, newest first (1 to 500). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The simulator outbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["SimulatedMessage"][];
+                            limit: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
         };
     };
     listWebhooks: {
@@ -5637,7 +5733,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the company; a malformed id is a 400. */
+                /** @description Id of the company; a malformed one is a 400. */
                 id: string;
             };
             cookie?: never;
@@ -5668,7 +5764,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the company; a malformed id is a 400. */
+                /** @description Id of the company; a malformed one is a 400. */
                 id: string;
             };
             cookie?: never;
@@ -5710,7 +5806,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Id of the company; a malformed id is a 400. */
+                /** @description Id of the company; a malformed one is a 400. */
                 id: string;
             };
             cookie?: never;
@@ -5747,7 +5843,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the company; a malformed id is a 400. */
+                /** @description Id of the company; a malformed one is a 400. */
                 id: string;
             };
             cookie?: never;
@@ -5794,7 +5890,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the API key; a malformed id is a 400. */
+                /** @description Id of the API key; a malformed one is a 400. */
                 id: string;
             };
             cookie?: never;
@@ -5832,7 +5928,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the API key; a malformed id is a 400. */
+                /** @description Id of the API key; a malformed one is a 400. */
                 id: string;
             };
             cookie?: never;
@@ -5873,7 +5969,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Id of the company; a malformed id is a 400. */
+                /** @description Id of the company; a malformed one is a 400. */
                 id: string;
             };
             cookie?: never;
@@ -5910,7 +6006,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the company; a malformed id is a 400. */
+                /** @description Id of the company; a malformed one is a 400. */
                 id: string;
             };
             cookie?: never;
@@ -5952,7 +6048,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the box; a malformed id is a 400. */
+                /** @description Id of the box; a malformed one is a 400. */
                 id: string;
             };
             cookie?: never;
@@ -5983,7 +6079,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the box; a malformed id is a 400. */
+                /** @description Id of the box; a malformed one is a 400. */
                 id: string;
             };
             cookie?: never;
@@ -6020,7 +6116,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the company; a malformed id is a 400. */
+                /** @description Id of the company; a malformed one is a 400. */
                 id: string;
             };
             cookie?: never;
@@ -6058,42 +6154,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    adminListSimulatedMessages: {
-        parameters: {
-            query?: {
-                to?: string;
-                setor_id?: string;
-                company_id?: string;
-                limit?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The simulator outbox. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: {
-                            items: components["schemas"]["SimulatedMessage"][];
-                            limit: number;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
