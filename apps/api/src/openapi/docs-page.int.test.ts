@@ -84,3 +84,14 @@ it('renders the API reference at /docs from this server alone', async () => {
   expect(requested.filter((url) => !url.startsWith(`${base}/`) && !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([]);
   expect(requested).toContain(`${base}/v1/openapi.json`);
 }, 90_000);
+
+it("starts with the API key's bearer scheme selected: a pasted key goes straight into the requests", async () => {
+  const page = await context.newPage();
+  await page.goto(`${base}/docs`);
+  await page.getByText('Selected Auth Type:').first().waitFor({ state: 'visible', timeout: 30_000 });
+  expect(await page.getByText('No authentication selected').count()).toBe(0);
+
+  await page.getByLabel('Bearer Token').first().fill('ak_test_pasted0123');
+  // The request examples (and "Test Request") now carry the key the way the API reads it.
+  await page.waitForFunction(() => document.body.innerText.includes('Authorization: Bearer ak_test_pasted0123'), undefined, { timeout: 10_000 });
+}, 60_000);
