@@ -16,7 +16,7 @@ function qrBox(): { setor: Setor; instance: ChannelInstance } {
 }
 const options = { apiKey: 'evo-key', timeoutMs: 1500, probeTimeoutMs: 1500, retries: 1, retryBackoffMs: () => 10 };
 
-describeChannelGatewayContract('QR provider (Evolution API) against a fake server', { boxTypes: ['qr'], idempotentSends: false }, async () => {
+describeChannelGatewayContract('QR provider (Evolution API) against a fake server', { boxTypes: ['qr'], idempotentSends: false, findsEarlierAttempts: true }, async () => {
   const fake = new FakeEvolutionServer({ apiKey: 'evo-key', hangMs: 4000 });
   const url = await fake.start();
   return {

@@ -42,7 +42,7 @@ function world(random: Random = new FixedRandom(0.5), scanDelayMs = SCAN_DELAY_M
   return { clock, simulatorStore, windows, simulator, box };
 }
 
-describeChannelGatewayContract('simulator', { boxTypes: ['qr', 'official'], idempotentSends: true }, async () => {
+describeChannelGatewayContract('simulator', { boxTypes: ['qr', 'official'], idempotentSends: true, findsEarlierAttempts: true }, async () => {
   const w = world();
   return {
     gateway: w.simulator,

@@ -32,6 +32,11 @@ export interface GatewayContractOptions {
   boxTypes: readonly ('qr' | 'official')[];
   /** A send retried with the same client message id returns the original result without sending again. */
   idempotentSends: boolean;
+  /**
+   * A resend marked `earlierAttemptSince` (after a crash) finds the earlier attempt that reached the provider and
+   * answers it without sending again (by its client id, or by looking at what the number sent).
+   */
+  findsEarlierAttempts?: boolean;
 }
 
 /** Recipients by their last four digits, as the simulator (and the fake provider servers) treat them. */
@@ -254,6 +259,20 @@ export function describeChannelGatewayContract(
         const partial = await s.gateway.updateProfile(target(box), { name: 'Loja Sul' });
         expect(partial.name).toBe('Loja Sul');
       });
+
+      if (options.findsEarlierAttempts) {
+        ifQr('answer the earlier attempt of a resend marked earlierAttemptSince instead of sending it again', async (make) => {
+          const box = await connected(make);
+          const since = new Date((await sut()).now().getTime() - 1000);
+          const id = `resend-${name}-${Date.now()}`;
+          const first = await send(box, ContractRecipients.other, { kind: 'text', text: 'depois da queda' }, id);
+          const s = await sut();
+          const again = await s.gateway.send({ ...target(box), to: ContractRecipients.other, content: { kind: 'text', text: 'depois da queda' }, clientMessageId: id, earlierAttemptSince: since });
+          expect(first.ok && again.ok && again.providerMessageId === first.providerMessageId).toBe(true);
+          const fresh = await s.gateway.send({ ...target(box), to: ContractRecipients.other, content: { kind: 'text', text: 'outra coisa' }, clientMessageId: `${id}-2`, earlierAttemptSince: since });
+          expect(fresh.ok && first.ok && fresh.providerMessageId !== first.providerMessageId).toBe(true);
+        });
+      }
 
       if (options.idempotentSends) {
         ifQr('return the original result for a retried send with the same client message id', async (make) => {
