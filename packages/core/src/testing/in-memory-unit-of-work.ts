@@ -3,6 +3,7 @@ import { inMemoryCampaignRepositories } from '../campaigns/testing/in-memory-cam
 import { inMemoryChannelRepositories } from '../channel/testing/in-memory-channel-repositories.js';
 import { inMemoryContactRepositories } from '../contacts/testing/in-memory-contact-repositories.js';
 import { inMemoryMessageRepositories } from '../messages/testing/in-memory-message-repositories.js';
+import { inMemoryTagRepositories } from '../tags/testing/in-memory-tag-repositories.js';
 import { inMemoryWebhookRepositories } from '../webhooks/testing/in-memory-webhook-repositories.js';
 import { InMemoryEventOutbox, inMemoryFoundationRepositories } from './in-memory-foundation-repositories.js';
 import { InMemoryJobScheduler } from './in-memory-job-scheduler.js';
@@ -13,6 +14,7 @@ const inMemoryAreas = [
   inMemoryFoundationRepositories,
   inMemoryChannelRepositories,
   inMemoryContactRepositories,
+  inMemoryTagRepositories,
   inMemoryMessageRepositories,
   inMemoryCampaignRepositories,
   inMemoryWebhookRepositories,

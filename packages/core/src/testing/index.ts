@@ -11,6 +11,7 @@ export * from './in-memory-unit-of-work.js';
 export * from '../api-keys/testing/index.js';
 export * from '../channel/testing/index.js';
 export * from '../contacts/testing/index.js';
+export * from '../tags/testing/index.js';
 export * from '../messages/testing/index.js';
 export * from '../campaigns/testing/index.js';
 export * from '../webhooks/testing/index.js';

@@ -1,15 +1,11 @@
 import * as m0003 from './0003-messages.js';
 import { postgresArea } from '../shared/postgres-area.js';
-import { KyselyContactAffinityRepository, KyselyContactRepository, KyselyTagRepository } from './kysely-contact-repositories.js';
 import { KyselyConversationRepository, KyselyMessageRepository, KyselyRotationCursorRepository } from './kysely-message-repositories.js';
 
-/** Contacts, affinities and tags, conversations and message records, and the shared rotation cursors. */
+/** Conversations and message records, and the shared rotation cursors (the contact and tag tables of 0003 belong to the contacts area). */
 export const messagesArea = postgresArea({
   migrations: { '0003-messages': m0003 },
   repositories: (db) => ({
-    contacts: new KyselyContactRepository(db),
-    contactAffinities: new KyselyContactAffinityRepository(db),
-    tags: new KyselyTagRepository(db),
     rotationCursors: new KyselyRotationCursorRepository(db),
     conversations: new KyselyConversationRepository(db),
     messages: new KyselyMessageRepository(db),

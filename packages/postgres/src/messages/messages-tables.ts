@@ -2,36 +2,7 @@ import type { ColumnType, JSONColumnType } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
-export interface ContactsTable {
-  id: string;
-  company_id: string;
-  phone: string;
-  phone_key: string;
-  name: string | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface ContactAffinitiesTable {
-  contact_id: string;
-  setor_id: string;
-  company_id: string;
-  source: string;
-  created_at: Timestamp;
-}
-
-export interface TagsTable {
-  id: string;
-  company_id: string;
-  name: string;
-  created_at: Timestamp;
-}
-
-export interface ContactTagsTable {
-  contact_id: string;
-  tag_id: string;
-  created_at: Timestamp;
-}
+// The contact and tag tables created by 0003 are typed with the contacts area (../contacts/contacts-tables.ts).
 
 export interface ConversationsTable {
   id: string;
@@ -75,10 +46,6 @@ export interface RotationCursorsTable {
 
 /** Tables of the messages feature (migration 0003). */
 export interface MessagesTables {
-  contacts: ContactsTable;
-  contact_affinities: ContactAffinitiesTable;
-  tags: TagsTable;
-  contact_tags: ContactTagsTable;
   conversations: ConversationsTable;
   messages: MessagesTable;
   rotation_cursors: RotationCursorsTable;

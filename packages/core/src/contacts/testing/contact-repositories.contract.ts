@@ -149,9 +149,9 @@ export function describeContactRepositoriesContract(
       const { repos, ids, company, other } = await fresh();
       const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
       await repos.contacts.insert(contact);
-      const vip = { id: ids.newId(), companyId: company.id, name: 'vip', createdAt: t0 };
-      const lead = { id: ids.newId(), companyId: company.id, name: 'lead', createdAt: t0 };
-      const foreign = { id: ids.newId(), companyId: other.id, name: 'vip', createdAt: t0 };
+      const vip = { id: ids.newId(), companyId: company.id, name: 'vip', description: null, color: null, createdAt: t0, updatedAt: t0 };
+      const lead = { id: ids.newId(), companyId: company.id, name: 'lead', description: null, color: null, createdAt: t0, updatedAt: t0 };
+      const foreign = { id: ids.newId(), companyId: other.id, name: 'vip', description: null, color: null, createdAt: t0, updatedAt: t0 };
       for (const tag of [vip, lead, foreign]) await repos.tags.insert(tag);
       const found = await repos.tags.findManyByIds(company.id, [vip.id, foreign.id, 'nope']);
       expect(found).toEqual([vip]);

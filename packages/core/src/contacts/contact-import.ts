@@ -1,0 +1,145 @@
+import type { Decider } from '../shared/decider.js';
+import { DomainError, InvalidTransitionError } from '../shared/errors.js';
+import type { ContactBatchRow, ContactImportMode } from './contact-repository.js';
+
+export const ContactImportStatuses = ['queued', 'running', 'completed', 'failed'] as const;
+export type ContactImportStatus = (typeof ContactImportStatuses)[number];
+
+/** Rows one batch writes in one transaction (conversations.md §7). */
+export const IMPORT_BATCH_SIZE = 500;
+/** Most rows one import takes. */
+export const MAX_IMPORT_ROWS = 10_000;
+/** Most row errors kept on an import. */
+export const MAX_IMPORT_ERRORS = 1000;
+/** Imports of a company queued or running at once; a third is refused. */
+export const MAX_ACTIVE_IMPORTS = 2;
+
+/** A row the import could not write: `row` counts from 1 in the order sent (CSV: the header is row 0). */
+export interface ImportRowError {
+  row: number;
+  field: string | null;
+  code: string;
+  message: string;
+}
+
+/** A row as stored for its batch: what to write, or why it is not written. */
+export interface PreparedImportRow {
+  row: number;
+  write?: ContactBatchRow;
+  /** The row fails (`failed`). */
+  error?: ImportRowError;
+  /** A repeated match key after the first (`skipped`, DUPLICATE_IN_FILE). */
+  duplicate?: boolean;
+}
+
+/** A contact import job and its progress; its counts are those the database reported. */
+export interface ContactImport {
+  id: string;
+  companyId: string;
+  status: ContactImportStatus;
+  mode: ContactImportMode;
+  total: number;
+  processed: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+  errors: ImportRowError[];
+  /** Batches of the file, and the next one to write (all written when equal). */
+  batches: number;
+  nextBatch: number;
+  /** Why a failed import stopped. */
+  error: { code: string; message: string } | null;
+  /** The worker processing it holds it until then; an expired lease lets another resume it. */
+  leaseUntil: Date | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** 0-100. */
+export function importProgress(job: Pick<ContactImport, 'processed' | 'total' | 'status'>): number {
+  if (job.status === 'completed') return 100;
+  return job.total === 0 ? 0 : Math.floor((job.processed * 100) / job.total);
+}
+
+export type ContactImportCommand =
+  | { type: 'claim'; at: Date; leaseUntil: Date }
+  | {
+      type: 'recordBatch';
+      at: Date;
+      batch: number;
+      leaseUntil: Date;
+      counts: { processed: number; created: number; updated: number; skipped: number; failed: number };
+      errors: ImportRowError[];
+    }
+  | { type: 'complete'; at: Date }
+  | { type: 'fail'; at: Date; error: { code: string; message: string } };
+
+export type ContactImportEvent =
+  | { type: 'claimed'; at: Date; leaseUntil: Date; first: boolean }
+  | {
+      type: 'batchRecorded';
+      at: Date;
+      batch: number;
+      leaseUntil: Date;
+      counts: { processed: number; created: number; updated: number; skipped: number; failed: number };
+      errors: ImportRowError[];
+    }
+  | { type: 'completed'; at: Date }
+  | { type: 'failed'; at: Date; error: { code: string; message: string } };
+
+const finished = (s: ContactImportStatus) => s === 'completed' || s === 'failed';
+
+/**
+ * The import job: `queued` → `running` (claimed by a worker, with a lease renewed per batch) →
+ * `completed` or `failed`. A batch already recorded is an idempotent repeat (a retried job
+ * resumes after the last committed batch); a live lease of another worker refuses a claim.
+ */
+export const contactImportDecider: Decider<ContactImport, ContactImportCommand, ContactImportEvent> = {
+  decide(command, state) {
+    switch (command.type) {
+      case 'claim':
+        if (finished(state.status)) return [];
+        if (state.status === 'running' && state.leaseUntil && state.leaseUntil.getTime() > command.at.getTime()) {
+          throw new DomainError('CONFLICT', 'The import is being processed by another worker', { leaseUntil: state.leaseUntil.toISOString() });
+        }
+        return [{ type: 'claimed', at: command.at, leaseUntil: command.leaseUntil, first: state.status === 'queued' }];
+      case 'recordBatch':
+        if (state.status !== 'running') throw new InvalidTransitionError('import', state.status, 'record a batch of', ['running']);
+        if (command.batch !== state.nextBatch) return [];
+        return [{ type: 'batchRecorded', at: command.at, batch: command.batch, leaseUntil: command.leaseUntil, counts: command.counts, errors: command.errors }];
+      case 'complete':
+        if (state.status === 'completed') return [];
+        if (state.status !== 'running' || state.nextBatch < state.batches) throw new InvalidTransitionError('import', state.status, 'complete', ['running']);
+        return [{ type: 'completed', at: command.at }];
+      case 'fail':
+        if (finished(state.status)) return [];
+        return [{ type: 'failed', at: command.at, error: command.error }];
+    }
+  },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'claimed':
+        return { ...state, status: 'running', leaseUntil: event.leaseUntil, startedAt: state.startedAt ?? event.at, updatedAt: event.at };
+      case 'batchRecorded':
+        return {
+          ...state,
+          nextBatch: event.batch + 1,
+          leaseUntil: event.leaseUntil,
+          processed: state.processed + event.counts.processed,
+          created: state.created + event.counts.created,
+          updated: state.updated + event.counts.updated,
+          skipped: state.skipped + event.counts.skipped,
+          failed: state.failed + event.counts.failed,
+          errors: [...state.errors, ...event.errors].slice(0, MAX_IMPORT_ERRORS),
+          updatedAt: event.at,
+        };
+      case 'completed':
+        return { ...state, status: 'completed', leaseUntil: null, finishedAt: event.at, updatedAt: event.at };
+      case 'failed':
+        return { ...state, status: 'failed', leaseUntil: null, error: event.error, finishedAt: event.at, updatedAt: event.at };
+    }
+  },
+};

@@ -1,0 +1,210 @@
+import { describe, expect, it } from '@jest/globals';
+import { createCompany } from '../../companies/index.js';
+import { newConversation } from '../../messages/index.js';
+import { createSetor } from '../../setores/index.js';
+import type { IdGenerator } from '../../shared/id-generator.js';
+import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { createContact, type ContactImport } from '../index.js';
+
+const t0 = new Date('2026-03-01T12:00:00.000Z');
+const later = (ms: number) => new Date(t0.getTime() + ms);
+
+class SuiteIds implements IdGenerator {
+  private counter = 0;
+  constructor(private readonly prefix: string) {}
+  newId(): string {
+    this.counter += 1;
+    return `${this.prefix}-0000-4000-8000-${this.counter.toString().padStart(12, '0')}`;
+  }
+}
+
+/** Contacts with fields and the assistant, search, merge, field definitions, batch writes and import jobs. */
+export function describeContactAreaContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+  describe(`contacts area contract: ${name}`, () => {
+    let run = 0;
+    const fresh = async () => {
+      run += 1;
+      const ids = new SuiteIds(`d${run.toString().padStart(7, '0')}`);
+      const sut = await setup();
+      const company = createCompany(ids.newId(), t0, { name: 'Acme' });
+      const other = createCompany(ids.newId(), t0, { name: 'Other' });
+      await sut.repos.companies.insert(company);
+      await sut.repos.companies.insert(other);
+      const setor = createSetor(ids.newId(), company.id, t0, { nome: 'Vendas' });
+      await sut.repos.setores.insert(setor);
+      return { ...sut, ids, company, other, setor };
+    };
+
+    it('keeps email, custom fields and the assistant, and updates them', async () => {
+      const { repos, ids, company } = await fresh();
+      const contact = createContact(ids.newId(), company.id, '+5511987654321', 'Ana', t0, { email: 'ana@x.test', customFields: { plano: 'ouro', n: 3 } });
+      await repos.contacts.insert(contact);
+      expect(await repos.contacts.findById(company.id, contact.id)).toEqual(contact);
+      const changed = { ...contact, name: 'Ana B', customFields: { plano: 'prata' }, iaAtiva: false, iaPausedUntil: later(60_000), updatedAt: later(1) };
+      await repos.contacts.update(changed);
+      expect(await repos.contacts.findByIdForUpdate(company.id, contact.id)).toEqual(changed);
+    });
+
+    it('insertOrLock creates once per match key and answers the stored contact after', async () => {
+      const { repos, ids, company } = await fresh();
+      const first = await repos.contacts.insertOrLock(createContact(ids.newId(), company.id, '+551187654321', 'Ana', t0));
+      expect(first.created).toBe(true);
+      const second = await repos.contacts.insertOrLock(createContact(ids.newId(), company.id, '+5511987654321', 'Other', t0));
+      expect(second).toEqual({ contact: first.contact, created: false });
+    });
+
+    it('searches by phone form, q over name, email and digits, assistant, tags and updated_since, scoped by company', async () => {
+      const { repos, ids, company, other, setor } = await fresh();
+      const ana = createContact(ids.newId(), company.id, '+5511987654321', 'Ana Souza', t0, { email: 'ana@acme.test' });
+      const bia = { ...createContact(ids.newId(), company.id, '+5521912345678', 'Bia', later(1)), iaAtiva: false };
+      const cid = { ...createContact(ids.newId(), company.id, '+5531955554444', null, later(2)), iaPausedUntil: later(3_600_000), updatedAt: later(5_000) };
+      for (const c of [ana, bia, cid]) await repos.contacts.insert(c);
+      await repos.contacts.insert(createContact(ids.newId(), other.id, '+5511987654321', 'Ana Souza', t0));
+      const tag = { id: ids.newId(), companyId: company.id, name: 'vip', description: null, color: null, createdAt: t0, updatedAt: t0 };
+      const tag2 = { ...tag, id: ids.newId(), name: 'lead' };
+      await repos.tags.insert(tag);
+      await repos.tags.insert(tag2);
+      await repos.tags.tagContact(ana.id, [tag.id, tag2.id], t0);
+      await repos.tags.tagContact(bia.id, [tag.id], t0);
+      const conversation = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, ana.id, t0));
+      await repos.conversations.touch(conversation.id, 'inbound', later(9));
+      const page = { page: 1, limit: 10 };
+      const now = later(10);
+      const idsOf = async (search: Parameters<typeof repos.contacts.search>[1]) => (await repos.contacts.search(company.id, search, page, now)).items.map((c) => c.id);
+      expect(await idsOf({})).toEqual([cid.id, bia.id, ana.id]);
+      expect(await idsOf({ phone: '+551187654321' })).toEqual([ana.id]);
+      expect(await idsOf({ q: 'souz' })).toEqual([ana.id]);
+      expect(await idsOf({ q: 'ACME.TEST' })).toEqual([ana.id]);
+      expect(await idsOf({ q: '5555' })).toEqual([cid.id]);
+      expect(await idsOf({ q: '50%' })).toEqual([]);
+      expect(await idsOf({ iaAtiva: true })).toEqual([ana.id]);
+      expect(await idsOf({ iaAtiva: false })).toEqual([cid.id, bia.id]);
+      expect(await idsOf({ tagIds: [tag.id] })).toEqual([bia.id, ana.id]);
+      expect(await idsOf({ tagIds: [tag.id, tag2.id] })).toEqual([ana.id]);
+      expect(await idsOf({ updatedSince: later(5_000) })).toEqual([cid.id]);
+      const all = await repos.contacts.search(company.id, {}, { page: 2, limit: 2 }, now);
+      expect(all).toMatchObject({ total: 3, page: 2, limit: 2, totalPages: 2 });
+      const first = (await repos.contacts.search(company.id, { phone: '+5511987654321' }, page, now)).items[0]!;
+      expect(first.tagIds.sort()).toEqual([tag.id, tag2.id].sort());
+      expect(first.lastInboundAt).toEqual(later(9));
+      expect((await repos.contacts.search(other.id, { q: 'souza' }, page, now)).total).toBe(1);
+    });
+
+    it('merges: conversations (joined per box), messages, tags and affinities move, the other contact goes', async () => {
+      const { repos, ids, company, setor } = await fresh();
+      const second = createSetor(ids.newId(), company.id, t0, { nome: 'Suporte' });
+      await repos.setores.insert(second);
+      const a = createContact(ids.newId(), company.id, '+5511987654321', 'Ana', t0);
+      const b = createContact(ids.newId(), company.id, '+5511912345678', null, t0);
+      await repos.contacts.insert(a);
+      await repos.contacts.insert(b);
+      const ca = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, a.id, t0));
+      const cb = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, b.id, t0));
+      const cb2 = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, second.id, b.id, t0));
+      const tag = { id: ids.newId(), companyId: company.id, name: 'vip', description: null, color: null, createdAt: t0, updatedAt: t0 };
+      await repos.tags.insert(tag);
+      await repos.tags.tagContact(b.id, [tag.id], t0);
+      await repos.contactAffinities.add({ companyId: company.id, contactId: b.id, setorId: second.id, source: 'inbound', createdAt: t0 });
+      await repos.contacts.moveAndDelete(company.id, a.id, b.id);
+      expect(await repos.contacts.findById(company.id, b.id)).toBeNull();
+      expect((await repos.conversations.findBySetorAndContact(setor.id, a.id))?.id).toBe(ca.id);
+      expect(await repos.conversations.findById(company.id, cb.id)).toBeNull();
+      expect((await repos.conversations.findById(company.id, cb2.id))?.contactId).toBe(a.id);
+      expect(await repos.tags.tagIdsOfContact(a.id)).toEqual([tag.id]);
+      expect((await repos.contactAffinities.listByContact(company.id, a.id)).map((x) => x.setorId)).toEqual([second.id]);
+      expect((await repos.contacts.stats(company.id, a.id)).conversations).toBe(2);
+    });
+
+    it('keeps field definitions unique by key, updates them, removes their values from contacts', async () => {
+      const { repos, ids, company, other } = await fresh();
+      const def = { id: ids.newId(), companyId: company.id, key: 'plano', label: 'Plano', type: 'select' as const, options: ['a', 'b'], createdAt: t0, updatedAt: t0 };
+      expect(await repos.contactFields.insert(def)).toBeNull();
+      expect(await repos.contactFields.insert({ ...def, id: ids.newId() })).toEqual(def);
+      expect(await repos.contactFields.insert({ ...def, id: ids.newId(), companyId: other.id })).toBeNull();
+      await repos.contactFields.update({ ...def, label: 'Plano 2', options: ['a', 'b', 'c'], updatedAt: later(1) });
+      expect(await repos.contactFields.findByIdForUpdate(def.id)).toMatchObject({ label: 'Plano 2', options: ['a', 'b', 'c'] });
+      expect(await repos.contactFields.list(company.id)).toHaveLength(1);
+      expect(await repos.contactFields.count(company.id)).toBe(1);
+      const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0, { customFields: { plano: 'a', outro: 1 } });
+      await repos.contacts.insert(contact);
+      expect(await repos.contacts.removeCustomField(company.id, 'plano', later(2))).toBe(1);
+      expect((await repos.contacts.findById(company.id, contact.id))?.customFields).toEqual({ outro: 1 });
+      await repos.contactFields.delete(def.id);
+      expect(await repos.contactFields.findByIdForUpdate(def.id)).toBeNull();
+    });
+
+    it('writes import batches per mode and reports what was written', async () => {
+      const { repos, ids, company } = await fresh();
+      const tag = { id: ids.newId(), companyId: company.id, name: 'lote', description: null, color: null, createdAt: t0, updatedAt: t0 };
+      await repos.tags.insert(tag);
+      const existing = createContact(ids.newId(), company.id, '+5511987654321', 'Ana', t0);
+      await repos.contacts.insert(existing);
+      const rows = [
+        { phone: '+551187654321', name: 'Outra', email: 'ana@x.test', customFields: {}, tagIds: [] },
+        { phone: '+5521912345678', name: 'Bia', email: null, customFields: { a: 1 }, tagIds: [tag.id] },
+      ];
+      const fill = await repos.contacts.writeBatch(company.id, rows, 'fill', ids, later(1));
+      expect(fill.map((o) => o.outcome)).toEqual(['updated', 'created']);
+      expect(fill[0]!.contactId).toBe(existing.id);
+      expect(fill[1]!.tagsAdded).toEqual([tag.id]);
+      expect(await repos.contacts.findById(company.id, existing.id)).toMatchObject({ name: 'Ana', email: 'ana@x.test' });
+      const again = await repos.contacts.writeBatch(company.id, rows, 'fill', ids, later(2));
+      expect(again.map((o) => o.outcome)).toEqual(['unchanged', 'unchanged']);
+      const overwrite = await repos.contacts.writeBatch(company.id, rows, 'overwrite', ids, later(3));
+      expect(overwrite.map((o) => o.outcome)).toEqual(['updated', 'unchanged']);
+      expect((await repos.contacts.findById(company.id, existing.id))?.name).toBe('Outra');
+      const createOnly = await repos.contacts.writeBatch(
+        company.id,
+        [{ ...rows[0]!, name: 'Nunca', tagIds: [tag.id] }, { phone: '+5531955554444', name: null, email: null, customFields: {}, tagIds: [] }],
+        'create_only',
+        ids,
+        later(4),
+      );
+      expect(createOnly.map((o) => o.outcome)).toEqual(['unchanged', 'created']);
+      expect(createOnly[0]!.tagsAdded).toEqual([]);
+      expect((await repos.contacts.findById(company.id, existing.id))?.name).toBe('Outra');
+    });
+
+    it('stores import jobs with their batches, counts the active ones and finds the stale ones', async () => {
+      const { repos, ids, company, other } = await fresh();
+      const job: ContactImport = {
+        id: ids.newId(),
+        companyId: company.id,
+        status: 'queued',
+        mode: 'fill',
+        total: 3,
+        processed: 0,
+        created: 0,
+        updated: 0,
+        skipped: 0,
+        failed: 0,
+        errors: [],
+        batches: 2,
+        nextBatch: 0,
+        error: null,
+        leaseUntil: null,
+        startedAt: null,
+        finishedAt: null,
+        createdAt: t0,
+        updatedAt: t0,
+      };
+      const batch0 = [{ row: 1, write: { phone: '+5511987654321', name: 'Ana', email: null, customFields: {}, tagIds: [] } }, { row: 2, duplicate: true }];
+      const batch1 = [{ row: 3, error: { row: 3, field: 'phone', code: 'INVALID_NUMBER', message: 'bad' } }];
+      await repos.contactImports.insert(job, [batch0, batch1]);
+      expect(await repos.contactImports.findById(company.id, job.id)).toEqual(job);
+      expect(await repos.contactImports.findById(other.id, job.id)).toBeNull();
+      expect(await repos.contactImports.loadBatch(job.id, 0)).toEqual(batch0);
+      expect(await repos.contactImports.loadBatch(job.id, 1)).toEqual(batch1);
+      expect(await repos.contactImports.lockAndCountActive(company.id)).toBe(1);
+      expect(await repos.contactImports.listStale(later(1), t0)).toEqual([]);
+      expect(await repos.contactImports.listStale(later(120_000), later(60_000))).toEqual([job.id]);
+      const running = { ...job, status: 'running' as const, leaseUntil: later(30_000), startedAt: t0, processed: 2, created: 1, skipped: 1, nextBatch: 1, errors: [{ row: 2, field: 'phone', code: 'DUPLICATE_IN_FILE', message: 'x' }], updatedAt: later(1) };
+      await repos.contactImports.save(running);
+      expect(await repos.contactImports.findByIdForUpdate(job.id)).toEqual(running);
+      expect(await repos.contactImports.listStale(later(10_000), later(60_000))).toEqual([]);
+      expect(await repos.contactImports.listStale(later(31_000), t0)).toEqual([job.id]);
+      await repos.contactImports.save({ ...running, status: 'completed', leaseUntil: null, finishedAt: later(2) });
+      expect(await repos.contactImports.lockAndCountActive(company.id)).toBe(0);
+    });
+  });
+}

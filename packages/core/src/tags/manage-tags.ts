@@ -1,0 +1,84 @@
+import type { Clock } from '../shared/clock.js';
+import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { Page, PageRequest } from '../shared/pagination.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import { MAX_TAGS, TAG_COLOR, type Tag } from './tag.js';
+import type { TagRepositories } from './tag-repositories.js';
+
+/** A tag's writable fields. */
+export interface TagInput {
+  name?: string;
+  description?: string | null;
+  color?: string | null;
+}
+
+function checkTagInput(input: TagInput): void {
+  if (input.name !== undefined && (input.name.trim().length < 1 || input.name.trim().length > 50)) {
+    throw new ValidationError('name must have 1-50 characters', { field: 'name' });
+  }
+  if (input.description != null && input.description.length > 200) throw new ValidationError('description must be at most 200 characters', { field: 'description' });
+  if (input.color != null && !TAG_COLOR.test(input.color)) throw new ValidationError('color must be #RRGGBB', { field: 'color' });
+}
+
+const duplicate = (existing: Tag) => new DomainError('CONFLICT', `A tag named "${existing.name}" already exists`, { tag_id: existing.id });
+
+/** Tag CRUD (GET, POST /v1/tags; PATCH, DELETE /v1/tags/:id): names unique ignoring case, deletes take their links and rules. */
+export class ManageTags {
+  constructor(
+    private readonly uow: UnitOfWork<TagRepositories>,
+    private readonly repos: Repositories<TagRepositories>,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(companyId: string, input: TagInput & { name: string }): Promise<Tag> {
+    checkTagInput(input);
+    return this.uow.transaction(async (repos) => {
+      if ((await repos.tags.count(companyId)) >= MAX_TAGS) throw new DomainError('UNPROCESSABLE', `A company has at most ${MAX_TAGS} tags`, { limit: MAX_TAGS });
+      const now = this.clock.now();
+      const tag: Tag = {
+        id: this.ids.newId(),
+        companyId,
+        name: input.name.trim(),
+        description: input.description ?? null,
+        color: input.color ?? null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      const existing = await repos.tags.insertUnique(tag);
+      if (existing) throw duplicate(existing);
+      return tag;
+    });
+  }
+
+  list(companyId: string, q: string | undefined, page: PageRequest): Promise<Page<Tag>> {
+    return this.repos.tags.list(companyId, q, page);
+  }
+
+  async update(companyId: string, id: string, input: TagInput): Promise<Tag> {
+    checkTagInput(input);
+    return this.uow.transaction(async (repos) => {
+      const tag = await repos.tags.findById(companyId, id);
+      if (!tag) throw new NotFoundError('Tag');
+      const next: Tag = {
+        ...tag,
+        name: input.name !== undefined ? input.name.trim() : tag.name,
+        description: input.description !== undefined ? input.description : (tag.description ?? null),
+        color: input.color !== undefined ? input.color : (tag.color ?? null),
+        updatedAt: this.clock.now(),
+      };
+      const clash = await repos.tags.update(next);
+      if (clash) throw duplicate(clash);
+      return next;
+    });
+  }
+
+  async delete(companyId: string, id: string): Promise<{ contacts: number; rules: number }> {
+    return this.uow.transaction(async (repos) => {
+      const tag = await repos.tags.findById(companyId, id);
+      if (!tag) throw new NotFoundError('Tag');
+      return repos.tags.delete(companyId, id);
+    });
+  }
+}

@@ -1,0 +1,115 @@
+import { RE2JS } from 're2js';
+import { ValidationError } from '../shared/errors.js';
+
+export const TagRuleMatchTypes = ['contains', 'starts_with', 'equals', 'regex'] as const;
+export type TagRuleMatchType = (typeof TagRuleMatchTypes)[number];
+export const TagRuleScopes = ['contact', 'conversation'] as const;
+export type TagRuleScope = (typeof TagRuleScopes)[number];
+
+/** Most rules a company may have (conversations.md §11). */
+export const MAX_TAG_RULES = 100;
+/** Inbound text beyond this many characters is not looked at by rules. */
+export const RULE_INPUT_LIMIT = 4096;
+
+/** An auto-tagging rule: when an inbound text matches, the tag goes on the contact (or, scope `conversation`, the ticket). */
+export interface TagRule {
+  id: string;
+  companyId: string;
+  tagId: string;
+  matchType: TagRuleMatchType;
+  /** 1-200 characters. */
+  matchValue: string;
+  /** Off (default): both sides lowercased and accent-folded. */
+  caseSensitive: boolean;
+  scope: TagRuleScope;
+  /** Boxes whose inbound messages the rule looks at; empty: every box. */
+  setorIds: string[];
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * The text rules compare: trimmed, NFC; unless case-sensitive also lowercased and stripped of
+ * accents (`Orçamento` → `orcamento`), so that rules written either way match.
+ */
+export function foldText(text: string, caseSensitive: boolean): string {
+  const nfc = text.trim().normalize('NFC');
+  if (caseSensitive) return nfc;
+  return nfc.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().normalize('NFC');
+}
+
+/** A rule ready to run on texts (its value folded, its regex compiled). */
+export interface CompiledTagRule {
+  rule: TagRule;
+  test(text: { folded: string; exact: string }): boolean;
+}
+
+const regexCache = new Map<string, RE2JS>();
+
+/** Compiles a rule pattern on RE2 (linear time); a syntax RE2 refuses (backreferences, lookaround) is a 400. */
+export function compileRulePattern(pattern: string, caseSensitive: boolean): RE2JS {
+  const key = `${caseSensitive ? 1 : 0}:${pattern}`;
+  const cached = regexCache.get(key);
+  if (cached) return cached;
+  let compiled: RE2JS;
+  try {
+    // Folded input has no accents: the pattern loses its accents too (lowercasing it would change
+    // escapes such as \D, so case is left to the engine's flag).
+    const source = caseSensitive ? pattern : pattern.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
+    compiled = RE2JS.compile(source, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+  } catch (error) {
+    throw new ValidationError(
+      `match_value is not a regular expression this service accepts (RE2 syntax: no backreferences or lookaround): ${(error as Error).message}`,
+      { field: 'match_value' },
+    );
+  }
+  if (regexCache.size >= 2000) regexCache.delete(regexCache.keys().next().value!);
+  regexCache.set(key, compiled);
+  return compiled;
+}
+
+/** Checks a rule's match value (length; a regex must compile on RE2). */
+export function checkRuleMatch(matchType: TagRuleMatchType, matchValue: string, caseSensitive: boolean): void {
+  if (matchValue.length < 1 || matchValue.length > 200 || matchValue.trim() === '') {
+    throw new ValidationError('match_value must have 1-200 characters', { field: 'match_value' });
+  }
+  if (matchType === 'regex') compileRulePattern(matchValue, caseSensitive);
+}
+
+export function compileTagRule(rule: TagRule): CompiledTagRule {
+  const pick = (text: { folded: string; exact: string }) => (rule.caseSensitive ? text.exact : text.folded);
+  switch (rule.matchType) {
+    case 'contains': {
+      const value = foldText(rule.matchValue, rule.caseSensitive);
+      return { rule, test: (t) => pick(t).includes(value) };
+    }
+    case 'starts_with': {
+      const value = foldText(rule.matchValue, rule.caseSensitive);
+      return { rule, test: (t) => pick(t).startsWith(value) };
+    }
+    case 'equals': {
+      const value = foldText(rule.matchValue, rule.caseSensitive);
+      return { rule, test: (t) => pick(t) === value };
+    }
+    case 'regex': {
+      const regex = compileRulePattern(rule.matchValue, rule.caseSensitive);
+      return { rule, test: (t) => regex.matcher(pick(t)).find() };
+    }
+  }
+}
+
+/** The enabled rules of `rules` that match `text` received on box `setorId` (input capped at {@link RULE_INPUT_LIMIT}). */
+export function matchingRules(rules: readonly (TagRule | CompiledTagRule)[], text: string, setorId: string | null): TagRule[] {
+  const capped = text.length > RULE_INPUT_LIMIT ? text.slice(0, RULE_INPUT_LIMIT) : text;
+  const input = { exact: foldText(capped, true), folded: foldText(capped, false) };
+  const out: TagRule[] = [];
+  for (const item of rules) {
+    const compiled = 'test' in item ? item : compileTagRule(item);
+    const rule = compiled.rule;
+    if (!rule.enabled) continue;
+    if (rule.setorIds.length > 0 && (setorId === null || !rule.setorIds.includes(setorId))) continue;
+    if (compiled.test(input)) out.push(rule);
+  }
+  return out;
+}

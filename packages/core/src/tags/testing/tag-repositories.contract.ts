@@ -1,0 +1,112 @@
+import { describe, expect, it } from '@jest/globals';
+import { createCompany } from '../../companies/index.js';
+import { createContact } from '../../contacts/index.js';
+import type { IdGenerator } from '../../shared/id-generator.js';
+import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import type { Tag, TagRule } from '../index.js';
+
+const t0 = new Date('2026-03-01T12:00:00.000Z');
+
+class SuiteIds implements IdGenerator {
+  private counter = 0;
+  constructor(private readonly prefix: string) {}
+  newId(): string {
+    this.counter += 1;
+    return `${this.prefix}-0000-4000-8000-${this.counter.toString().padStart(12, '0')}`;
+  }
+}
+
+/** Tags (unique ignoring case, deletes with counts) and tag rules. */
+export function describeTagRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+  describe(`tag repositories contract: ${name}`, () => {
+    let run = 0;
+    const fresh = async () => {
+      run += 1;
+      const ids = new SuiteIds(`e${run.toString().padStart(7, '0')}`);
+      const sut = await setup();
+      const company = createCompany(ids.newId(), t0, { name: 'Acme' });
+      const other = createCompany(ids.newId(), t0, { name: 'Other' });
+      await sut.repos.companies.insert(company);
+      await sut.repos.companies.insert(other);
+      const tag = (companyId: string, tagName: string): Tag => ({ id: ids.newId(), companyId, name: tagName, description: null, color: '#FF0000', createdAt: t0, updatedAt: t0 });
+      return { ...sut, ids, company, other, tag };
+    };
+
+    it('keeps names unique ignoring case per company, lists with q and renames', async () => {
+      const { repos, company, other, tag } = await fresh();
+      const vip = tag(company.id, 'VIP');
+      expect(await repos.tags.insertUnique(vip)).toBeNull();
+      expect(await repos.tags.insertUnique(tag(company.id, 'vip'))).toEqual(vip);
+      expect(await repos.tags.insertUnique(tag(other.id, 'vip'))).toBeNull();
+      const lead = tag(company.id, 'Lead quente');
+      await repos.tags.insertUnique(lead);
+      expect((await repos.tags.list(company.id, undefined, { page: 1, limit: 10 })).items.map((t) => t.name)).toEqual(['Lead quente', 'VIP']);
+      expect((await repos.tags.list(company.id, 'QUEN', { page: 1, limit: 10 })).items).toEqual([lead]);
+      expect(await repos.tags.count(company.id)).toBe(2);
+      expect(await repos.tags.update({ ...lead, name: 'vip' })).toEqual(vip);
+      expect(await repos.tags.update({ ...lead, name: 'Lead', description: 'd' })).toBeNull();
+      expect(await repos.tags.findById(company.id, lead.id)).toMatchObject({ name: 'Lead', description: 'd' });
+      expect(await repos.tags.findById(other.id, lead.id)).toBeNull();
+    });
+
+    it('deletes a tag with its links and rules, answering their counts', async () => {
+      const { repos, ids, company, tag } = await fresh();
+      const vip = tag(company.id, 'vip');
+      await repos.tags.insert(vip);
+      const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
+      await repos.contacts.insert(contact);
+      await repos.tags.tagContact(contact.id, [vip.id], t0);
+      const rule: TagRule = {
+        id: ids.newId(),
+        companyId: company.id,
+        tagId: vip.id,
+        matchType: 'contains',
+        matchValue: 'x',
+        caseSensitive: false,
+        scope: 'contact',
+        setorIds: [],
+        enabled: true,
+        createdAt: t0,
+        updatedAt: t0,
+      };
+      await repos.tagRules.insert(rule);
+      expect(await repos.tags.delete(company.id, vip.id)).toEqual({ contacts: 1, rules: 1 });
+      expect(await repos.tags.findById(company.id, vip.id)).toBeNull();
+      expect(await repos.tags.tagIdsOfContact(contact.id)).toEqual([]);
+      expect(await repos.tagRules.findById(company.id, rule.id)).toBeNull();
+    });
+
+    it('stores rules, lists the enabled ones oldest first, scoped by company', async () => {
+      const { repos, ids, company, other, tag } = await fresh();
+      const vip = tag(company.id, 'vip');
+      await repos.tags.insert(vip);
+      const base: TagRule = {
+        id: ids.newId(),
+        companyId: company.id,
+        tagId: vip.id,
+        matchType: 'regex',
+        matchValue: 'or[cç]amento',
+        caseSensitive: false,
+        scope: 'contact',
+        setorIds: [ids.newId()],
+        enabled: true,
+        createdAt: t0,
+        updatedAt: t0,
+      };
+      const off = { ...base, id: ids.newId(), enabled: false, createdAt: new Date(t0.getTime() + 1), updatedAt: new Date(t0.getTime() + 1) };
+      await repos.tagRules.insert(base);
+      await repos.tagRules.insert(off);
+      expect(await repos.tagRules.findById(company.id, base.id)).toEqual(base);
+      expect(await repos.tagRules.findById(other.id, base.id)).toBeNull();
+      expect(await repos.tagRules.listEnabled(company.id)).toEqual([base]);
+      expect((await repos.tagRules.list(company.id, { page: 1, limit: 10 })).items).toEqual([base, off]);
+      expect(await repos.tagRules.count(company.id)).toBe(2);
+      const edited = { ...off, enabled: true, scope: 'conversation' as const, setorIds: [], updatedAt: new Date(t0.getTime() + 5) };
+      await repos.tagRules.update(edited);
+      expect(await repos.tagRules.listEnabled(company.id)).toEqual([base, edited]);
+      expect(await repos.tagRules.delete(other.id, base.id)).toBe(false);
+      expect(await repos.tagRules.delete(company.id, base.id)).toBe(true);
+      expect(await repos.tagRules.count(company.id)).toBe(1);
+    });
+  });
+}

@@ -1,0 +1,78 @@
+import type { ContactFieldDefinition, ContactFieldRepository, ContactFieldType } from '@carteiro/core';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../shared/database.js';
+import type { ContactFieldDefinitionsTable } from './contacts-tables.js';
+
+function toDefinition(row: Selectable<ContactFieldDefinitionsTable>): ContactFieldDefinition {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    key: row.key,
+    label: row.label,
+    type: row.type as ContactFieldType,
+    options: row.options,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class KyselyContactFieldRepository implements ContactFieldRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(definition: ContactFieldDefinition): Promise<ContactFieldDefinition | null> {
+    const inserted = await this.db
+      .insertInto('contact_field_definitions')
+      .values({
+        id: definition.id,
+        company_id: definition.companyId,
+        key: definition.key,
+        label: definition.label,
+        type: definition.type,
+        options: JSON.stringify(definition.options),
+        created_at: definition.createdAt,
+        updated_at: definition.updatedAt,
+      })
+      .onConflict((oc) => oc.columns(['company_id', 'key']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return null;
+    const row = await this.db
+      .selectFrom('contact_field_definitions')
+      .selectAll()
+      .where('company_id', '=', definition.companyId)
+      .where('key', '=', definition.key)
+      .executeTakeFirstOrThrow();
+    return toDefinition(row);
+  }
+
+  async update(definition: ContactFieldDefinition): Promise<void> {
+    await this.db
+      .updateTable('contact_field_definitions')
+      .set({ label: definition.label, options: JSON.stringify(definition.options), updated_at: definition.updatedAt })
+      .where('id', '=', definition.id)
+      .execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('contact_field_definitions').where('id', '=', id).execute();
+  }
+
+  async findByIdForUpdate(id: string): Promise<ContactFieldDefinition | null> {
+    const row = await this.db.selectFrom('contact_field_definitions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    return row ? toDefinition(row) : null;
+  }
+
+  async list(companyId: string): Promise<ContactFieldDefinition[]> {
+    const rows = await this.db.selectFrom('contact_field_definitions').selectAll().where('company_id', '=', companyId).orderBy('key').execute();
+    return rows.map(toDefinition);
+  }
+
+  async count(companyId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('contact_field_definitions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('company_id', '=', companyId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

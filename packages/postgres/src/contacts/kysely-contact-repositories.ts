@@ -1,0 +1,471 @@
+import {
+  applyContactWrite,
+  MAX_ENSURE_CONTACTS,
+  ValidationError,
+  phoneMatchKey,
+  type AffinitySource,
+  type Contact,
+  type ContactAffinity,
+  type ContactAffinityRepository,
+  type ContactBatchOutcome,
+  type ContactBatchRow,
+  type ContactEntry,
+  type ContactImportMode,
+  type ContactListItem,
+  type ContactRepository,
+  type ContactSearch,
+  type ContactStats,
+  type EnsuredContact,
+  type IdGenerator,
+  type Page,
+  type PageRequest,
+} from '@carteiro/core';
+import { isUuid } from '@carteiro/core';
+import { sql, type Kysely, type Selectable } from 'kysely';
+
+import type { Database } from '../shared/database.js';
+import type { ContactsTable } from './contacts-tables.js';
+
+function toContact(row: Selectable<ContactsTable>): Contact {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    phone: row.phone,
+    name: row.name,
+    email: row.email,
+    customFields: row.custom_fields ?? {},
+    iaAtiva: row.ia_ativa,
+    iaPausedUntil: row.ia_paused_until,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** `%…%` for LIKE with the pattern characters of `text` escaped. */
+function likeInfix(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export class KyselyContactRepository implements ContactRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(contact: Contact): Promise<void> {
+    await this.db
+      .insertInto('contacts')
+      .values({
+        id: contact.id,
+        company_id: contact.companyId,
+        phone: contact.phone,
+        phone_key: phoneMatchKey(contact.phone),
+        name: contact.name,
+        email: contact.email,
+        custom_fields: JSON.stringify(contact.customFields),
+        ia_ativa: contact.iaAtiva,
+        ia_paused_until: contact.iaPausedUntil,
+        created_at: contact.createdAt,
+        updated_at: contact.updatedAt,
+      })
+      .execute();
+  }
+
+  async findByIdForUpdate(companyId: string, id: string): Promise<Contact | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.db.selectFrom('contacts').selectAll().where('id', '=', id).where('company_id', '=', companyId).forUpdate().executeTakeFirst();
+    return row ? toContact(row) : null;
+  }
+
+  async insertOrLock(contact: Contact): Promise<{ contact: Contact; created: boolean }> {
+    const inserted = await this.db
+      .insertInto('contacts')
+      .values({
+        id: contact.id,
+        company_id: contact.companyId,
+        phone: contact.phone,
+        phone_key: phoneMatchKey(contact.phone),
+        name: contact.name,
+        email: contact.email,
+        custom_fields: JSON.stringify(contact.customFields),
+        ia_ativa: contact.iaAtiva,
+        ia_paused_until: contact.iaPausedUntil,
+        created_at: contact.createdAt,
+        updated_at: contact.updatedAt,
+      })
+      // Waits for a concurrent inserter of the same key, then skips: the row is read (and locked) below.
+      .onConflict((oc) => oc.columns(['company_id', 'phone_key']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return { contact: toContact(inserted), created: true };
+    const row = await this.db
+      .selectFrom('contacts')
+      .selectAll()
+      .where('company_id', '=', contact.companyId)
+      .where('phone_key', '=', phoneMatchKey(contact.phone))
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    return { contact: toContact(row), created: false };
+  }
+
+  async update(contact: Contact): Promise<void> {
+    await this.db
+      .updateTable('contacts')
+      .set({
+        name: contact.name,
+        email: contact.email,
+        custom_fields: JSON.stringify(contact.customFields),
+        ia_ativa: contact.iaAtiva,
+        ia_paused_until: contact.iaPausedUntil,
+        updated_at: contact.updatedAt,
+      })
+      .where('id', '=', contact.id)
+      .where('company_id', '=', contact.companyId)
+      .execute();
+  }
+
+  async search(companyId: string, search: ContactSearch, page: PageRequest, now: Date): Promise<Page<ContactListItem>> {
+    let query = this.db.selectFrom('contacts as c').where('c.company_id', '=', companyId);
+    if (search.phone) query = query.where('c.phone_key', '=', phoneMatchKey(search.phone));
+    const q = search.q?.trim().toLowerCase();
+    if (q) {
+      const digits = q.replace(/\D/g, '');
+      query = query.where((eb) =>
+        eb.or([
+          eb(sql`lower(c.name)`, 'like', likeInfix(q)),
+          eb(sql`lower(c.email)`, 'like', likeInfix(q)),
+          ...(digits.length > 0 ? [eb(sql`regexp_replace(c.phone, '[^0-9]', '', 'g')`, 'like', likeInfix(digits))] : []),
+        ]),
+      );
+    }
+    if (search.iaAtiva !== undefined) {
+      const active = sql<boolean>`(c.ia_ativa AND (c.ia_paused_until IS NULL OR c.ia_paused_until <= ${now}))`;
+      query = query.where(search.iaAtiva ? active : sql<boolean>`NOT ${active}`);
+    }
+    if (search.updatedSince) query = query.where('c.updated_at', '>=', search.updatedSince);
+    for (const tagId of search.tagIds ?? []) {
+      if (!isUuid(tagId)) return { items: [], total: 0, page: page.page, limit: page.limit, totalPages: 0 };
+      query = query.where((eb) => eb.exists(eb.selectFrom('contact_tags as ct').select(sql`1`.as('one')).where('ct.contact_id', '=', eb.ref('c.id')).where('ct.tag_id', '=', tagId)));
+    }
+    const [rows, count] = await Promise.all([
+      query
+        .selectAll('c')
+        .select((eb) =>
+          eb.selectFrom('conversations as v').select((e) => e.fn.max('v.last_inbound_at').as('m')).where('v.contact_id', '=', eb.ref('c.id')).as('last_inbound_at'),
+        )
+        .orderBy('c.created_at', 'desc')
+        .orderBy('c.id', 'desc')
+        .limit(page.limit)
+        .offset((page.page - 1) * page.limit)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    const ids = rows.map((r) => r.id);
+    const links = ids.length
+      ? await this.db.selectFrom('contact_tags').select(['contact_id', 'tag_id']).where('contact_id', '=', sql<string>`any(${ids}::uuid[])`).orderBy('created_at').execute()
+      : [];
+    const total = Number(count.n);
+    return {
+      items: rows.map((r) => ({
+        ...toContact(r),
+        tagIds: links.filter((l) => l.contact_id === r.id).map((l) => l.tag_id),
+        lastInboundAt: (r.last_inbound_at as Date | null) ?? null,
+      })),
+      total,
+      page: page.page,
+      limit: page.limit,
+      totalPages: Math.ceil(total / page.limit),
+    };
+  }
+
+  async stats(companyId: string, contactId: string): Promise<ContactStats> {
+    const conv = await this.db
+      .selectFrom('conversations')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.max('last_inbound_at').as('inbound'), eb.fn.max('last_outbound_at').as('outbound')])
+      .where('company_id', '=', companyId)
+      .where('contact_id', '=', contactId)
+      .executeTakeFirstOrThrow();
+    const sent = await this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('company_id', '=', companyId)
+      .where('contact_id', '=', contactId)
+      .executeTakeFirstOrThrow();
+    return {
+      conversations: Number(conv.n),
+      messagesSent: Number(sent.n),
+      lastInboundAt: (conv.inbound as Date | null) ?? null,
+      lastOutboundAt: (conv.outbound as Date | null) ?? null,
+    };
+  }
+
+  async moveAndDelete(companyId: string, survivorId: string, mergedId: string): Promise<void> {
+    // Conversations on a box both contacts have: the merged one's messages join the survivor's.
+    await sql`
+      UPDATE messages m SET conversation_id = s.id
+      FROM conversations d JOIN conversations s ON s.setor_id = d.setor_id AND s.contact_id = ${survivorId}
+      WHERE d.contact_id = ${mergedId} AND m.conversation_id = d.id`.execute(this.db);
+    await sql`
+      DELETE FROM conversations d USING conversations s
+      WHERE d.contact_id = ${mergedId} AND s.contact_id = ${survivorId} AND s.setor_id = d.setor_id`.execute(this.db);
+    await sql`UPDATE conversations SET contact_id = ${survivorId} WHERE contact_id = ${mergedId}`.execute(this.db);
+    await sql`UPDATE messages SET contact_id = ${survivorId} WHERE contact_id = ${mergedId}`.execute(this.db);
+    await sql`UPDATE campaign_messages SET contact_id = ${survivorId} WHERE contact_id = ${mergedId}`.execute(this.db);
+    await sql`
+      INSERT INTO contact_tags (contact_id, tag_id, created_at)
+      SELECT ${survivorId}, tag_id, created_at FROM contact_tags WHERE contact_id = ${mergedId}
+      ON CONFLICT DO NOTHING`.execute(this.db);
+    await sql`
+      INSERT INTO contact_affinities (contact_id, setor_id, company_id, source, created_at)
+      SELECT ${survivorId}, setor_id, company_id, source, created_at FROM contact_affinities WHERE contact_id = ${mergedId}
+      ON CONFLICT DO NOTHING`.execute(this.db);
+    await this.db.deleteFrom('contacts').where('id', '=', mergedId).where('company_id', '=', companyId).execute();
+  }
+
+  async removeCustomField(companyId: string, key: string, now: Date): Promise<number> {
+    const result = await sql`
+      UPDATE contacts SET custom_fields = custom_fields - ${key}::text, updated_at = ${now}
+      WHERE company_id = ${companyId} AND custom_fields ? ${key}::text`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  /**
+   * Three statements per batch: insert the new keys (ON CONFLICT DO NOTHING answers only what
+   * was inserted), lock and rewrite the existing contacts that change, link the tags (answering
+   * only the links inserted). The outcomes come from those answers, not from the input.
+   */
+  async writeBatch(companyId: string, rows: readonly ContactBatchRow[], mode: ContactImportMode, ids: IdGenerator, now: Date): Promise<ContactBatchOutcome[]> {
+    if (rows.length === 0) return [];
+    const keys = rows.map((r) => phoneMatchKey(r.phone));
+    const newIds = rows.map(() => ids.newId());
+    const inserted = await sql<{ id: string; phone_key: string }>`
+      INSERT INTO contacts (id, company_id, phone, phone_key, name, email, custom_fields, ia_ativa, created_at, updated_at)
+      SELECT t.id, ${companyId}::uuid, t.phone, t.phone_key, t.name, t.email, t.custom_fields, true, ${now}::timestamptz, ${now}::timestamptz
+      FROM unnest(${newIds}::uuid[], ${rows.map((r) => r.phone)}::text[], ${keys}::text[], ${rows.map((r) => r.name)}::text[],
+                  ${rows.map((r) => r.email)}::text[], ${rows.map((r) => JSON.stringify(r.customFields))}::jsonb[])
+        AS t(id, phone, phone_key, name, email, custom_fields)
+      ON CONFLICT (company_id, phone_key) DO NOTHING
+      RETURNING id, phone_key`.execute(this.db);
+    const createdByKey = new Map(inserted.rows.map((r) => [r.phone_key, r.id]));
+    const existingKeys = keys.filter((k) => !createdByKey.has(k));
+    const existing = existingKeys.length
+      ? await this.db
+          .selectFrom('contacts')
+          .selectAll()
+          .where('company_id', '=', companyId)
+          .where('phone_key', '=', sql<string>`any(${existingKeys}::text[])`)
+          .forUpdate()
+          .execute()
+      : [];
+    const existingByKey = new Map(existing.map((r) => [r.phone_key, toContact(r)]));
+    const changes: Contact[] = [];
+    const contactIds: string[] = [];
+    rows.forEach((row, i) => {
+      const key = keys[i]!;
+      const created = createdByKey.get(key);
+      if (created) {
+        contactIds.push(created);
+        return;
+      }
+      const current = existingByKey.get(key);
+      if (!current) throw new Error(`contact for ${key} vanished while importing`);
+      contactIds.push(current.id);
+      if (mode === 'create_only') return;
+      const write = applyContactWrite(current, { name: row.name, email: row.email, customFields: row.customFields }, mode, now);
+      if (write.changed) {
+        changes.push(write.contact);
+      }
+    });
+    const updatedIds = new Set<string>();
+    if (changes.length > 0) {
+      const updated = await sql<{ id: string }>`
+        UPDATE contacts c SET name = v.name, email = v.email, custom_fields = v.custom_fields, updated_at = ${now}
+        FROM unnest(${changes.map((c) => c.id)}::uuid[], ${changes.map((c) => c.name)}::text[], ${changes.map((c) => c.email)}::text[],
+                    ${changes.map((c) => JSON.stringify(c.customFields))}::jsonb[]) AS v(id, name, email, custom_fields)
+        WHERE c.id = v.id AND c.company_id = ${companyId}
+        RETURNING c.id`.execute(this.db);
+      for (const r of updated.rows) updatedIds.add(r.id);
+    }
+    const linkContacts: string[] = [];
+    const linkTags: string[] = [];
+    rows.forEach((row, i) => {
+      // create_only leaves existing contacts alone, tags included.
+      if (mode === 'create_only' && !createdByKey.has(keys[i]!)) return;
+      for (const tagId of new Set(row.tagIds)) {
+        linkContacts.push(contactIds[i]!);
+        linkTags.push(tagId);
+      }
+    });
+    const added = new Map<string, string[]>();
+    if (linkContacts.length > 0) {
+      const links = await sql<{ contact_id: string; tag_id: string }>`
+        INSERT INTO contact_tags (contact_id, tag_id, created_at)
+        SELECT * , ${now}::timestamptz FROM unnest(${linkContacts}::uuid[], ${linkTags}::uuid[])
+        ON CONFLICT DO NOTHING
+        RETURNING contact_id, tag_id`.execute(this.db);
+      for (const l of links.rows) added.set(l.contact_id, [...(added.get(l.contact_id) ?? []), l.tag_id]);
+    }
+    return rows.map((_, i) => {
+      const contactId = contactIds[i]!;
+      const tagsAdded = added.get(contactId) ?? [];
+      const outcome = createdByKey.has(keys[i]!) ? 'created' : updatedIds.has(contactId) || tagsAdded.length > 0 ? 'updated' : 'unchanged';
+      return { contactId, outcome, tagsAdded };
+    });
+  }
+
+  async findById(companyId: string, id: string): Promise<Contact | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.db.selectFrom('contacts').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+    return row ? toContact(row) : null;
+  }
+
+  async findByPhone(companyId: string, phone: string): Promise<Contact | null> {
+    const row = await this.db
+      .selectFrom('contacts')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('phone_key', '=', phoneMatchKey(phone))
+      .executeTakeFirst();
+    return row ? toContact(row) : null;
+  }
+
+  async findManyByIds(companyId: string, ids: readonly string[]): Promise<Contact[]> {
+    ids = ids.filter(isUuid);
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('contacts')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+      .execute();
+    return rows.map(toContact);
+  }
+
+  /**
+   * One statement whatever the size: the rows of unnest(…) are inserted with ON CONFLICT DO NOTHING
+   * (which waits for a concurrent inserter of the same key, then skips it) and the statement answers
+   * the inserted rows together with those that existed before it. A key inserted and committed by a
+   * concurrent caller while the statement ran is in neither half: a second, rare, query reads those.
+   * The arrays travel as single text literals, much cheaper to encode than 10,000 array parameters.
+   */
+  async ensureMany(companyId: string, entries: readonly ContactEntry[], ids: IdGenerator, now: Date): Promise<EnsuredContact[]> {
+    if (entries.length > MAX_ENSURE_CONTACTS) throw new ValidationError(`At most ${MAX_ENSURE_CONTACTS} contacts at once`);
+    if (entries.length === 0) return [];
+    const keys = entries.map((e) => phoneMatchKey(e.phone));
+    const firstByKey = new Map<string, ContactEntry>();
+    entries.forEach((e, i) => {
+      if (!firstByKey.has(keys[i]!)) firstByKey.set(keys[i]!, e);
+    });
+    const uniqueKeys = [...firstByKey.keys()];
+    const newIds = uniqueKeys.map(() => ids.newId());
+    const phones = uniqueKeys.map((k) => firstByKey.get(k)!.phone);
+    const names = uniqueKeys.map((k) => {
+      const name = firstByKey.get(k)!.name;
+      return name?.trim() ? name.trim() : null;
+    });
+    // Timestamps come back as epoch milliseconds: parsing 20,000 timestamptz strings costs more than the insert.
+    const result = await sql<EnsuredRow>`
+      WITH input AS (
+        SELECT * FROM unnest(${pgArray(newIds)}::uuid[], ${pgArray(phones)}::text[], ${pgArray(uniqueKeys)}::text[], ${pgArray(names)}::text[])
+          AS t(id, phone, phone_key, name)
+      ), inserted AS (
+        INSERT INTO contacts (id, company_id, phone, phone_key, name, created_at, updated_at)
+        SELECT id, ${companyId}::uuid, phone, phone_key, name, ${now}::timestamptz, ${now}::timestamptz FROM input
+        ON CONFLICT (company_id, phone_key) DO NOTHING
+        RETURNING id, phone, phone_key, name, email, custom_fields, ia_ativa, ia_paused_until, created_at, updated_at
+      )
+      SELECT id, phone, phone_key, name, email, custom_fields, ia_ativa, ia_paused_until, (extract(epoch FROM created_at) * 1000)::float8 AS created_ms,
+             (extract(epoch FROM updated_at) * 1000)::float8 AS updated_ms, true AS created
+      FROM inserted
+      UNION ALL
+      SELECT c.id, c.phone, c.phone_key, c.name, c.email, c.custom_fields, c.ia_ativa, c.ia_paused_until, (extract(epoch FROM c.created_at) * 1000)::float8,
+             (extract(epoch FROM c.updated_at) * 1000)::float8, false
+      FROM contacts c JOIN input i ON c.company_id = ${companyId}::uuid AND c.phone_key = i.phone_key
+    `.execute(this.db);
+    const byKey = new Map<string, EnsuredContact>();
+    for (const r of result.rows) {
+      byKey.set(r.phone_key, {
+        id: r.id,
+        companyId,
+        phone: r.phone,
+        name: r.name,
+        email: r.email,
+        customFields: r.custom_fields ?? {},
+        iaAtiva: r.ia_ativa,
+        iaPausedUntil: r.ia_paused_until,
+        createdAt: new Date(r.created_ms),
+        updatedAt: new Date(r.updated_ms),
+        created: r.created,
+      });
+    }
+    const missing = uniqueKeys.filter((k) => !byKey.has(k));
+    if (missing.length > 0) {
+      const late = await this.db
+        .selectFrom('contacts')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('phone_key', '=', sql<string>`any(${pgArray(missing)}::text[])`)
+        .execute();
+      for (const row of late) byKey.set(row.phone_key, { ...toContact(row), created: false });
+    }
+    return keys.map((key) => {
+      const contact = byKey.get(key);
+      if (!contact) throw new Error(`contact for ${key} vanished while being ensured`);
+      return { ...contact };
+    });
+  }
+}
+
+interface EnsuredRow {
+  id: string;
+  phone: string;
+  phone_key: string;
+  name: string | null;
+  email: string | null;
+  custom_fields: Record<string, unknown> | null;
+  ia_ativa: boolean;
+  ia_paused_until: Date | null;
+  created_ms: number;
+  updated_ms: number;
+  created: boolean;
+}
+
+/** A PostgreSQL array literal of text values (NULL for null), every element quoted and escaped. */
+function pgArray(values: readonly (string | null)[]): string {
+  const quote = (v: string) => (/["\\]/.test(v) ? `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"` : `"${v}"`);
+  return `{${values.map((v) => (v === null ? 'NULL' : quote(v))).join(',')}}`;
+}
+
+export class KyselyContactAffinityRepository implements ContactAffinityRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async add(affinity: ContactAffinity): Promise<boolean> {
+    const result = await this.db
+      .insertInto('contact_affinities')
+      .values({
+        contact_id: affinity.contactId,
+        setor_id: affinity.setorId,
+        company_id: affinity.companyId,
+        source: affinity.source,
+        created_at: affinity.createdAt,
+      })
+      .onConflict((oc) => oc.columns(['contact_id', 'setor_id']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async listByContact(companyId: string, contactId: string): Promise<ContactAffinity[]> {
+    const rows = await this.db
+      .selectFrom('contact_affinities')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('contact_id', '=', contactId)
+      .orderBy('created_at')
+      .orderBy('setor_id')
+      .execute();
+    return rows.map((r) => ({
+      companyId: r.company_id,
+      contactId: r.contact_id,
+      setorId: r.setor_id,
+      source: r.source as AffinitySource,
+      createdAt: r.created_at,
+    }));
+  }
+}

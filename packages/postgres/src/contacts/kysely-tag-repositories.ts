@@ -1,0 +1,229 @@
+import type { Page, PageRequest, Tag, TagRepository, TagRule, TagRuleMatchType, TagRuleRepository, TagRuleScope } from '@carteiro/core';
+import { isUuid } from '@carteiro/core';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database } from '../shared/database.js';
+import type { TagRulesTable, TagsTable } from './contacts-tables.js';
+
+function toTag(r: Selectable<TagsTable>): Tag {
+  return { id: r.id, companyId: r.company_id, name: r.name, description: r.description, color: r.color, createdAt: r.created_at, updatedAt: r.updated_at };
+}
+
+function toRule(r: Selectable<TagRulesTable>): TagRule {
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    tagId: r.tag_id,
+    matchType: r.match_type as TagRuleMatchType,
+    matchValue: r.match_value,
+    caseSensitive: r.case_sensitive,
+    scope: r.scope as TagRuleScope,
+    setorIds: r.setor_ids,
+    enabled: r.enabled,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+const page = <T>(items: T[], total: number, request: PageRequest): Page<T> => ({
+  items,
+  total,
+  page: request.page,
+  limit: request.limit,
+  totalPages: Math.ceil(total / request.limit),
+});
+
+export class KyselyTagRepository implements TagRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private values(tag: Tag) {
+    return {
+      id: tag.id,
+      company_id: tag.companyId,
+      name: tag.name,
+      description: tag.description ?? null,
+      color: tag.color ?? null,
+      created_at: tag.createdAt,
+      updated_at: tag.updatedAt ?? tag.createdAt,
+    };
+  }
+
+  private async named(companyId: string, name: string): Promise<Tag | null> {
+    const row = await this.db.selectFrom('tags').selectAll().where('company_id', '=', companyId).where(sql`lower(name)`, '=', name.toLowerCase()).executeTakeFirst();
+    return row ? toTag(row) : null;
+  }
+
+  async insert(tag: Tag): Promise<void> {
+    await this.db.insertInto('tags').values(this.values(tag)).execute();
+  }
+
+  async insertUnique(tag: Tag): Promise<Tag | null> {
+    const inserted = await sql<{ id: string }>`
+      INSERT INTO tags (id, company_id, name, description, color, created_at, updated_at)
+      VALUES (${tag.id}, ${tag.companyId}, ${tag.name}, ${tag.description ?? null}, ${tag.color ?? null}, ${tag.createdAt}, ${tag.updatedAt ?? tag.createdAt})
+      ON CONFLICT DO NOTHING RETURNING id`.execute(this.db);
+    if (inserted.rows.length > 0) return null;
+    return this.named(tag.companyId, tag.name);
+  }
+
+  async update(tag: Tag): Promise<Tag | null> {
+    const clash = await this.named(tag.companyId, tag.name);
+    if (clash && clash.id !== tag.id) return clash;
+    try {
+      await this.db
+        .updateTable('tags')
+        .set({ name: tag.name, description: tag.description ?? null, color: tag.color ?? null, updated_at: tag.updatedAt ?? tag.createdAt })
+        .where('id', '=', tag.id)
+        .where('company_id', '=', tag.companyId)
+        .execute();
+    } catch (error) {
+      // A concurrent rename took the name between the check and the write.
+      if ((error as { code?: string }).code === '23505') return (await this.named(tag.companyId, tag.name)) ?? tag;
+      throw error;
+    }
+    return null;
+  }
+
+  async findById(companyId: string, id: string): Promise<Tag | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.db.selectFrom('tags').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+    return row ? toTag(row) : null;
+  }
+
+  async findManyByIds(companyId: string, ids: readonly string[]): Promise<Tag[]> {
+    ids = ids.filter(isUuid);
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('tags')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+      .execute();
+    return rows.map(toTag);
+  }
+
+  async list(companyId: string, q: string | undefined, request: PageRequest): Promise<Page<Tag>> {
+    let query = this.db.selectFrom('tags').where('company_id', '=', companyId);
+    if (q) query = query.where(sql`lower(name)`, 'like', `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const [rows, count] = await Promise.all([
+      query
+        .selectAll()
+        .orderBy(sql`lower(name)`)
+        .orderBy('id')
+        .limit(request.limit)
+        .offset((request.page - 1) * request.limit)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return page(rows.map(toTag), Number(count.n), request);
+  }
+
+  async count(companyId: string): Promise<number> {
+    const row = await this.db.selectFrom('tags').select((eb) => eb.fn.countAll<string>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async delete(companyId: string, id: string): Promise<{ contacts: number; rules: number }> {
+    if (!isUuid(id)) return { contacts: 0, rules: 0 };
+    const links = await this.db.deleteFrom('contact_tags').where('tag_id', '=', id).executeTakeFirst();
+    const rules = await this.db.deleteFrom('tag_rules').where('tag_id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+    await this.db.deleteFrom('tags').where('id', '=', id).where('company_id', '=', companyId).execute();
+    return { contacts: Number(links.numDeletedRows), rules: Number(rules.numDeletedRows) };
+  }
+
+  async tagContact(contactId: string, tagIds: readonly string[], now: Date): Promise<string[]> {
+    const unique = [...new Set(tagIds)];
+    if (unique.length === 0) return [];
+    const rows = await this.db
+      .insertInto('contact_tags')
+      .values(unique.map((tagId) => ({ contact_id: contactId, tag_id: tagId, created_at: now })))
+      .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing())
+      .returning('tag_id')
+      .execute();
+    const added = new Set(rows.map((r) => r.tag_id));
+    return unique.filter((id) => added.has(id));
+  }
+
+  async tagIdsOfContact(contactId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('contact_tags').select('tag_id').where('contact_id', '=', contactId).orderBy('created_at').execute();
+    return rows.map((r) => r.tag_id);
+  }
+}
+
+export class KyselyTagRuleRepository implements TagRuleRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(rule: TagRule): Promise<void> {
+    await this.db
+      .insertInto('tag_rules')
+      .values({
+        id: rule.id,
+        company_id: rule.companyId,
+        tag_id: rule.tagId,
+        match_type: rule.matchType,
+        match_value: rule.matchValue,
+        case_sensitive: rule.caseSensitive,
+        scope: rule.scope,
+        setor_ids: rule.setorIds,
+        enabled: rule.enabled,
+        created_at: rule.createdAt,
+        updated_at: rule.updatedAt,
+      })
+      .execute();
+  }
+
+  async update(rule: TagRule): Promise<void> {
+    await this.db
+      .updateTable('tag_rules')
+      .set({
+        tag_id: rule.tagId,
+        match_type: rule.matchType,
+        match_value: rule.matchValue,
+        case_sensitive: rule.caseSensitive,
+        scope: rule.scope,
+        setor_ids: rule.setorIds,
+        enabled: rule.enabled,
+        updated_at: rule.updatedAt,
+      })
+      .where('id', '=', rule.id)
+      .where('company_id', '=', rule.companyId)
+      .execute();
+  }
+
+  async delete(companyId: string, id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const result = await this.db.deleteFrom('tag_rules').where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async findById(companyId: string, id: string): Promise<TagRule | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.db.selectFrom('tag_rules').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+    return row ? toRule(row) : null;
+  }
+
+  async list(companyId: string, request: PageRequest): Promise<Page<TagRule>> {
+    const [rows, count] = await Promise.all([
+      this.db
+        .selectFrom('tag_rules')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(request.limit)
+        .offset((request.page - 1) * request.limit)
+        .execute(),
+      this.count(companyId),
+    ]);
+    return page(rows.map(toRule), count, request);
+  }
+
+  async listEnabled(companyId: string): Promise<TagRule[]> {
+    const rows = await this.db.selectFrom('tag_rules').selectAll().where('company_id', '=', companyId).where('enabled', '=', true).orderBy('created_at').orderBy('id').execute();
+    return rows.map(toRule);
+  }
+
+  async count(companyId: string): Promise<number> {
+    const row = await this.db.selectFrom('tag_rules').select((eb) => eb.fn.countAll<string>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
