@@ -30,7 +30,10 @@ const MESSAGE_CHARS = 300;
  * (about 4 kB a line). The whole stack only at the debug and trace levels.
  */
 export function errorSummary(err: unknown, withStack = false): Record<string, unknown> {
-  if (!(err instanceof Error)) return { message: String(err).slice(0, MESSAGE_CHARS) };
+  if (!(err instanceof Error)) {
+    const message = typeof err === 'object' && err !== null && 'message' in err ? (err as { message: unknown }).message : err;
+    return { message: String(message).slice(0, MESSAGE_CHARS) };
+  }
   const { code } = err as { code?: unknown };
   const frames = (err.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
   const own = frames.find((line) => !line.includes('node_modules') && !line.includes('node:')) ?? frames[0];
