@@ -1,5 +1,10 @@
 import {
   AntiBanLevels,
+  CAMPAIGN_LIMITS,
+  LEGACY_ANTI_BAN_LEVELS,
+  MAX_RECIPIENTS_PER_CAMPAIGN,
+  MediaDeliveries,
+  MediaTypes,
   CampaignStatuses,
   CancelCampaign,
   CreateCampaign,
@@ -35,53 +40,76 @@ import {
 
 const nullableString = { type: ['string', 'null'] };
 const nullableStringArray = { type: ['array', 'null'], items: { type: 'string' } };
+const httpsUrl = (description: string) => ({ type: ['string', 'null'], format: 'uri', maxLength: 2048, description });
+const mediaType = { type: ['string', 'null'], enum: [...MediaTypes, null] };
+
+/** The specification's answers for a missing name, recipients or message (400 BAD_REQUEST, not VALIDATION_ERROR). */
+const required = (message: string, field: string) => ({ code: 'BAD_REQUEST', message, details: { field } });
+const nameMissing = required('name is required', 'name');
+const recipientsMissing = required('recipients is required (1 to 10000 items)', 'recipients');
 
 /**
- * Types of the POST /v1/campaigns body. Required fields and the specification's rules
- * (limits, exclusivity, formats) are checked by the core use case, which answers the
- * specification's codes (400 BAD_REQUEST for missing name or recipients, 'Maximum 10000
- * recipients', VALIDATION_ERROR for the rest).
+ * The POST /v1/campaigns body. The schema says every rule a schema can say (and so does the
+ * OpenAPI document); the ones across fields (text or template, variants without a template,
+ * one way of choosing numbers, media type with media URL, HTTPS media, a future schedule_at)
+ * are the core's (`validateCreateCampaign`). `x-errors` keep the specification's answers:
+ * 400 BAD_REQUEST for a missing name, recipients or message and 'Maximum 10000 recipients'.
  */
 export const createCampaignSchema = typed<CreateCampaignBody>({
   type: 'object',
+  required: ['name', 'recipients', 'message'],
   additionalProperties: false,
+  'x-errors': { required: { name: nameMissing, recipients: recipientsMissing, message: required('message is required', 'message') } },
   properties: {
-    name: nullableString,
-    title: nullableString,
-    description: nullableString,
-    setor_id: nullableString,
-    setor_ids: nullableStringArray,
-    distribution_mode: nullableString,
+    name: {
+      type: 'string',
+      pattern: '\\S',
+      description: 'Shown in the history and in webhooks; not blank.',
+      'x-errors': { type: nameMissing, pattern: nameMissing },
+    },
+    title: { type: ['string', 'null'], maxLength: CAMPAIGN_LIMITS.title },
+    description: { type: ['string', 'null'], maxLength: CAMPAIGN_LIMITS.description },
+    setor_id: { type: ['string', 'null'], maxLength: 64, description: 'One number; omitted auto-selects. Unknown: 404.' },
+    setor_ids: { type: ['array', 'null'], items: { type: 'string', maxLength: 64 }, maxItems: 1000 },
+    distribution_mode: { type: ['string', 'null'], enum: ['single', 'multi_number', null] },
     multi_number: { type: ['boolean', 'null'] },
-    team_id: nullableString,
+    team_id: { type: ['string', 'null'], maxLength: 64 },
     recipients: {
-      type: ['array', 'null'],
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_RECIPIENTS_PER_CAMPAIGN,
+      description: '1 to 10,000 recipients; each needs phone or client_id.',
+      'x-errors': {
+        minItems: recipientsMissing,
+        maxItems: { code: 'BAD_REQUEST', message: `Maximum ${MAX_RECIPIENTS_PER_CAMPAIGN} recipients`, details: { field: 'recipients', max: MAX_RECIPIENTS_PER_CAMPAIGN } },
+      },
       items: {
         type: 'object',
         additionalProperties: false,
         properties: {
-          phone: nullableString,
-          client_id: nullableString,
-          name: nullableString,
-          text: nullableString,
-          media_url: nullableString,
-          media_type: nullableString,
-          variables: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
+          phone: { type: ['string', 'null'], maxLength: 64, description: 'E.164, or national in the company default country; needed without client_id.' },
+          client_id: { type: ['string', 'null'], maxLength: 64, description: 'A contact of the company; wins over phone.' },
+          name: { type: ['string', 'null'], maxLength: 200 },
+          text: { type: ['string', 'null'], maxLength: CAMPAIGN_LIMITS.recipientText },
+          media_url: httpsUrl('HTTPS; needs media_type.'),
+          media_type: mediaType,
+          variables: { type: ['object', 'null'], additionalProperties: { type: 'string', maxLength: 1024 } },
         },
       },
     },
     message: {
-      type: ['object', 'null'],
+      type: 'object',
       additionalProperties: false,
+      'x-errors': { type: required('message is required', 'message') },
       properties: {
-        text: nullableString,
-        variants: nullableStringArray,
-        media_url: nullableString,
-        media_type: nullableString,
-        media_delivery: nullableString,
-        media_filename: nullableString,
-        template_name: nullableString,
-        template_language: nullableString,
+        text: { type: ['string', 'null'], maxLength: 4096, description: 'Required unless template_name is sent.' },
+        variants: { type: ['array', 'null'], maxItems: CAMPAIGN_LIMITS.variants, items: { type: 'string', minLength: 1, maxLength: CAMPAIGN_LIMITS.variantLength } },
+        media_url: httpsUrl('HTTPS; needs media_type.'),
+        media_type: mediaType,
+        media_delivery: { type: ['string', 'null'], enum: [...MediaDeliveries, null] },
+        media_filename: { type: ['string', 'null'], maxLength: 255 },
+        template_name: { type: ['string', 'null'], maxLength: 512 },
+        template_language: { type: ['string', 'null'], maxLength: 32, description: 'Required with template_name.' },
         template_components: { type: ['array', 'null'] },
         template_raw: { type: ['array', 'null'] },
         template_vars: nullableStringArray,
@@ -91,10 +119,10 @@ export const createCampaignSchema = typed<CreateCampaignBody>({
       type: ['object', 'null'],
       additionalProperties: false,
       properties: {
-        schedule_at: nullableString,
-        anti_ban_level: nullableString,
-        distribution: nullableString,
-        callback_url: nullableString,
+        schedule_at: { ...nullableString, description: 'ISO 8601 date-time in the future; omitted starts at once.' },
+        anti_ban_level: { type: ['string', 'null'], enum: [...AntiBanLevels, ...Object.keys(LEGACY_ANTI_BAN_LEVELS), null] },
+        distribution: { type: ['string', 'null'], enum: ['interleaved', 'sequential', null] },
+        callback_url: { ...httpsUrl('Called when this campaign finishes (https, public address).'), 'x-error-reason': 'invalid_url' },
       },
     },
   },

@@ -49,8 +49,31 @@ function reasonOf(errors: ErrorObject[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The answer a schema declares for one of its checks, when the specification fixes it (e.g. a
+ * missing campaign `name` is 400 BAD_REQUEST "name is required"): `'x-errors': { required: { name:
+ * {…} }, maxItems: {…} }` on the subschema holding the check. The check stays in the schema (and so
+ * in the OpenAPI document); only its answer is the specification's.
+ */
+export interface DeclaredError {
+  code: 'VALIDATION_ERROR' | 'BAD_REQUEST';
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+function declaredAnswer(error: ErrorObject): ValidationError | undefined {
+  const declared = (error.parentSchema as { 'x-errors'?: Record<string, unknown> } | undefined)?.['x-errors'];
+  if (!declared) return undefined;
+  let answer = declared[error.keyword] as DeclaredError | Record<string, DeclaredError> | undefined;
+  if (answer && error.keyword === 'required') answer = (answer as Record<string, DeclaredError>)[(error.params as { missingProperty: string }).missingProperty];
+  if (!answer || typeof (answer as DeclaredError).message !== 'string') return undefined;
+  const { code, message, details } = answer as DeclaredError;
+  const count = Array.isArray(error.data) ? { count: error.data.length } : {};
+  return new ValidationError(message, { ...details, ...(error.keyword === 'maxItems' || error.keyword === 'minItems' ? count : {}) }, code);
+}
+
 /** Problems of `value` against `schema` (none when it conforms); defaults are filled in place. */
-export function problemsOf(schema: SchemaObject, value: unknown, root = ''): { errors: FieldError[]; reason?: string } {
+export function problemsOf(schema: SchemaObject, value: unknown, root = ''): { errors: FieldError[]; reason?: string; declared?: ValidationError } {
   let check = compiled.get(schema);
   if (!check) {
     check = ajv.compile(schema);
@@ -58,14 +81,16 @@ export function problemsOf(schema: SchemaObject, value: unknown, root = ''): { e
   }
   if (check(value)) return { errors: [] };
   const raw = check.errors ?? [];
-  return { errors: raw.map((e) => describe(e, root)), reason: reasonOf(raw) };
+  const declared = raw.map(declaredAnswer).find((answer) => answer !== undefined);
+  return { errors: raw.map((e) => describe(e, root)), reason: reasonOf(raw), ...(declared ? { declared } : {}) };
 }
 
 /** The 400 of a list of problems: the message names the first, `details.errors` lists them all. */
 export function validationFailure(
-  problems: { errors: FieldError[]; reason?: string },
+  problems: { errors: FieldError[]; reason?: string; declared?: ValidationError },
   code: 'VALIDATION_ERROR' | 'BAD_REQUEST' = 'VALIDATION_ERROR',
 ): ValidationError {
+  if (problems.declared) return problems.declared;
   const first = problems.errors[0];
   return new ValidationError(
     first ? `${first.field} ${first.message}` : 'Invalid request',
