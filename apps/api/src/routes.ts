@@ -3,6 +3,7 @@ import { accountRoutes } from './foundation/account.routes.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { campaignsRoutes } from './campaigns/campaigns.routes.js';
 import { channelRoutes } from './channel/channel.routes.js';
+import { crmRoutes } from './crm/crm.routes.js';
 import { messagesRoutes } from './messages/messages.routes.js';
 import { referenceRoutes } from './openapi/reference.routes.js';
 import { simulatorInboundRoutes } from './simulator-inbound/simulator-inbound.routes.js';
@@ -20,6 +21,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...campaignsRoutes,
   ...channelRoutes,
   ...webhooksRoutes,
+  ...crmRoutes,
   ...adminRoutes,
   ...simulatorInboundRoutes,
 ];

@@ -9,6 +9,7 @@ export * from './channel/channel-area.js';
 export * from './messages/messages-area.js';
 export * from './campaigns/campaigns-area.js';
 export * from './webhooks/webhooks-area.js';
+export * from './crm/crm-area.js';
 export * from './foundation/kysely-rate-limiter.js';
 export * from './foundation/kysely-request-gate.js';
 export * from './foundation/kysely-company-repository.js';

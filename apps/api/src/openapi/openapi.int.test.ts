@@ -185,6 +185,25 @@ describe('real answers conform to the documented response schemas', () => {
     await call('post', '/v1/webhooks', {}, 400, { body: { url: 'http://127.0.0.1:9/hooks', events: ['nope'] } });
     await call('delete', '/v1/webhooks/:id', { id: webhookId }, 200);
 
+    // CRM (business.md §3).
+    const crmStages = await call('get', '/v1/crm/stages', {}, 200);
+    const crmProduct = await call('post', '/v1/crm/products', {}, 201, { body: { name: 'Site', price: 1500, sku: 'S-1' } });
+    await call('get', '/v1/crm/products', { query: '?q=site' }, 200);
+    const opportunity = await call('post', '/v1/crm/opportunities', {}, 201, {
+      body: { title: 'Loja', phone: '+5511987654330', name: 'Bia', products: [{ product_id: crmProduct.data.id, quantity: 2 }] },
+    });
+    const opportunityId = opportunity.data.id;
+    await call('get', '/v1/crm/opportunities', { query: '?include_closed=true' }, 200);
+    await call('get', '/v1/crm/opportunities/count', {}, 200);
+    await call('get', '/v1/crm/opportunities/:id', { id: opportunityId }, 200);
+    await call('patch', '/v1/crm/opportunities/:id', { id: opportunityId }, 200, { body: { value: 99.9 } });
+    await call('post', '/v1/crm/opportunities/:id/move-stage', { id: opportunityId }, 200, { body: { stage_id: crmStages.data[4].id } });
+    await call('delete', '/v1/crm/opportunities/:id', { id: opportunityId }, 200);
+    const crmStage = await call('post', '/admin/v1/companies/:id/crm/stages', { id: company.id }, 201, { body: { name: 'Demo' }, headers: api.adminAuth });
+    await call('get', '/admin/v1/companies/:id/crm/stages', { id: company.id }, 200, { headers: api.adminAuth });
+    await call('patch', '/admin/v1/crm/stages/:id', { id: crmStage.data.id }, 200, { body: { name: 'Demonstração' }, headers: api.adminAuth });
+    await call('delete', '/admin/v1/crm/stages/:id', { id: crmStage.data.id }, 200, { headers: api.adminAuth });
+
     await call('get', '/v1/limits', {}, 401, { headers: {} });
     const narrow = await api.createKey(company.id, { scopes: ['messages:write'] });
     await call('get', '/v1/limits', {}, 403, { headers: { Authorization: `Bearer ${narrow}` } });

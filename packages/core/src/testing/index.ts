@@ -15,3 +15,4 @@ export * from '../tags/testing/index.js';
 export * from '../messages/testing/index.js';
 export * from '../campaigns/testing/index.js';
 export * from '../webhooks/testing/index.js';
+export * from '../crm/testing/index.js';

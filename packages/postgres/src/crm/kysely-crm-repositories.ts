@@ -1,0 +1,328 @@
+import type {
+  Cents,
+  CrmRepositories,
+  EventActor,
+  FunnelStage,
+  FunnelStageRepository,
+  Opportunity,
+  OpportunityFilter,
+  OpportunityHistoryEntry,
+  OpportunityProduct,
+  OpportunityRepository,
+  OpportunityStatus,
+  Page,
+  PageRequest,
+  Product,
+  ProductConflict,
+  ProductFilter,
+  ProductRepository,
+} from '@carteiro/core';
+import { pageOffset, toPage } from '@carteiro/core';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
+import type { Database } from '../shared/database.js';
+import type { CrmOpportunitiesTable, CrmProductsTable, CrmStagesTable } from './crm-tables.js';
+
+const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
+
+function toStage(row: Selectable<CrmStagesTable>): FunnelStage {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    position: row.position,
+    isWon: row.is_won,
+    isLost: row.is_lost,
+    winProbability: row.win_probability,
+    color: row.color,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+export class KyselyFunnelStageRepository implements FunnelStageRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async listByCompany(companyId: string) {
+    const rows = await this.db.selectFrom('crm_stages').selectAll().where('company_id', '=', companyId).orderBy('position').execute();
+    return rows.map(toStage);
+  }
+
+  async findById(companyId: string, id: string) {
+    const row = await this.db.selectFrom('crm_stages').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    return row ? toStage(row) : null;
+  }
+
+  async companyOf(id: string) {
+    const row = await this.db.selectFrom('crm_stages').select('company_id').where('id', '=', id).executeTakeFirst();
+    return row?.company_id ?? null;
+  }
+
+  async saveFunnel(companyId: string, stages: readonly FunnelStage[]) {
+    const keep = stages.map((s) => s.id);
+    let remove = this.db.deleteFrom('crm_stages').where('company_id', '=', companyId);
+    if (keep.length > 0) remove = remove.where('id', 'not in', keep);
+    await remove.execute();
+    if (stages.length === 0) return;
+    // One statement: the deferrable position constraint is checked at its end, so positions may swap.
+    await this.db
+      .insertInto('crm_stages')
+      .values(
+        stages.map((s) => ({
+          id: s.id,
+          company_id: companyId,
+          name: s.name,
+          position: s.position,
+          is_won: s.isWon,
+          is_lost: s.isLost,
+          win_probability: s.winProbability,
+          color: s.color,
+          created_at: s.createdAt,
+          updated_at: s.updatedAt,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          position: eb.ref('excluded.position'),
+          is_won: eb.ref('excluded.is_won'),
+          is_lost: eb.ref('excluded.is_lost'),
+          win_probability: eb.ref('excluded.win_probability'),
+          color: eb.ref('excluded.color'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+
+  async isUsed(companyId: string, stageId: string) {
+    const row = await this.db
+      .selectFrom('crm_opportunities')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('stage_id', '=', stageId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}
+
+function toProduct(row: Selectable<CrmProductsTable>): Product {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    price: Number(row.price_cents),
+    sku: row.sku,
+    unit: row.unit,
+    description: row.description,
+    active: row.active,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export class KyselyProductRepository implements ProductRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(product: Product): Promise<ProductConflict | null> {
+    const inserted = await this.db
+      .insertInto('crm_products')
+      .values({
+        id: product.id,
+        company_id: product.companyId,
+        name: product.name,
+        price_cents: product.price,
+        sku: product.sku,
+        unit: product.unit,
+        description: product.description,
+        active: product.active,
+        created_at: product.createdAt,
+        updated_at: product.updatedAt,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return null;
+    const sameName = await this.db
+      .selectFrom('crm_products')
+      .select('id')
+      .where('company_id', '=', product.companyId)
+      .where(sql<string>`lower(name)`, '=', product.name.toLowerCase())
+      .executeTakeFirst();
+    return sameName ? 'name' : 'sku';
+  }
+
+  async findManyByIds(companyId: string, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('crm_products').selectAll().where('company_id', '=', companyId).where('id', 'in', [...new Set(ids)]).execute();
+    return rows.map(toProduct);
+  }
+
+  async list(companyId: string, filter: ProductFilter, page: PageRequest): Promise<Page<Product>> {
+    let query = this.db.selectFrom('crm_products').where('company_id', '=', companyId);
+    if (filter.active !== undefined) query = query.where('active', '=', filter.active);
+    if (filter.q) {
+      const pattern = `%${escapeLike(filter.q)}%`;
+      query = query.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('sku', 'ilike', pattern)]));
+    }
+    const [rows, total] = await Promise.all([
+      query.selectAll().orderBy(sql`lower(name)`).orderBy('id').limit(page.limit).offset(pageOffset(page)).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return toPage(rows.map(toProduct), Number(total.n), page);
+  }
+}
+
+function toOpportunity(row: Selectable<CrmOpportunitiesTable>): Opportunity {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    title: row.title,
+    value: row.value_cents === null ? null : Number(row.value_cents),
+    productsTotal: Number(row.products_total_cents),
+    status: row.status as OpportunityStatus,
+    stageId: row.stage_id,
+    clientId: row.client_id,
+    assigneeId: row.assignee_id,
+    ticketId: row.ticket_id,
+    description: row.description,
+    expectedCloseDate: row.expected_close_date,
+    lostReason: row.lost_reason,
+    closedAt: date(row.closed_at),
+    products: row.products as OpportunityProduct[],
+    deletedAt: date(row.deleted_at),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function opportunityRow(o: Opportunity) {
+  return {
+    id: o.id,
+    company_id: o.companyId,
+    title: o.title,
+    value_cents: o.value,
+    products_total_cents: o.productsTotal,
+    status: o.status,
+    stage_id: o.stageId,
+    client_id: o.clientId,
+    assignee_id: o.assigneeId,
+    ticket_id: o.ticketId,
+    description: o.description,
+    expected_close_date: o.expectedCloseDate,
+    lost_reason: o.lostReason,
+    closed_at: o.closedAt,
+    products: JSON.stringify(o.products),
+    deleted_at: o.deletedAt,
+    created_at: o.createdAt,
+    updated_at: o.updatedAt,
+  };
+}
+
+type OpportunityQuery = SelectQueryBuilder<Database, 'crm_opportunities', object>;
+
+function filtered(db: Kysely<Database>, companyId: string, filter: OpportunityFilter): OpportunityQuery {
+  let query = db.selectFrom('crm_opportunities').where('company_id', '=', companyId).where('deleted_at', 'is', null) as OpportunityQuery;
+  if (filter.status) query = query.where('status', '=', filter.status);
+  else if (!filter.includeClosed) query = query.where('status', '=', 'open');
+  if (filter.stageId) query = query.where('stage_id', '=', filter.stageId);
+  if (filter.assigneeId === null) query = query.where('assignee_id', 'is', null);
+  else if (filter.assigneeId !== undefined) query = query.where('assignee_id', '=', filter.assigneeId);
+  if (filter.clientId) query = query.where('client_id', '=', filter.clientId);
+  if (filter.q) query = query.where('title', 'ilike', `%${escapeLike(filter.q)}%`);
+  return query;
+}
+
+export class KyselyOpportunityRepository implements OpportunityRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(o: Opportunity) {
+    await this.db.insertInto('crm_opportunities').values(opportunityRow(o)).execute();
+  }
+
+  async update(o: Opportunity) {
+    const { id: _id, company_id: _c, created_at: _at, ...changes } = opportunityRow(o);
+    await this.db.updateTable('crm_opportunities').set(changes).where('id', '=', o.id).where('company_id', '=', o.companyId).execute();
+  }
+
+  async findById(companyId: string, id: string) {
+    const row = await this.db
+      .selectFrom('crm_opportunities')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row ? toOpportunity(row) : null;
+  }
+
+  async findByIdForUpdate(companyId: string, id: string) {
+    const row = await this.db.selectFrom('crm_opportunities').selectAll().where('company_id', '=', companyId).where('id', '=', id).forUpdate().executeTakeFirst();
+    return row ? toOpportunity(row) : null;
+  }
+
+  async list(companyId: string, filter: OpportunityFilter, page: PageRequest) {
+    const query = filtered(this.db, companyId, filter);
+    const [rows, total] = await Promise.all([
+      query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return toPage(rows.map(toOpportunity), Number(total.n), page);
+  }
+
+  async count(companyId: string, filter: OpportunityFilter): Promise<{ count: number; valueTotal: Cents }> {
+    const row = await filtered(this.db, companyId, filter)
+      .select((eb) => [eb.fn.countAll<number>().as('n'), sql<number>`coalesce(sum(effective_value_cents), 0)::bigint`.as('total')])
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.n), valueTotal: Number(row.total) };
+  }
+
+  async appendHistory(companyId: string, entries: readonly OpportunityHistoryEntry[]) {
+    if (entries.length === 0) return;
+    await this.db
+      .insertInto('crm_opportunity_history')
+      .values(
+        entries.map((e) => ({
+          id: e.id,
+          company_id: companyId,
+          opportunity_id: e.opportunityId,
+          at: e.at,
+          actor: JSON.stringify(e.actor),
+          kind: e.kind,
+          changes: JSON.stringify(e.changes),
+        })),
+      )
+      .execute();
+  }
+
+  async history(companyId: string, opportunityId: string, limit: number): Promise<OpportunityHistoryEntry[]> {
+    const rows = await this.db
+      .selectFrom('crm_opportunity_history')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('opportunity_id', '=', opportunityId)
+      .orderBy('at', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      opportunityId: r.opportunity_id,
+      at: new Date(r.at),
+      actor: r.actor as EventActor,
+      kind: r.kind as OpportunityHistoryEntry['kind'],
+      changes: r.changes as OpportunityHistoryEntry['changes'],
+    }));
+  }
+}
+
+/** The CRM area's Kysely repositories over one connection or transaction. */
+export function kyselyCrmRepositories(db: Kysely<Database>): CrmRepositories {
+  return {
+    funnelStages: new KyselyFunnelStageRepository(db),
+    products: new KyselyProductRepository(db),
+    opportunities: new KyselyOpportunityRepository(db),
+  };
+}
