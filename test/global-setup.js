@@ -27,7 +27,7 @@ export default async function globalSetup() {
   } catch (error) {
     if (!(error instanceof EmbeddedPostgresError)) throw error;
     // One sentence with the fix, not a stack trace.
-    const clear = new Error(`The tests' embedded PostgreSQL did not start. ${error.message}`);
+    const clear = new Error(`The tests' embedded PostgreSQL did not start. ${error.message.replace('set DATABASE_URL', 'set TEST_DATABASE_URL')}`);
     clear.stack = clear.message;
     throw clear;
   }
