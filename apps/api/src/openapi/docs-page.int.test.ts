@@ -88,10 +88,11 @@ it('renders the API reference at /docs from this server alone', async () => {
 it("starts with the API key's bearer scheme selected: a pasted key goes straight into the requests", async () => {
   const page = await context.newPage();
   await page.goto(`${base}/docs`);
-  await page.getByText('Selected Auth Type:').first().waitFor({ state: 'visible', timeout: 30_000 });
+  // The page's own Authentication block (the client dialog, hidden until "Test Request", has one too).
+  await page.getByText('Selected Auth Type:').filter({ visible: true }).first().waitFor({ state: 'visible', timeout: 60_000 });
   expect(await page.getByText('No authentication selected').count()).toBe(0);
 
-  await page.getByLabel('Bearer Token').first().fill('ak_test_pasted0123');
+  await page.getByLabel('Bearer Token').filter({ visible: true }).first().fill('ak_test_pasted0123');
   // The request examples (and "Test Request") now carry the key the way the API reads it.
-  await page.waitForFunction(() => document.body.innerText.includes('Authorization: Bearer ak_test_pasted0123'), undefined, { timeout: 10_000 });
-}, 60_000);
+  await page.waitForFunction("document.body.innerText.includes('Authorization: Bearer ak_test_pasted0123')", undefined, { timeout: 30_000 });
+}, 120_000);
