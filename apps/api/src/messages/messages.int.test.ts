@@ -70,7 +70,8 @@ describe('/v1/messages', () => {
         [{ phone: phone(), message: {} }, 'VALIDATION_ERROR'],
         [{ message: { text: 'x' } }, 'BAD_REQUEST'],
         [{ phone: 'abc', message: { text: 'x' } }, 'INVALID_NUMBER'],
-        [{ phone: '11988881234', message: { text: 'x' } }, 'INVALID_NUMBER'],
+        // A national number without area code (the Brazilian national form 11988881234 is now valid: default_country BR).
+        [{ phone: '987654321', message: { text: 'x' } }, 'INVALID_NUMBER'],
         [{ phone: phone(), message: { media_url: 'https://cdn.test/a.png' } }, 'VALIDATION_ERROR'],
         [{ phone: phone(), message: { media_url: 'http://cdn.test/a.png', media_type: 'image' } }, 'VALIDATION_ERROR'],
         [{ phone: phone(), message: { media_url: 'https://cdn.test/a.png', media_type: 'sticker' } }, 'BAD_REQUEST'],
