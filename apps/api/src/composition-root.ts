@@ -13,6 +13,7 @@ import { channelsModule } from '@carteiro/channels';
 import { channelModule } from './channel/channel.module.js';
 import { messagesModule } from './messages/messages.module.js';
 import { campaignsModule } from './campaigns/campaigns.module.js';
+import { contactsModule } from './contacts/contacts.module.js';
 import { crmModule } from './crm/crm.module.js';
 import { ApiSettings, Logger, OpenApiDocumentJson } from './http/tokens.js';
 import { buildOpenApiDocument } from './openapi/document.js';
@@ -57,6 +58,7 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     channelModule,
     messagesModule,
     campaignsModule,
+    contactsModule,
     crmModule,
   );
   if (infra.overrides) container.load(...infra.overrides);

@@ -3,6 +3,9 @@ import { accountRoutes } from './foundation/account.routes.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { campaignsRoutes } from './campaigns/campaigns.routes.js';
 import { channelRoutes } from './channel/channel.routes.js';
+import { contactsRoutes } from './contacts/contacts.routes.js';
+import { importsRoutes } from './contacts/imports.routes.js';
+import { tagsRoutes } from './contacts/tags.routes.js';
 import { crmRoutes } from './crm/crm.routes.js';
 import { messagesRoutes } from './messages/messages.routes.js';
 import { referenceRoutes } from './openapi/reference.routes.js';
@@ -21,6 +24,9 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...campaignsRoutes,
   ...channelRoutes,
   ...webhooksRoutes,
+  ...contactsRoutes,
+  ...tagsRoutes,
+  ...importsRoutes,
   ...crmRoutes,
   ...adminRoutes,
   ...simulatorInboundRoutes,

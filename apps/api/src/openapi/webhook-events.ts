@@ -59,10 +59,33 @@ export const eventData: Partial<Record<EventName | 'webhook.test', { summary: st
     data: s.object({ conversationId: s.uuid(), contactId: s.uuid(), setorId: s.uuid() }),
   },
   'contact.created': {
-    summary: 'A contact was created by a send or an inbound message',
-    data: s.object({ contactId: s.uuid(), phone: s.string(), name: s.nullableString(), source: s.enum(['first_contact', 'message', 'inbound']) }),
+    summary: 'A contact was created by a send, an inbound message, POST /v1/contacts or an import',
+    data: s.object({ contactId: s.uuid(), phone: s.string(), name: s.nullableString(), source: s.enum(['first_contact', 'message', 'inbound', 'api', 'import']) }),
   },
-  'contact.tagged': { summary: 'Tags were added to a contact (first contact)', data: s.object({ contactId: s.uuid(), tagIds: s.array(s.string()) }) },
+  'contact.tagged': {
+    summary: 'Tags were added to a contact (first contact, POST /v1/contacts, an auto-tagging rule, an import)',
+    data: s.object(
+      {
+        contactId: s.uuid(),
+        tagIds: s.array(s.string(), { description: 'The tags newly added.' }),
+        source: s.enum(['api', 'rule', 'import'], { description: 'Absent on first-contact tagging.' }),
+        ruleId: s.nullableUuid({ description: 'The rule, when `source` is `rule`.' }),
+      },
+      { optional: ['source', 'ruleId'] },
+    ),
+  },
+  'contact.merged': {
+    summary: 'Another contact was merged into this one',
+    data: s.object({ contactId: s.uuid(), mergedContactId: s.uuid(), phone: s.string(), mergedPhone: s.string(), movedTickets: s.integer() }),
+  },
+  'import.completed': {
+    summary: 'A contact import wrote its last batch',
+    data: s.object({ jobId: s.uuid(), total: s.integer(), created: s.integer(), updated: s.integer(), skipped: s.integer(), failed: s.integer() }),
+  },
+  'import.failed': {
+    summary: 'A contact import stopped',
+    data: s.object({ jobId: s.uuid(), processed: s.integer(), error: s.object({ code: s.string(), message: s.string() }) }),
+  },
   'channel.session_connected': {
     summary: 'A number connected',
     data: s.object({ instanceId: s.uuid(), setorId: s.uuid(), phoneNumber: s.nullableString() }),

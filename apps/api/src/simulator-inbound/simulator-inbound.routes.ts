@@ -37,6 +37,7 @@ export const simulatorInboundRoutes = [
         conversation_created: s.boolean(),
         received_at: s.dateTime(),
         window_open_until: s.dateTime(),
+        tags_added: s.array(s.uuid(), { description: 'Tags the auto-tagging rules put on the contact for this text.' }),
       }),
     },
     errors: ['NOT_FOUND'],
@@ -53,6 +54,7 @@ export const simulatorInboundRoutes = [
         conversation_created: result.conversationCreated,
         received_at: result.receivedAt.toISOString(),
         window_open_until: result.windowOpenUntil.toISOString(),
+        tags_added: result.tagsAdded,
       };
     },
   }),

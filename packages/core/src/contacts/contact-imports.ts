@@ -6,7 +6,7 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { normalizePhone, phoneMatchKey } from '../phone/index.js';
 import type { TagRepositories } from '../tags/index.js';
-import { checkCustomFields } from './contact-field.js';
+import { checkCustomFields, type ContactFieldDefinition } from './contact-field.js';
 import {
   contactImportDecider,
   IMPORT_BATCH_SIZE,
@@ -32,6 +32,26 @@ export interface ImportRowInput {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** CSV cells are text: numbers, booleans and multi-selects (`a;b`) are read into their types before the checks. */
+function fromText(definitions: readonly ContactFieldDefinition[], values: Record<string, unknown>): Record<string, unknown> {
+  const types = new Map(definitions.map((d) => [d.key, d.type]));
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => {
+      if (typeof value !== 'string') return [key, value];
+      switch (types.get(key)) {
+        case 'number':
+          return [key, value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value];
+        case 'boolean':
+          return [key, /^(true|1|sim|yes)$/i.test(value) ? true : /^(false|0|n[aã]o|no)$/i.test(value) ? false : value];
+        case 'multi_select':
+          return [key, value.split(/[;|]/).map((v) => v.trim()).filter(Boolean)];
+        default:
+          return [key, value];
+      }
+    }),
+  );
+}
+
 /**
  * POST /v1/imports: checks every row now (phone, fields against the definitions, tags,
  * repeated match keys), stores them in batches of 500 and queues the job in the same
@@ -44,7 +64,7 @@ export class CreateContactImport {
     private readonly ids: IdGenerator,
   ) {}
 
-  async execute(company: { id: string; defaultCountry?: string }, input: { rows: ImportRowInput[]; mode?: ContactImportMode; tagIds?: string[] }): Promise<ContactImport> {
+  async execute(company: { id: string; defaultCountry?: string }, input: { rows: ImportRowInput[]; mode?: ContactImportMode; tagIds?: string[]; /** The rows came from CSV text: field values are read from text. */ fromText?: boolean }): Promise<ContactImport> {
     if (input.rows.length < 1 || input.rows.length > MAX_IMPORT_ROWS) {
       throw new DomainError('VALIDATION_ERROR', `An import has 1-${MAX_IMPORT_ROWS} rows`, { field: 'rows', total: input.rows.length });
     }
@@ -80,7 +100,8 @@ export class CreateContactImport {
         let customFields: Record<string, unknown> = {};
         if (raw.custom_fields != null) {
           if (typeof raw.custom_fields !== 'object' || Array.isArray(raw.custom_fields)) return error('custom_fields', 'INVALID_VALUE', 'custom_fields must be an object');
-          const checked = checkCustomFields(definitions, raw.custom_fields as Record<string, unknown>);
+          const given = raw.custom_fields as Record<string, unknown>;
+          const checked = checkCustomFields(definitions, input.fromText ? fromText(definitions, given) : given);
           const problem = checked.problems[0];
           if (problem) return error(problem.field, problem.code, problem.message);
           customFields = Object.fromEntries(Object.entries(checked.values).filter(([, v]) => v !== null));

@@ -4,11 +4,12 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { checkDefinitionInput, ContactFieldTypes, MAX_CONTACT_FIELDS, type ContactFieldDefinition, type ContactFieldType } from './contact-field.js';
 import type { ContactRepositories } from './contact-repositories.js';
+import type { CompanyRepositories } from '../companies/index.js';
 
 /** The operator's custom-field routes (POST /admin/v1/companies/:id/contact-fields; PATCH, DELETE /admin/v1/contact-fields/:id). */
 export class ManageContactFields {
   constructor(
-    private readonly uow: UnitOfWork<ContactRepositories>,
+    private readonly uow: UnitOfWork<ContactRepositories & CompanyRepositories>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -20,6 +21,7 @@ export class ManageContactFields {
     if (selects && (input.options ?? []).length === 0) throw new ValidationError('options are required for select fields', { field: 'options' });
     if (!selects && input.options && input.options.length > 0) throw new ValidationError('options are only for select fields', { field: 'options' });
     return this.uow.transaction(async (repos) => {
+      if (!(await repos.companies.findById(companyId))) throw new NotFoundError('Company');
       if ((await repos.contactFields.count(companyId)) >= MAX_CONTACT_FIELDS) {
         throw new DomainError('UNPROCESSABLE', `A company has at most ${MAX_CONTACT_FIELDS} contact fields`, { limit: MAX_CONTACT_FIELDS });
       }

@@ -109,7 +109,7 @@ export class ManageContacts {
    * affinities and campaign messages move, the survivor's empty fields are filled, the other
    * contact is deleted; `contact.merged`. (Tickets do not exist yet: `movedTickets` is 0.)
    */
-  async merge(companyId: string, survivorId: string, mergedId: string): Promise<Contact> {
+  async merge(companyId: string, survivorId: string, mergedId: string): Promise<Contact & { tagIds: string[] }> {
     if (survivorId === mergedId) throw new ValidationError('merge_contact_id must be another contact', { field: 'merge_contact_id' });
     return this.uow.transaction(async (repos) => {
       // Locked in id order, so that two merges of the same pair cannot deadlock.
@@ -134,7 +134,7 @@ export class ManageContacts {
           actor: apiActor,
         },
       ]);
-      return filled;
+      return { ...filled, tagIds: await repos.tags.tagIdsOfContact(survivor.id) };
     });
   }
 }

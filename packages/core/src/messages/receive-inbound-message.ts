@@ -12,6 +12,7 @@ import type { ContactRepositories } from '../contacts/index.js';
 import type { CompanyRepositories } from '../companies/index.js';
 import type { MessageRepositories } from './message-repositories.js';
 import type { SetorRepositories } from '../setores/index.js';
+import { applyInboundTagRules, type TagRepositories } from '../tags/index.js';
 
 export interface InboundMessageInput {
   setorId: string;
@@ -33,6 +34,8 @@ export interface InboundMessageResult {
   receivedAt: Date;
   /** Until when an official box may send free text to the contact. */
   windowOpenUntil: Date;
+  /** Tags the company's rules put on the contact for this text. */
+  tagsAdded: string[];
 }
 
 /**
@@ -43,7 +46,7 @@ export interface InboundMessageResult {
  */
 export class ReceiveInboundMessage {
   constructor(
-    private readonly uow: UnitOfWork<ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories>,
+    private readonly uow: UnitOfWork<ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
@@ -76,6 +79,8 @@ export class ReceiveInboundMessage {
       });
       const events: DomainEvent[] = [];
       if (contact!.created) events.push(event('contact.created', { contactId: contact!.id, phone: from, name: null, source: 'inbound' }));
+      // Auto-tagging reads inbound text only (never outbound, notes or ratings), so rules cannot loop.
+      const tagged = await applyInboundTagRules(repos, this.ids, { companyId: setor.companyId, setorId: setor.id, contactId: contact!.id, text: input.text, at: now });
       const conversationCreated = conversation.id === candidate.id;
       if (conversationCreated) events.push(event('conversation.created', { conversationId: conversation.id, contactId: contact!.id, setorId: setor.id }));
       events.push(
@@ -88,7 +93,7 @@ export class ReceiveInboundMessage {
           receivedAt: now.toISOString(),
         }),
       );
-      await repos.events.record(events);
+      await repos.events.record([...events, ...tagged.events]);
       return {
         messageId,
         companyId: setor.companyId,
@@ -100,6 +105,7 @@ export class ReceiveInboundMessage {
         conversationCreated,
         receivedAt: now,
         windowOpenUntil: new Date(now.getTime() + CONVERSATION_WINDOW_MS),
+        tagsAdded: tagged.contactTagIds,
       };
     });
   }

@@ -1,0 +1,53 @@
+import {
+  Clock,
+  contactQueueDefinitions,
+  CreateContactImport,
+  IdGenerator,
+  ManageContactFields,
+  ManageContacts,
+  ManageTagRules,
+  ManageTags,
+  ReadContactImport,
+  ReadContacts,
+  Repositories,
+  UnitOfWork,
+  UpsertContact,
+} from '@carteiro/core';
+import { QueueDefinitions } from '@carteiro/pgboss';
+import { ContainerModule } from 'inversify';
+import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
+
+/** Contacts, custom fields, tags, tag rules and imports (routes: contacts.routes.ts, tags.routes.ts, imports.routes.ts). */
+export const contactsModule = new ContainerModule(({ bind }) => {
+  bind(QueueDefinitions).toConstantValue(contactQueueDefinitions);
+  bind(ReadContacts)
+    .toResolvedValue((repos: ServiceRepositories, clock: Clock) => new ReadContacts(repos, clock), [Repositories, Clock])
+    .inSingletonScope();
+  bind(UpsertContact)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new UpsertContact(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(ManageContacts)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new ManageContacts(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(ManageContactFields)
+    .toResolvedValue((uow: ServiceUnitOfWork, ids: IdGenerator, clock: Clock) => new ManageContactFields(uow, ids, clock), [UnitOfWork, IdGenerator, Clock])
+    .inSingletonScope();
+  bind(ManageTags)
+    .toResolvedValue(
+      (uow: ServiceUnitOfWork, repos: ServiceRepositories, ids: IdGenerator, clock: Clock) => new ManageTags(uow, repos, ids, clock),
+      [UnitOfWork, Repositories, IdGenerator, Clock],
+    )
+    .inSingletonScope();
+  bind(ManageTagRules)
+    .toResolvedValue(
+      (uow: ServiceUnitOfWork, repos: ServiceRepositories, ids: IdGenerator, clock: Clock) => new ManageTagRules(uow, repos, ids, clock),
+      [UnitOfWork, Repositories, IdGenerator, Clock],
+    )
+    .inSingletonScope();
+  bind(CreateContactImport)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new CreateContactImport(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(ReadContactImport)
+    .toResolvedValue((repos: ServiceRepositories) => new ReadContactImport(repos), [Repositories])
+    .inSingletonScope();
+});

@@ -1,0 +1,321 @@
+import {
+  Clock,
+  ContactFieldTypes,
+  ManageContactFields,
+  ManageContacts,
+  MAX_CONTACT_FIELDS,
+  normalizePhone,
+  ReadContacts,
+  UpsertContact,
+  type ContactFieldType,
+} from '@carteiro/core';
+import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
+import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
+import { contactDetailView, contactView, fieldView } from './contact-views.js';
+
+const read = { scope: 'contacts:read' } as const;
+const write = { scope: 'contacts:write' } as const;
+const contactId = { id: idParam('contact', 'Contact') };
+
+const customFields = {
+  type: 'object',
+  maxProperties: MAX_CONTACT_FIELDS,
+  propertyNames: { pattern: '^[a-z][a-z0-9_]{0,39}$' },
+  additionalProperties: true,
+  description: 'Values by field key, checked against the definitions (GET /v1/contact-fields).',
+};
+
+const ContactFields = {
+  id: s.uuid(),
+  phone: s.string({ description: 'E.164.' }),
+  name: s.nullableString(),
+  email: s.nullableString(),
+  custom_fields: { type: 'object', additionalProperties: true },
+  tag_ids: s.array(s.uuid()),
+  ia_ativa: s.boolean({ description: 'The assistant in effect now: switched on and not paused.' }),
+  ia_paused_until: s.nullableDateTime(),
+  last_inbound_at: s.nullableDateTime(),
+  created_at: s.dateTime(),
+  updated_at: s.dateTime(),
+};
+const Contact = component('Contact', s.object(ContactFields));
+const TagSchema = s.object({ id: s.uuid(), name: s.string(), description: s.nullableString(), color: s.nullableString(), created_at: s.dateTime(), updated_at: s.dateTime() });
+const ContactDetail = component(
+  'ContactDetail',
+  s.object({
+    ...ContactFields,
+    tags: s.array(TagSchema),
+    active_tickets: s.array({ type: 'object' }, { description: 'Empty until the tickets area exists.' }),
+    recent_tickets: s.array({ type: 'object' }, { description: 'Empty until the tickets area exists.' }),
+    upcoming_appointments: s.array({ type: 'object' }, { description: 'Empty until the scheduling area exists.' }),
+    affinities: s.array(s.object({ setor_id: s.uuid(), source: s.string(), created_at: s.dateTime() })),
+    stats: s.object({ conversations: s.integer(), messages_sent: s.integer(), last_inbound_at: s.nullableDateTime(), last_outbound_at: s.nullableDateTime() }),
+  }),
+);
+const ContactField = component(
+  'ContactField',
+  s.object({ id: s.uuid(), key: s.string(), label: s.string(), type: s.enum(ContactFieldTypes), options: s.array(s.string()), created_at: s.dateTime(), updated_at: s.dateTime() }),
+);
+
+interface ListQuery extends PageQuery {
+  phone?: string;
+  q?: string;
+  ia_ativa?: boolean;
+  tag_id?: string;
+  updated_since?: string;
+}
+
+interface UpsertBody {
+  phone: string;
+  name?: string | null;
+  email?: string | null;
+  custom_fields?: Record<string, unknown>;
+  tag_ids?: string[];
+}
+
+const fieldBody = {
+  key: s.string({ pattern: '^[a-z][a-z0-9_]{0,39}$' }),
+  label: s.string({ minLength: 1, maxLength: 100 }),
+  type: s.enum(ContactFieldTypes),
+  options: s.array(s.string({ minLength: 1, maxLength: 100 }), { maxItems: 200, uniqueItems: true }),
+};
+
+/** Contacts and their field definitions (conversations.md §4), and the operator's field routes (§9). */
+export const contactsRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/contacts',
+    auth: read,
+    operationId: 'listContacts',
+    summary: 'List or search contacts',
+    description: '`phone` matches either ninth-digit form; `q` part of the name, email or phone digits; `tag_id` (comma-separated) contacts holding all.',
+    tag: 'Contacts',
+    query: typed<ListQuery>({
+      type: 'object',
+      properties: {
+        phone: s.string({ minLength: 1, maxLength: 64 }),
+        q: s.string({ minLength: 1, maxLength: 100 }),
+        ia_ativa: s.boolean(),
+        tag_id: s.string({ minLength: 1, maxLength: 2000, description: 'Tag ids separated by commas: contacts holding every one.' }),
+        updated_since: s.dateTime(),
+        ...pageProperties(100),
+      },
+    }),
+    response: { status: 200, description: 'A page of contacts, newest first.', data: s.page(Contact) },
+    errors: ['INVALID_NUMBER'],
+    async handler({ query, principal, use }) {
+      const now = use<Clock>(Clock).now();
+      const page = await use(ReadContacts).list(
+        principal.company.id,
+        {
+          phone: query.phone ? normalizePhone(query.phone, 'phone', principal.company.defaultCountry) : undefined,
+          q: query.q,
+          iaAtiva: query.ia_ativa,
+          tagIds: query.tag_id ? [...new Set(query.tag_id.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean))] : undefined,
+          updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+        },
+        { page: query.page, limit: query.limit },
+      );
+      return { ...page, items: page.items.map((c) => contactView(c, now)) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/contacts',
+    auth: write,
+    operationId: 'upsertContact',
+    summary: 'Create or fill a contact by phone',
+    description:
+      'Creates the contact (201) or, when one has the number in either ninth-digit form, writes only its empty fields (200): `filled` lists what was written, `kept` what was left as it was. Tags are only added.',
+    tag: 'Contacts',
+    body: {
+      schema: typed<UpsertBody>({
+        type: 'object',
+        required: ['phone'],
+        additionalProperties: false,
+        properties: {
+          phone: s.string({ minLength: 1, maxLength: 64 }),
+          name: s.nullableString({ maxLength: 100 }),
+          email: s.nullableString({ maxLength: 254, format: 'email' }),
+          custom_fields: customFields,
+          tag_ids: s.array(s.uuid(), { maxItems: 50 }),
+        },
+      }),
+      example: { phone: '+5511987654321', name: 'Ana', custom_fields: { plano: 'ouro' } },
+    },
+    response: {
+      status: 201,
+      description: 'Created (201) or existing (200).',
+      data: s.object({ ...ContactFields, created: s.boolean(), filled: s.array(s.string()), kept: s.array(s.string()) }),
+    },
+    errors: ['INVALID_NUMBER', 'NOT_FOUND'],
+    async handler({ body, principal, use }) {
+      const result = await use(UpsertContact).execute(principal.company, {
+        phone: body.phone,
+        name: body.name,
+        email: body.email,
+        customFields: body.custom_fields,
+        tagIds: body.tag_ids?.map((t) => t.toLowerCase()),
+      });
+      const view = { ...contactView({ ...result.contact, tagIds: result.tagIds }, use<Clock>(Clock).now()), created: result.created, filled: result.filled, kept: result.kept };
+      return reply(view, { status: result.created ? 201 : 200 });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/contacts/:id',
+    auth: read,
+    operationId: 'getContact',
+    summary: 'Read a contact (360 view)',
+    tag: 'Contacts',
+    params: contactId,
+    response: { status: 200, description: 'The contact with its tags, tickets, appointments, affinities and stats.', data: ContactDetail },
+    errors: ['NOT_FOUND'],
+    async handler({ params, principal, use }) {
+      return contactDetailView(await use(ReadContacts).detail(principal.company.id, params.id), use<Clock>(Clock).now());
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/contacts/:id',
+    auth: write,
+    operationId: 'updateContact',
+    summary: 'Update a contact',
+    description: 'Each field given replaces the stored one; `null` clears it (a custom field: removes its value). Custom fields are checked against their definitions.',
+    tag: 'Contacts',
+    params: contactId,
+    body: {
+      schema: typed<{ name?: string | null; email?: string | null; custom_fields?: Record<string, unknown> }>({
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: { name: s.nullableString({ maxLength: 100 }), email: s.nullableString({ maxLength: 254, format: 'email' }), custom_fields: customFields },
+      }),
+      example: { name: 'Ana Souza', custom_fields: { cpf: '529.982.247-25' } },
+    },
+    response: { status: 200, description: 'The contact.', data: s.object({ ...ContactFields, changed: s.boolean() }) },
+    errors: ['NOT_FOUND'],
+    async handler({ params, body, principal, use }) {
+      const result = await use(ManageContacts).update(principal.company.id, params.id, { name: body.name, email: body.email, customFields: body.custom_fields });
+      return { ...contactView(result.contact, use<Clock>(Clock).now()), changed: result.changed };
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/v1/contacts/:id/assistant',
+    auth: write,
+    operationId: 'setContactAssistant',
+    summary: "Pause or resume the contact's assistant",
+    description: '`ia_ativa` switches it; `paused_until` (at most 30 days ahead) pauses it, and it is active again after that instant.',
+    tag: 'Contacts',
+    params: contactId,
+    body: {
+      schema: typed<{ ia_ativa?: boolean; paused_until?: string | null }>({
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: { ia_ativa: s.boolean(), paused_until: s.nullableDateTime() },
+      }),
+      example: { paused_until: '2026-12-01T12:00:00Z' },
+    },
+    response: { status: 200, description: 'The contact.', data: s.object({ ...ContactFields, changed: s.boolean() }) },
+    errors: ['NOT_FOUND'],
+    async handler({ params, body, principal, use }) {
+      const result = await use(ManageContacts).setAssistant(principal.company.id, params.id, {
+        iaAtiva: body.ia_ativa,
+        pausedUntil: body.paused_until === undefined ? undefined : body.paused_until === null ? null : new Date(body.paused_until),
+      });
+      return { ...contactView(result.contact, use<Clock>(Clock).now()), changed: result.changed };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/contacts/:id/merge',
+    auth: write,
+    operationId: 'mergeContacts',
+    summary: 'Merge another contact into this one',
+    description: 'In one transaction: conversations, messages, tags, affinities and empty fields move to this contact; the other is deleted; `contact.merged`.',
+    tag: 'Contacts',
+    params: contactId,
+    body: { schema: typed<{ merge_contact_id: string }>({ type: 'object', required: ['merge_contact_id'], additionalProperties: false, properties: { merge_contact_id: s.uuid() } }) },
+    response: { status: 200, description: 'The surviving contact.', data: Contact },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+    async handler({ params, body, principal, use }) {
+      const survivor = await use(ManageContacts).merge(principal.company.id, params.id, body.merge_contact_id.toLowerCase());
+      return contactView(survivor, use<Clock>(Clock).now());
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/contact-fields',
+    auth: read,
+    operationId: 'listContactFields',
+    summary: 'List the custom-field definitions',
+    tag: 'Contacts',
+    response: { status: 200, description: 'Every definition of the company, by key.', data: s.array(ContactField) },
+    async handler({ principal, use }) {
+      return (await use(ReadContacts).fields(principal.company.id)).map(fieldView);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/admin/v1/companies/:id/contact-fields',
+    auth: 'admin',
+    operationId: 'adminCreateContactField',
+    summary: 'Define a custom contact field',
+    description: '`key` unique in the company (409), `type` never changes, `options` (select types) only grow.',
+    tag: 'Admin',
+    params: { id: adminIdParam('company') },
+    validationCode: 'BAD_REQUEST',
+    body: {
+      schema: typed<{ key: string; label: string; type: ContactFieldType; options?: string[] }>({
+        type: 'object',
+        required: ['key', 'label', 'type'],
+        additionalProperties: false,
+        properties: fieldBody,
+      }),
+      example: { key: 'plano', label: 'Plano', type: 'select', options: ['ouro', 'prata'] },
+    },
+    response: { status: 201, description: 'The definition.', data: ContactField },
+    errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE'],
+    async handler({ params, body, use }) {
+      return fieldView(await use(ManageContactFields).create(params.id, body));
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/admin/v1/contact-fields/:id',
+    auth: 'admin',
+    operationId: 'adminUpdateContactField',
+    summary: 'Edit a custom contact field',
+    description: 'The label, and options added (every current option must be kept). Another `type` or `key` is a 400.',
+    tag: 'Admin',
+    params: { id: adminIdParam('contact field') },
+    validationCode: 'BAD_REQUEST',
+    body: {
+      schema: typed<{ label?: string; options?: string[]; type?: string; key?: string }>({ type: 'object', additionalProperties: false, minProperties: 1, properties: fieldBody }),
+      example: { options: ['ouro', 'prata', 'bronze'] },
+    },
+    response: { status: 200, description: 'The definition.', data: ContactField },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, body, use }) {
+      return fieldView(await use(ManageContactFields).update(params.id, body));
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/admin/v1/contact-fields/:id',
+    auth: 'admin',
+    operationId: 'adminDeleteContactField',
+    summary: 'Delete a custom contact field',
+    description: 'Its values are removed from every contact.',
+    tag: 'Admin',
+    params: { id: adminIdParam('contact field') },
+    response: { status: 200, description: 'Deleted.', data: s.object({ deleted: s.boolean({ const: true }), id: s.uuid(), values_removed: s.integer({ minimum: 0 }) }) },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    async handler({ params, use }) {
+      const result = await use(ManageContactFields).delete(params.id);
+      return { deleted: true, id: result.id, values_removed: result.valuesRemoved };
+    },
+  }),
+];

@@ -1,0 +1,106 @@
+import { CreateContactImport, MAX_IMPORT_ROWS, ReadContactImport, type ContactImportMode, type ImportRowInput } from '@carteiro/core';
+import { defineRoute, idParam, reply } from '../http/route.js';
+import { component, s, typed } from '../http/schema.js';
+import { importView } from './contact-views.js';
+import { rowsFromCsv } from './import-csv.js';
+
+const scope = { scope: 'imports:write' } as const;
+const rowError = s.object({ row: s.integer(), field: s.nullableString(), code: s.string(), message: s.string() });
+const ImportJob = component(
+  'ContactImport',
+  s.object({
+    job_id: s.uuid(),
+    status: s.enum(['queued', 'running', 'completed', 'failed']),
+    mode: s.enum(['fill', 'overwrite', 'create_only']),
+    total: s.integer(),
+    processed: s.integer(),
+    created: s.integer(),
+    updated: s.integer(),
+    skipped: s.integer(),
+    failed: s.integer(),
+    progress: s.integer({ minimum: 0, maximum: 100 }),
+    errors: s.array(rowError, { description: 'Up to 1000 row errors, in row order.' }),
+    error: { type: ['object', 'null'], description: 'Why a failed import stopped.' },
+    started_at: s.nullableDateTime(),
+    finished_at: s.nullableDateTime(),
+    created_at: s.dateTime(),
+  }),
+);
+
+interface ImportBody {
+  type: 'contacts';
+  rows?: ImportRowInput[];
+  csv?: string;
+  mode?: ContactImportMode;
+  tag_ids?: string[];
+}
+
+/** Contact imports (conversations.md §7). */
+export const importsRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/v1/imports',
+    auth: scope,
+    operationId: 'createImport',
+    summary: 'Queue a contact import',
+    description:
+      '`rows` (1-10,000) or `csv` (text with a header: phone, name, email, tag_ids separated by `;`, other columns as custom fields; up to 5 MB). ' +
+      'Batches of 500 are written in turn; a third queued or running import is a 403 CONCURRENT_LIMIT_EXCEEDED.',
+    tag: 'Imports',
+    body: {
+      schema: typed<ImportBody>({
+        type: 'object',
+        required: ['type'],
+        additionalProperties: false,
+        oneOf: [{ required: ['rows'] }, { required: ['csv'] }],
+        properties: {
+          type: s.enum(['contacts']),
+          rows: s.array(
+            {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                phone: s.string({ maxLength: 64 }),
+                name: s.nullableString({ maxLength: 100 }),
+                email: s.nullableString({ maxLength: 254 }),
+                custom_fields: { type: 'object', additionalProperties: true },
+                tag_ids: s.array(s.string({ maxLength: 64 }), { maxItems: 50 }),
+              },
+            },
+            { minItems: 1, maxItems: MAX_IMPORT_ROWS },
+          ),
+          csv: s.string({ minLength: 1, maxLength: 5 * 1024 * 1024 }),
+          mode: s.enum(['fill', 'overwrite', 'create_only'], { default: 'fill' }),
+          tag_ids: s.array(s.uuid(), { maxItems: 50 }),
+        },
+      }),
+      example: { type: 'contacts', rows: [{ phone: '+5511987654321', name: 'Ana' }], mode: 'fill' },
+    },
+    response: { status: 202, description: 'Queued.', data: s.object({ job_id: s.uuid(), status: s.enum(['queued']), total: s.integer() }) },
+    errors: ['NOT_FOUND', 'CONCURRENT_LIMIT_EXCEEDED'],
+    async handler({ body, principal, use }) {
+      const rows = body.csv !== undefined ? rowsFromCsv(body.csv) : body.rows!;
+      const job = await use(CreateContactImport).execute(principal.company, {
+        rows,
+        mode: body.mode,
+        tagIds: body.tag_ids?.map((t) => t.toLowerCase()),
+        fromText: body.csv !== undefined,
+      });
+      return reply({ job_id: job.id, status: 'queued', total: job.total }, { status: 202 });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/v1/imports/:id',
+    auth: scope,
+    operationId: 'getImport',
+    summary: 'Follow a contact import',
+    tag: 'Imports',
+    params: { id: idParam('import', 'Import') },
+    response: { status: 200, description: 'Progress, counts (as the database reported them) and row errors.', data: ImportJob },
+    errors: ['NOT_FOUND'],
+    async handler({ params, principal, use }) {
+      return importView(await use(ReadContactImport).execute(principal.company.id, params.id));
+    },
+  }),
+];
