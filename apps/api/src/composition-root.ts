@@ -15,6 +15,7 @@ import { messagesModule } from './messages/messages.module.js';
 import { campaignsModule } from './campaigns/campaigns.module.js';
 import { contactsModule } from './contacts/contacts.module.js';
 import { crmModule } from './crm/crm.module.js';
+import { schedulingModule } from './scheduling/scheduling.module.js';
 import { ApiSettings, Logger, OpenApiDocumentJson } from './http/tokens.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 
@@ -60,6 +61,7 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     campaignsModule,
     contactsModule,
     crmModule,
+    schedulingModule,
   );
   if (infra.overrides) container.load(...infra.overrides);
   return container;

@@ -9,6 +9,9 @@ import { tagsRoutes } from './contacts/tags.routes.js';
 import { crmRoutes } from './crm/crm.routes.js';
 import { messagesRoutes } from './messages/messages.routes.js';
 import { referenceRoutes } from './openapi/reference.routes.js';
+import { appointmentsRoutes } from './scheduling/appointments.routes.js';
+import { scheduledMessagesRoutes } from './scheduling/scheduled-messages.routes.js';
+import { schedulingAdminRoutes } from './scheduling/scheduling-admin.routes.js';
 import { simulatorInboundRoutes } from './simulator-inbound/simulator-inbound.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 
@@ -28,6 +31,9 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...tagsRoutes,
   ...importsRoutes,
   ...crmRoutes,
+  ...scheduledMessagesRoutes,
+  ...appointmentsRoutes,
   ...adminRoutes,
+  ...schedulingAdminRoutes,
   ...simulatorInboundRoutes,
 ];

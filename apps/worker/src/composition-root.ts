@@ -14,6 +14,7 @@ import { webhooksModule } from './webhooks/webhooks.module.js';
 import { channelsModule } from '@carteiro/channels';
 import { channelWorkerModule } from './channel/channel.module.js';
 import { campaignsWorkerModule } from './campaigns/campaigns.module.js';
+import { schedulingWorkerModule } from './scheduling/scheduling.module.js';
 
 /** How long domain events stay in the outbox table after the fan-out took them. */
 export const DOMAIN_EVENT_RETENTION_MS = 30 * 86_400_000;
@@ -42,6 +43,7 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container.load(webhooksAdaptersModule({ allowPrivate: infra.config.allowPrivateWebhooks }), webhooksModule);
   container.load(channelsModule, channelWorkerModule);
   container.load(campaignsWorkerModule);
+  container.load(schedulingWorkerModule);
   if (infra.overrides) container.load(...infra.overrides);
   return container;
 }

@@ -26,6 +26,7 @@ export * from './phone/index.js';
 export * from './quotas/index.js';
 export * from './rate-limits/index.js';
 export * from './routing/index.js';
+export * from './scheduling/index.js';
 export * from './setores/index.js';
 export * from './tags/index.js';
 export * from './teams/index.js';

@@ -4,10 +4,11 @@ import { crmArea } from './crm/crm-area.js';
 import { contactsArea } from './contacts/contacts-area.js';
 import { foundationArea } from './foundation/foundation-area.js';
 import { messagesArea } from './messages/messages-area.js';
+import { schedulingArea } from './scheduling/scheduling-area.js';
 import { webhooksArea } from './webhooks/webhooks-area.js';
 
 /**
  * Every area kept in PostgreSQL, one line each: the migrator runs their migrations in name order
  * and the unit of work hands out their repositories. Adding an area adds one line here.
  */
-export const postgresAreas = [foundationArea, channelArea, messagesArea, campaignsArea, webhooksArea, crmArea, contactsArea] as const;
+export const postgresAreas = [foundationArea, channelArea, messagesArea, campaignsArea, webhooksArea, crmArea, contactsArea, schedulingArea] as const;

@@ -15,6 +15,7 @@ import {
   Sleeper,
   StartCampaign,
   SweepCampaigns,
+  TimedSends,
   UnitOfWork,
   type DispatchSettings,
 } from '@carteiro/core';
@@ -64,9 +65,10 @@ export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => 
     .inSingletonScope();
   bind(RunDispatchLane)
     .toResolvedValue(
-      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, random: Random, gateway: ChannelGateway, sleeper: Sleeper, settings: DispatchSettings) =>
-        new RunDispatchLane(uow, clock, ids, random, gateway, sleeper, new HandleSenderFailure(uow, clock, ids), settings),
-      [UnitOfWork, Clock, IdGenerator, Random, ChannelGateway, Sleeper, DispatchSettingsToken],
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, random: Random, gateway: ChannelGateway, sleeper: Sleeper, settings: DispatchSettings, timed?: TimedSends) =>
+        new RunDispatchLane(uow, clock, ids, random, gateway, sleeper, new HandleSenderFailure(uow, clock, ids), settings, timed ?? null),
+      // Scheduled messages and reminders go through the same lanes when the scheduling module is loaded.
+      [UnitOfWork, Clock, IdGenerator, Random, ChannelGateway, Sleeper, DispatchSettingsToken, { serviceIdentifier: TimedSends, optional: true }],
     )
     .inSingletonScope();
   bind(LaneRunner)

@@ -25,6 +25,7 @@ export * from './run-dispatch-lane.js';
 export * from './safe-hours.js';
 export * from './settle-outcomes.js';
 export * from './sleeper.js';
+export * from './timed-sends.js';
 export * from './start-campaign.js';
 export * from './sweep-campaigns.js';
 export * from './warming.js';

@@ -19,6 +19,7 @@ import { minimumGapMs, pacingGapMs } from './pacing.js';
 import { isWithinSafeHours, nextSafeInstant } from './safe-hours.js';
 import { applyOutcome, failCampaign, recordChanges, type SendOutcome } from './settle-outcomes.js';
 import type { Sleeper } from './sleeper.js';
+import type { TimedSends } from './timed-sends.js';
 import { boxCapacityToday, type WarmingStatus } from './warming.js';
 import { failureGroupOf } from '../channel/index.js';
 import type { CampaignRepositories } from './campaign-repositories.js';
@@ -96,6 +97,8 @@ export class RunDispatchLane {
     private readonly sleeper: Sleeper,
     private readonly senderFailure: SenderFailureHandler,
     private readonly settings: DispatchSettings,
+    /** Scheduled messages and reminders, sent ahead of campaign messages (absent: campaigns only). */
+    private readonly timed: TimedSends | null = null,
   ) {}
 
   /** `signal` ends the run after the current send (a worker shutting down); the lease is released. */
@@ -119,6 +122,23 @@ export class RunDispatchLane {
         }
         const ctx = await this.context(setorId, now);
         if (!ctx) return { ...result, outcome: 'idle' };
+        if (this.timed && (await this.timed.hasWork(setorId, now))) {
+          // Timed sends go first and keep the number's pacing; their own rules decide safe hours and a lost sender.
+          if (nextSendAt && nextSendAt.getTime() > now.getTime()) {
+            const wait = nextSendAt.getTime() - now.getTime();
+            if (wait > this.settings.maxInProcessWaitMs) return { ...result, outcome: 'yielded', rescheduleAt: nextSendAt };
+            await this.sleeper.sleep(wait);
+          }
+          const step = await this.timed.sendNext({ setor: ctx.setor, instance: ctx.instance, company: ctx.company, owner });
+          if (step) {
+            if (step.attempted) nextSendAt = new Date(this.clock.now().getTime() + minimumGapMs('normal', this.settings.pacingScale, ctx.warming.minIntervalMs));
+            if (step.sent) result.sent += 1;
+            if (step.failed) result.failed += 1;
+            const renewed = await this.uow.transaction((repos) => repos.dispatchLanes.renew(setorId, owner, lease(), nextSendAt));
+            if (!renewed) return { ...result, outcome: 'busy' };
+            continue;
+          }
+        }
         if (ctx.instance.status !== 'connected') {
           await this.uow.transaction((repos) => this.senderUnavailable(repos, setorId, 'SENDER_DISCONNECTED', 'The box has no connected channel instance', now));
           return { ...result, outcome: 'sender_unavailable' };

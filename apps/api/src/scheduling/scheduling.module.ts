@@ -1,0 +1,68 @@
+import {
+  BookAppointment,
+  CancelAppointment,
+  CancelScheduledMessage,
+  ChangeAppointment,
+  Clock,
+  GetAvailability,
+  HolidayCalendar,
+  IdGenerator,
+  ManageSchedulingCatalog,
+  ReadAppointments,
+  ReadScheduledMessages,
+  ReadSchedulingCatalog,
+  Repositories,
+  ScheduleMessage,
+  schedulingQueueDefinitions,
+  UnitOfWork,
+  UpcomingAppointments,
+} from '@carteiro/core';
+import { QueueDefinitions } from '@carteiro/pgboss';
+import { ContainerModule } from 'inversify';
+import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
+import { BrazilianHolidayCalendar } from './brazilian-holiday-calendar.js';
+
+/** Scheduled messages, appointments and the scheduling catalogue (routes: *.routes.ts of this folder). */
+export const schedulingModule = new ContainerModule(({ bind, isBound }) => {
+  bind(QueueDefinitions).toConstantValue(schedulingQueueDefinitions);
+  if (!isBound(HolidayCalendar)) bind<HolidayCalendar>(HolidayCalendar).toConstantValue(new BrazilianHolidayCalendar());
+  bind(ScheduleMessage)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new ScheduleMessage(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(ReadScheduledMessages)
+    .toResolvedValue((repos: ServiceRepositories) => new ReadScheduledMessages(repos), [Repositories])
+    .inSingletonScope();
+  bind(CancelScheduledMessage)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new CancelScheduledMessage(uow, clock), [UnitOfWork, Clock])
+    .inSingletonScope();
+  bind(ManageSchedulingCatalog)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new ManageSchedulingCatalog(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(ReadSchedulingCatalog)
+    .toResolvedValue((repos: ServiceRepositories) => new ReadSchedulingCatalog(repos), [Repositories])
+    .inSingletonScope();
+  bind(GetAvailability)
+    .toResolvedValue((repos: ServiceRepositories, clock: Clock, calendar: HolidayCalendar) => new GetAvailability(repos, clock, calendar), [Repositories, Clock, HolidayCalendar])
+    .inSingletonScope();
+  bind(BookAppointment)
+    .toResolvedValue(
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, calendar: HolidayCalendar) => new BookAppointment(uow, clock, ids, calendar),
+      [UnitOfWork, Clock, IdGenerator, HolidayCalendar],
+    )
+    .inSingletonScope();
+  bind(ChangeAppointment)
+    .toResolvedValue(
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, calendar: HolidayCalendar) => new ChangeAppointment(uow, clock, ids, calendar),
+      [UnitOfWork, Clock, IdGenerator, HolidayCalendar],
+    )
+    .inSingletonScope();
+  bind(CancelAppointment)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new CancelAppointment(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(ReadAppointments)
+    .toResolvedValue((repos: ServiceRepositories, clock: Clock) => new ReadAppointments(repos, clock), [Repositories, Clock])
+    .inSingletonScope();
+  bind(UpcomingAppointments)
+    .toResolvedValue((repos: ServiceRepositories, clock: Clock) => new UpcomingAppointments(repos, clock), [Repositories, Clock])
+    .inSingletonScope();
+});

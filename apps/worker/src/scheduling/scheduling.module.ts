@@ -1,0 +1,53 @@
+import { ChannelGateway, Clock, IdGenerator, schedulingQueueDefinitions, SendTimedMessages, SweepTimedSends, TimedSends, TIMED_SEND_RETRY_DELAYS_MS, UnitOfWork, type DispatchSettings } from '@carteiro/core';
+import { QueueDefinitions } from '@carteiro/pgboss';
+import { ContainerModule } from 'inversify';
+import type { ServiceUnitOfWork } from '@carteiro/postgres';
+import { DispatchSettingsToken } from '../campaigns/campaigns.module.js';
+import { LaneRunner } from '../campaigns/lane-runner.js';
+import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
+import type { Logger } from '../tokens.js';
+import { Logger as LoggerToken } from '../tokens.js';
+import { SchedulingSweepJob, SchedulingWakeJob } from './scheduling-jobs.js';
+
+/**
+ * Timed sends on the worker: the lanes send them (bound as the lane's `TimedSends`), the wake job
+ * and the minute sweep wake the lanes. Load after the campaigns module (it uses its lane runner).
+ */
+export const schedulingWorkerModule = new ContainerModule(({ bind }) => {
+  bind(QueueDefinitions).toConstantValue(schedulingQueueDefinitions);
+  bind<TimedSends>(TimedSends)
+    .toResolvedValue(
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, gateway: ChannelGateway, settings: DispatchSettings) =>
+        new SendTimedMessages(uow, clock, ids, gateway, { retryDelaysMs: TIMED_SEND_RETRY_DELAYS_MS, pacingScale: settings.pacingScale }),
+      [UnitOfWork, Clock, IdGenerator, ChannelGateway, DispatchSettingsToken],
+    )
+    .inSingletonScope();
+  bind(SweepTimedSends)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, settings: DispatchSettings) => new SweepTimedSends(uow, clock, settings.leaseMs), [UnitOfWork, Clock, DispatchSettingsToken])
+    .inSingletonScope();
+  bind(JobHandler).toResolvedValue((runner: LaneRunner) => new SchedulingWakeJob(runner), [LaneRunner]);
+  bind(JobHandler).toResolvedValue((sweep: SweepTimedSends, runner: LaneRunner) => new SchedulingSweepJob(sweep, runner), [SweepTimedSends, LaneRunner]);
+  // At start (and once a lease later), wake lanes whose timed sends a dead worker left behind.
+  bind(BackgroundService).toResolvedValue(
+    (sweep: SweepTimedSends, runner: LaneRunner, logger: Logger, settings: DispatchSettings) => {
+      let timer: NodeJS.Timeout | null = null;
+      const run = () =>
+        void sweep
+          .execute()
+          .then((setores) => setores.forEach((id) => runner.wake(id)))
+          .catch((error: unknown) => logger.error({ err: error }, 'startup timed-send sweep failed'));
+      return {
+        name: 'scheduling-startup-sweep',
+        async start() {
+          run();
+          timer = setTimeout(run, settings.leaseMs + 500);
+          timer.unref();
+        },
+        async stop() {
+          if (timer) clearTimeout(timer);
+        },
+      };
+    },
+    [SweepTimedSends, LaneRunner, LoggerToken, DispatchSettingsToken],
+  );
+});

@@ -1,0 +1,533 @@
+import {
+  BusyTimeConflict,
+  toPage,
+  pageOffset,
+  type Appointment,
+  type AppointmentFilter,
+  type AppointmentRepository,
+  type AppointmentType,
+  type Interval,
+  type Page,
+  type PageRequest,
+  type Professional,
+  type ProfessionalBlock,
+  type ReminderSettings,
+  type ScheduledMessage,
+  type ScheduledMessageFilter,
+  type ScheduledMessageRepository,
+  type SchedulingCatalogRepository,
+  type TimedSendExpectation,
+  type TimedSendKind,
+  type Unit,
+} from '@carteiro/core';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database } from '../shared/database.js';
+import type { AppointmentTypesTable, AppointmentsTable, ScheduledMessagesTable, SchedulingProfessionalsTable, SchedulingUnitsTable } from './scheduling-tables.js';
+
+const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
+const json = (value: unknown): string => JSON.stringify(value);
+
+function toUnit(row: Selectable<SchedulingUnitsTable>): Unit {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    address: row.address as Unit['address'],
+    timezone: row.timezone,
+    openOnHolidays: row.open_on_holidays,
+    active: row.active,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function toProfessional(row: Selectable<SchedulingProfessionalsTable>): Professional {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    phone: row.phone,
+    active: row.active,
+    schedule: row.schedule as Professional['schedule'],
+    services: row.services as Professional['services'],
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function toType(row: Selectable<AppointmentTypesTable>): AppointmentType {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    durationMinutes: row.duration_minutes,
+    bufferBeforeMinutes: row.buffer_before_minutes,
+    bufferAfterMinutes: row.buffer_after_minutes,
+    slotIntervalMinutes: row.slot_interval_minutes,
+    minNoticeMinutes: row.min_notice_minutes,
+    maxAdvanceDays: row.max_advance_days,
+    price: row.price === null ? null : Number(row.price),
+    unitIds: row.unit_ids,
+    reminderOffsetsMinutes: row.reminder_offsets_minutes,
+    reminderText: row.reminder_text,
+    reminderTemplate: (row.reminder_template as AppointmentType['reminderTemplate']) ?? null,
+    active: row.active,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function typeRow(t: AppointmentType) {
+  return {
+    id: t.id,
+    company_id: t.companyId,
+    name: t.name,
+    duration_minutes: t.durationMinutes,
+    buffer_before_minutes: t.bufferBeforeMinutes,
+    buffer_after_minutes: t.bufferAfterMinutes,
+    slot_interval_minutes: t.slotIntervalMinutes,
+    min_notice_minutes: t.minNoticeMinutes,
+    max_advance_days: t.maxAdvanceDays,
+    price: t.price === null ? null : t.price.toFixed(2),
+    unit_ids: t.unitIds,
+    reminder_offsets_minutes: t.reminderOffsetsMinutes,
+    reminder_text: t.reminderText,
+    reminder_template: t.reminderTemplate === null ? null : json(t.reminderTemplate),
+    active: t.active,
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+  };
+}
+
+/** Units, professionals, types and reminder settings on PostgreSQL. */
+export class KyselySchedulingCatalogRepository implements SchedulingCatalogRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insertUnit(u: Unit): Promise<void> {
+    await this.db
+      .insertInto('scheduling_units')
+      .values({ id: u.id, company_id: u.companyId, name: u.name, address: json(u.address), timezone: u.timezone, open_on_holidays: u.openOnHolidays, active: u.active, created_at: u.createdAt, updated_at: u.updatedAt })
+      .execute();
+  }
+  async updateUnit(u: Unit): Promise<void> {
+    await this.db
+      .updateTable('scheduling_units')
+      .set({ name: u.name, address: json(u.address), timezone: u.timezone, open_on_holidays: u.openOnHolidays, active: u.active, updated_at: u.updatedAt })
+      .where('id', '=', u.id)
+      .execute();
+  }
+  async findUnit(companyId: string, id: string): Promise<Unit | null> {
+    const row = await this.db.selectFrom('scheduling_units').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    return row ? toUnit(row) : null;
+  }
+  async listUnits(companyId: string, filter: { active?: boolean }): Promise<Unit[]> {
+    let q = this.db.selectFrom('scheduling_units').selectAll().where('company_id', '=', companyId);
+    if (filter.active !== undefined) q = q.where('active', '=', filter.active);
+    return (await q.orderBy('name').orderBy('id').execute()).map(toUnit);
+  }
+
+  async insertProfessional(p: Professional): Promise<void> {
+    await this.db
+      .insertInto('scheduling_professionals')
+      .values({ id: p.id, company_id: p.companyId, name: p.name, phone: p.phone, active: p.active, schedule: json(p.schedule), services: json(p.services), created_at: p.createdAt, updated_at: p.updatedAt })
+      .execute();
+  }
+  async updateProfessional(p: Professional): Promise<void> {
+    await this.db
+      .updateTable('scheduling_professionals')
+      .set({ name: p.name, phone: p.phone, active: p.active, schedule: json(p.schedule), services: json(p.services), updated_at: p.updatedAt })
+      .where('id', '=', p.id)
+      .execute();
+  }
+  async findProfessional(companyId: string, id: string): Promise<Professional | null> {
+    const row = await this.db.selectFrom('scheduling_professionals').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    return row ? toProfessional(row) : null;
+  }
+  async listProfessionals(companyId: string, filter: { unitId?: string; appointmentTypeId?: string; active?: boolean }): Promise<Professional[]> {
+    let q = this.db.selectFrom('scheduling_professionals').selectAll().where('company_id', '=', companyId);
+    if (filter.active !== undefined) q = q.where('active', '=', filter.active);
+    const all = (await q.orderBy('name').orderBy('id').execute()).map(toProfessional);
+    return all.filter(
+      (p) =>
+        (!filter.unitId || p.schedule.some((e) => e.unitId === filter.unitId) || p.services.some((s) => s.unitId === filter.unitId)) &&
+        (!filter.appointmentTypeId || p.services.some((s) => s.appointmentTypeId === filter.appointmentTypeId)),
+    );
+  }
+
+  async insertType(t: AppointmentType): Promise<void> {
+    await this.db.insertInto('appointment_types').values(typeRow(t)).execute();
+  }
+  async updateType(t: AppointmentType): Promise<void> {
+    const { id: _id, company_id: _company, created_at: _created, ...rest } = typeRow(t);
+    await this.db.updateTable('appointment_types').set(rest).where('id', '=', t.id).execute();
+  }
+  async findType(companyId: string, id: string): Promise<AppointmentType | null> {
+    const row = await this.db.selectFrom('appointment_types').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    return row ? toType(row) : null;
+  }
+  async listTypes(companyId: string, filter: { active?: boolean }): Promise<AppointmentType[]> {
+    let q = this.db.selectFrom('appointment_types').selectAll().where('company_id', '=', companyId);
+    if (filter.active !== undefined) q = q.where('active', '=', filter.active);
+    return (await q.orderBy('name').orderBy('id').execute()).map(toType);
+  }
+
+  async reminderSettings(companyId: string): Promise<ReminderSettings | null> {
+    const row = await this.db.selectFrom('scheduling_reminder_settings').selectAll().where('company_id', '=', companyId).executeTakeFirst();
+    return row ? { companyId, reminderOffsetsMinutes: row.reminder_offsets_minutes, reminderText: row.reminder_text } : null;
+  }
+  async saveReminderSettings(s: ReminderSettings): Promise<void> {
+    await this.db
+      .insertInto('scheduling_reminder_settings')
+      .values({ company_id: s.companyId, reminder_offsets_minutes: s.reminderOffsetsMinutes, reminder_text: s.reminderText })
+      .onConflict((oc) => oc.column('company_id').doUpdateSet({ reminder_offsets_minutes: s.reminderOffsetsMinutes, reminder_text: s.reminderText }))
+      .execute();
+  }
+}
+
+function toAppointment(row: Selectable<AppointmentsTable>): Appointment {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    appointmentTypeId: row.appointment_type_id,
+    professionalId: row.professional_id,
+    unitId: row.unit_id,
+    clientId: row.client_id,
+    clientName: row.client_name,
+    clientPhone: row.client_phone,
+    startsAt: new Date(row.starts_at),
+    endsAt: new Date(row.ends_at),
+    timezone: row.timezone,
+    status: row.status as Appointment['status'],
+    description: row.description,
+    ticketId: row.ticket_id,
+    setorId: row.setor_id,
+    keyMode: row.key_mode as Appointment['keyMode'],
+    confirmedAt: date(row.confirmed_at),
+    cancelledAt: date(row.cancelled_at),
+    cancelReason: row.cancel_reason,
+    cancelledBy: row.cancelled_by as Appointment['cancelledBy'],
+    history: (row.history as Array<Appointment['history'][number] & { at: string }>).map((h) => ({ ...h, at: new Date(h.at) })),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function appointmentRow(a: Appointment) {
+  return {
+    id: a.id,
+    company_id: a.companyId,
+    appointment_type_id: a.appointmentTypeId,
+    professional_id: a.professionalId,
+    unit_id: a.unitId,
+    client_id: a.clientId,
+    client_name: a.clientName,
+    client_phone: a.clientPhone,
+    starts_at: a.startsAt,
+    ends_at: a.endsAt,
+    timezone: a.timezone,
+    status: a.status,
+    description: a.description,
+    ticket_id: a.ticketId,
+    setor_id: a.setorId,
+    key_mode: a.keyMode,
+    confirmed_at: a.confirmedAt,
+    cancelled_at: a.cancelledAt,
+    cancel_reason: a.cancelReason,
+    cancelled_by: a.cancelledBy,
+    history: json(a.history),
+    created_at: a.createdAt,
+    updated_at: a.updatedAt,
+  };
+}
+
+const isExclusionViolation = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: string }).code === '23P01';
+const range = (busy: Interval) => sql<string>`tstzrange(${busy.from}::timestamptz, ${busy.to}::timestamptz, '[)')`;
+
+/** Appointments and the busy-time table (its exclusion constraint refuses double booking). */
+export class KyselyAppointmentRepository implements AppointmentRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(a: Appointment): Promise<void> {
+    await this.db.insertInto('appointments').values(appointmentRow(a)).execute();
+  }
+  async update(a: Appointment): Promise<void> {
+    const { id: _id, company_id: _company, created_at: _created, ...rest } = appointmentRow(a);
+    await this.db.updateTable('appointments').set(rest).where('id', '=', a.id).execute();
+  }
+  async findById(companyId: string, id: string): Promise<Appointment | null> {
+    const row = await this.db.selectFrom('appointments').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    return row ? toAppointment(row) : null;
+  }
+  async findByIdForUpdate(companyId: string, id: string): Promise<Appointment | null> {
+    const row = await this.db.selectFrom('appointments').selectAll().where('company_id', '=', companyId).where('id', '=', id).forUpdate().executeTakeFirst();
+    return row ? toAppointment(row) : null;
+  }
+  async list(companyId: string, filter: AppointmentFilter, after: { startsAt: Date; id: string } | null, limit: number): Promise<Appointment[]> {
+    let q = this.db.selectFrom('appointments').selectAll().where('company_id', '=', companyId);
+    if (filter.from) q = q.where('starts_at', '>=', filter.from);
+    if (filter.to) q = q.where('starts_at', '<', filter.to);
+    if (filter.clientId) q = q.where('client_id', '=', filter.clientId);
+    if (filter.professionalId) q = q.where('professional_id', '=', filter.professionalId);
+    if (filter.unitId) q = q.where('unit_id', '=', filter.unitId);
+    if (filter.statuses) q = q.where('status', 'in', [...filter.statuses]);
+    if (after) q = q.where((eb) => eb.or([eb('starts_at', '>', after.startsAt), eb.and([eb('starts_at', '=', after.startsAt), eb('id', '>', after.id)])]));
+    return (await q.orderBy('starts_at').orderBy('id').limit(limit).execute()).map(toAppointment);
+  }
+  async reserve(r: { id: string; companyId: string; professionalId: string; appointmentId: string | null; blockId: string | null; busy: Interval }): Promise<void> {
+    try {
+      await sql`INSERT INTO scheduling_busy (id, company_id, professional_id, appointment_id, block_id, busy)
+        VALUES (${r.id}, ${r.companyId}, ${r.professionalId}, ${r.appointmentId}, ${r.blockId}, ${range(r.busy)})`.execute(this.db);
+    } catch (error) {
+      if (isExclusionViolation(error)) throw new BusyTimeConflict();
+      throw error;
+    }
+  }
+  async moveReservation(appointmentId: string, professionalId: string, busy: Interval): Promise<void> {
+    try {
+      await sql`UPDATE scheduling_busy SET professional_id = ${professionalId}, busy = ${range(busy)} WHERE appointment_id = ${appointmentId}`.execute(this.db);
+    } catch (error) {
+      if (isExclusionViolation(error)) throw new BusyTimeConflict();
+      throw error;
+    }
+  }
+  async releaseReservation(appointmentId: string): Promise<void> {
+    await this.db.deleteFrom('scheduling_busy').where('appointment_id', '=', appointmentId).execute();
+  }
+  async busyBetween(professionalIds: readonly string[], from: Date, to: Date): Promise<Map<string, Interval[]>> {
+    const out = new Map<string, Interval[]>();
+    if (professionalIds.length === 0) return out;
+    const { rows } = await sql<{ professional_id: string; lo: Date; hi: Date }>`
+      SELECT professional_id, lower(busy) AS lo, upper(busy) AS hi FROM scheduling_busy
+      WHERE professional_id = ANY(${[...professionalIds]}::uuid[]) AND busy && tstzrange(${from}::timestamptz, ${to}::timestamptz, '[)')
+      ORDER BY professional_id, lower(busy)`.execute(this.db);
+    for (const row of rows) {
+      const list = out.get(row.professional_id) ?? [];
+      list.push({ from: new Date(row.lo), to: new Date(row.hi) });
+      out.set(row.professional_id, list);
+    }
+    return out;
+  }
+  async countLive(companyId: string, from: Date, to: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('appointments')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('company_id', '=', companyId)
+      .where('key_mode', '=', 'live')
+      .where('status', '!=', 'cancelled')
+      .where('starts_at', '>=', from)
+      .where('starts_at', '<', to)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+  async insertBlock(b: ProfessionalBlock): Promise<void> {
+    await this.db
+      .insertInto('professional_blocks')
+      .values({ id: b.id, company_id: b.companyId, professional_id: b.professionalId, starts_at: b.startsAt, ends_at: b.endsAt, reason: b.reason, created_at: b.createdAt })
+      .execute();
+  }
+  async upcomingForContact(companyId: string, contactId: string, now: Date, limit: number): Promise<Appointment[]> {
+    const rows = await this.db
+      .selectFrom('appointments')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('client_id', '=', contactId)
+      .where('status', 'in', ['scheduled', 'confirmed'])
+      .where('starts_at', '>=', now)
+      .orderBy('starts_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toAppointment);
+  }
+}
+
+function toScheduled(row: Selectable<ScheduledMessagesTable>): ScheduledMessage {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    kind: row.kind as TimedSendKind,
+    appointmentId: row.appointment_id,
+    offsetMinutes: row.offset_minutes,
+    clientId: row.client_id,
+    clientName: row.client_name,
+    phone: row.phone,
+    setorId: row.setor_id,
+    keyMode: row.key_mode as ScheduledMessage['keyMode'],
+    content: row.content as ScheduledMessage['content'],
+    sendAt: new Date(row.send_at),
+    effectiveSendAt: new Date(row.effective_send_at),
+    respectSafeHours: row.respect_safe_hours,
+    waitingReason: row.waiting_reason,
+    status: row.status as ScheduledMessage['status'],
+    attempts: row.attempts,
+    claimedBy: row.claimed_by,
+    claimedAt: date(row.claimed_at),
+    sentAt: date(row.sent_at),
+    messageId: row.message_id,
+    errorCode: row.error_code,
+    error: row.error,
+    skipReason: row.skip_reason,
+    cancelledAt: date(row.cancelled_at),
+    charge: (row.charge as ScheduledMessage['charge']) ?? null,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function scheduledRow(m: ScheduledMessage) {
+  return {
+    id: m.id,
+    company_id: m.companyId,
+    kind: m.kind,
+    appointment_id: m.appointmentId,
+    offset_minutes: m.offsetMinutes,
+    client_id: m.clientId,
+    client_name: m.clientName,
+    phone: m.phone,
+    setor_id: m.setorId,
+    key_mode: m.keyMode,
+    content: json(m.content),
+    send_at: m.sendAt,
+    effective_send_at: m.effectiveSendAt,
+    respect_safe_hours: m.respectSafeHours,
+    waiting_reason: m.waitingReason,
+    status: m.status,
+    attempts: m.attempts,
+    claimed_by: m.claimedBy,
+    claimed_at: m.claimedAt,
+    sent_at: m.sentAt,
+    message_id: m.messageId,
+    error_code: m.errorCode,
+    error: m.error,
+    skip_reason: m.skipReason,
+    cancelled_at: m.cancelledAt,
+    charge: m.charge === null ? null : json(m.charge),
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
+  };
+}
+
+/** Timed sends: compare-and-set writes, `SKIP LOCKED` claims. */
+export class KyselyScheduledMessageRepository implements ScheduledMessageRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(rows: readonly ScheduledMessage[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 1000) {
+      await this.db.insertInto('scheduled_messages').values(rows.slice(i, i + 1000).map(scheduledRow)).execute();
+    }
+  }
+  async findById(companyId: string, id: string, kind?: TimedSendKind): Promise<ScheduledMessage | null> {
+    let q = this.db.selectFrom('scheduled_messages').selectAll().where('company_id', '=', companyId).where('id', '=', id);
+    if (kind) q = q.where('kind', '=', kind);
+    const row = await q.executeTakeFirst();
+    return row ? toScheduled(row) : null;
+  }
+  async list(companyId: string, kind: TimedSendKind, filter: ScheduledMessageFilter, page: PageRequest): Promise<Page<ScheduledMessage>> {
+    let q = this.db.selectFrom('scheduled_messages').where('company_id', '=', companyId).where('kind', '=', kind);
+    if (filter.statuses) q = q.where('status', 'in', [...filter.statuses]);
+    if (filter.clientId) q = q.where('client_id', '=', filter.clientId);
+    if (filter.setorId) q = q.where('setor_id', '=', filter.setorId);
+    if (filter.from) q = q.where('send_at', '>=', filter.from);
+    if (filter.to) q = q.where('send_at', '<', filter.to);
+    const [rows, total] = await Promise.all([
+      q.selectAll().orderBy('send_at').orderBy('id').limit(page.limit).offset(pageOffset(page)).execute(),
+      q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return toPage(rows.map(toScheduled), Number(total.n), page);
+  }
+  async countPending(companyId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('scheduled_messages')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('company_id', '=', companyId)
+      .where('kind', '=', 'message')
+      .where('key_mode', '=', 'live')
+      .where('status', 'in', ['scheduled', 'sending'])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+  async remindersOf(appointmentId: string): Promise<ScheduledMessage[]> {
+    const rows = await this.db.selectFrom('scheduled_messages').selectAll().where('appointment_id', '=', appointmentId).orderBy('created_at').orderBy('effective_send_at').execute();
+    return rows.map(toScheduled);
+  }
+  async compareAndSet(m: ScheduledMessage, expected: TimedSendExpectation): Promise<boolean> {
+    const { id: _id, company_id: _c, kind: _k, created_at: _created, ...rest } = scheduledRow(m);
+    let q = this.db.updateTable('scheduled_messages').set(rest).where('id', '=', m.id).where('status', '=', expected.status);
+    if (expected.claimedBy !== undefined) q = expected.claimedBy === null ? q.where('claimed_by', 'is', null) : q.where('claimed_by', '=', expected.claimedBy);
+    const result = await q.executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+  async cancelIfScheduled(companyId: string, id: string, at: Date): Promise<ScheduledMessage | null> {
+    const row = await this.db
+      .updateTable('scheduled_messages')
+      .set({ status: 'cancelled', cancelled_at: at, updated_at: at, waiting_reason: null })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .where('kind', '=', 'message')
+      .where('status', '=', 'scheduled')
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toScheduled(row) : null;
+  }
+  async cancelReminders(appointmentId: string, at: Date): Promise<number> {
+    const result = await this.db
+      .updateTable('scheduled_messages')
+      .set({ status: 'cancelled', cancelled_at: at, updated_at: at, waiting_reason: null })
+      .where('appointment_id', '=', appointmentId)
+      .where('status', '=', 'scheduled')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+  async hasWork(setorId: string, now: Date): Promise<boolean> {
+    const { rows } = await sql<{ found: boolean }>`
+      SELECT EXISTS (SELECT 1 FROM scheduled_messages WHERE setor_id = ${setorId} AND status = 'scheduled' AND effective_send_at <= ${now})
+          OR EXISTS (SELECT 1 FROM scheduled_messages WHERE setor_id = ${setorId} AND status = 'sending') AS found`.execute(this.db);
+    return rows[0]?.found === true;
+  }
+  async inFlight(setorId: string): Promise<ScheduledMessage | null> {
+    const row = await this.db
+      .selectFrom('scheduled_messages')
+      .selectAll()
+      .where('setor_id', '=', setorId)
+      .where('status', '=', 'sending')
+      .orderBy('claimed_at')
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    return row ? toScheduled(row) : null;
+  }
+  async claimDue(setorId: string, owner: string, now: Date): Promise<ScheduledMessage | null> {
+    const { rows } = await sql<Selectable<ScheduledMessagesTable>>`
+      UPDATE scheduled_messages SET status = 'sending', attempts = attempts + 1, claimed_by = ${owner}, claimed_at = ${now}, updated_at = ${now}, charge = NULL
+      WHERE id = (
+        SELECT id FROM scheduled_messages
+        WHERE setor_id = ${setorId} AND status = 'scheduled' AND effective_send_at <= ${now}
+        ORDER BY effective_send_at, id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED
+      ) AND status = 'scheduled'
+      RETURNING *`.execute(this.db);
+    return rows[0] ? toScheduled(rows[0]) : null;
+  }
+  async setoresWithWork(now: Date, claimedBefore: Date): Promise<string[]> {
+    const { rows } = await sql<{ setor_id: string }>`
+      SELECT DISTINCT setor_id FROM scheduled_messages WHERE status = 'scheduled' AND effective_send_at <= ${now}
+      UNION
+      SELECT DISTINCT setor_id FROM scheduled_messages WHERE status = 'sending' AND claimed_at < ${claimedBefore}`.execute(this.db);
+    return rows.map((r) => r.setor_id);
+  }
+  async latestSentReminder(companyId: string, phone: string, since: Date): Promise<ScheduledMessage | null> {
+    const row = await this.db
+      .selectFrom('scheduled_messages')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('phone', '=', phone)
+      .where('kind', '=', 'reminder')
+      .where('status', '=', 'sent')
+      .where('sent_at', '>=', since)
+      .orderBy('sent_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toScheduled(row) : null;
+  }
+}

@@ -1,0 +1,16 @@
+import * as m0010 from './0010-scheduling.js';
+import { postgresArea } from '../shared/postgres-area.js';
+import { KyselyAppointmentRepository, KyselyScheduledMessageRepository, KyselySchedulingCatalogRepository } from './kysely-scheduling-repositories.js';
+
+/** Units, professionals, appointment types, appointments with their busy time, and timed sends. */
+export const schedulingArea = postgresArea({
+  migrations: { '0010-scheduling': m0010 },
+  repositories: (db) => ({
+    schedulingCatalog: new KyselySchedulingCatalogRepository(db),
+    appointments: new KyselyAppointmentRepository(db),
+    scheduledMessages: new KyselyScheduledMessageRepository(db),
+  }),
+});
+
+// Re-exported so that whoever loads the area also loads its tables' part of `Database`.
+export type { SchedulingTables } from './scheduling-tables.js';
