@@ -344,6 +344,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const fresh = !(await exists(path.join(cluster.dir, 'PG_VERSION')));
   if (fresh) await initialise(binaries.dir, cluster.dir, user, locale);
 
+  const recovered = await stopOrphanedPostmaster(cluster.dir, dataDir);
+
   const port = options.port || (await freePort());
   const durable = options.ephemeral ? 'off' : 'on';
   const onLog = options.onLog ?? (() => undefined);
@@ -405,7 +407,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     throw error;
   }
 
-  const notes: string[] = [];
+  // Who runs this cluster now: a later start takes over a postmaster whose owner is gone.
+  await writeFile(ownerFile(dataDir), String(process.pid));
+  const notes: string[] = recovered === null ? [] : [`the one a killed server had left running (PID ${recovered}) was stopped first`];
   if (binaries.dir !== nativeDir) notes.push(`its binaries run from a copy in ${binaries.dir}`);
   if (cluster.relocated) notes.push(`its data lives in ${cluster.dir}, linked from ${path.join(dataDir, 'pg')} (a machine restart may empty ${os.tmpdir()}: to keep it, use a DATA_DIR that user can enter)`);
   const closed = binaries.closed ?? cluster.closed;
@@ -442,12 +446,53 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   };
 }
 
+/** The file naming the process whose embedded PostgreSQL runs on `dataDir`. */
+const ownerFile = (dataDir: string) => path.join(dataDir, 'embedded-owner.pid');
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function pidIn(file: string): Promise<number | null> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const pid = Number.parseInt(text.split('\n')[0] ?? '', 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/**
+ * A server killed with SIGKILL cannot stop its PostgreSQL, which runs in its own process group
+ * (out of reach of a terminal's Ctrl-C) and so outlives it. When the cluster's postmaster is alive
+ * but the server that started it is gone, it is stopped (fast shutdown: it recovers from its WAL on
+ * the next start) so that this start can take over; a postmaster whose server still runs is left
+ * alone, and the start then fails with the "already running" sentence. Answers the stopped PID.
+ */
+async function stopOrphanedPostmaster(clusterDir: string, dataDir: string): Promise<number | null> {
+  const postmaster = await pidIn(path.join(clusterDir, 'postmaster.pid'));
+  if (postmaster === null || !processAlive(postmaster)) return null;
+  const cmdline = await readFile(`/proc/${postmaster}/cmdline`, 'utf8').catch(() => null);
+  if (cmdline !== null && !cmdline.includes('postgres')) return null;
+  const owner = await pidIn(ownerFile(dataDir));
+  if (owner !== null && owner !== process.pid && processAlive(owner)) return null;
+  process.kill(postmaster, 'SIGINT');
+  const deadline = Date.now() + 20_000;
+  while (processAlive(postmaster)) {
+    if (Date.now() > deadline) process.kill(postmaster, 'SIGQUIT');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return postmaster;
+}
+
 /** Why the server stopped before it was ready, as one sentence with the fix. */
 function startFailure(output: string, clusterDir: string, dataDir: string): EmbeddedPostgresError {
   const lock = /lock file "postmaster\.pid" already exists[\s\S]*?PID (\d+)/.exec(output);
   if (lock) {
     return new EmbeddedPostgresError(
-      `The embedded PostgreSQL of DATA_DIR ${dataDir} is already running (PID ${lock[1]}), started by another Carteiro or left by one that was killed: stop it (kill -INT ${lock[1]}) or set another DATA_DIR.`,
+      `The embedded PostgreSQL of DATA_DIR ${dataDir} is already running (PID ${lock[1]}) for another Carteiro server that is still running: stop it (kill -INT ${lock[1]}) or set another DATA_DIR.`,
     );
   }
   const fatal = output.split('\n').find((l) => /FATAL|PANIC/.test(l))?.replace(/^.*?(FATAL|PANIC):\s*/, '') ?? firstLine(output.split('\n').slice(-3).join('\n'));
