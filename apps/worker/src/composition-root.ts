@@ -14,6 +14,7 @@ import { webhooksModule } from './webhooks/webhooks.module.js';
 import { channelsModule } from '@carteiro/channels';
 import { channelWorkerModule } from './channel/channel.module.js';
 import { campaignsWorkerModule } from './campaigns/campaigns.module.js';
+import { contactsWorkerModule } from './contacts/contacts.module.js';
 import { schedulingWorkerModule } from './scheduling/scheduling.module.js';
 
 /** How long domain events stay in the outbox table after the fan-out took them. */
@@ -43,6 +44,7 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container.load(webhooksAdaptersModule({ allowPrivate: infra.config.allowPrivateWebhooks }), webhooksModule);
   container.load(channelsModule, channelWorkerModule);
   container.load(campaignsWorkerModule);
+  container.load(contactsWorkerModule);
   container.load(schedulingWorkerModule);
   if (infra.overrides) container.load(...infra.overrides);
   return container;

@@ -1,0 +1,28 @@
+import { Clock, contactQueueDefinitions, DEFAULT_IMPORT_LEASE_MS, IdGenerator, RunContactImport, SweepContactImports, UnitOfWork } from '@carteiro/core';
+import { QueueDefinitions } from '@carteiro/pgboss';
+import { ContainerModule } from 'inversify';
+import { Housekeeper } from '../housekeeping/housekeeping.job.js';
+import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
+import { Logger } from '../tokens.js';
+import { ContactImportJob, ImportStartupSweep } from './contact-import.job.js';
+import type { ServiceUnitOfWork } from '@carteiro/postgres';
+
+/** How long a worker holds an import between batches (`IMPORT_LEASE_MS`, tunable for tests). */
+export function importLeaseMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.IMPORT_LEASE_MS);
+  return env.IMPORT_LEASE_MS !== undefined && Number.isFinite(value) && value > 0 ? value : DEFAULT_IMPORT_LEASE_MS;
+}
+
+/** The contact import job, its startup sweep, and the minute sweep of imports whose worker died. */
+export const contactsWorkerModule = new ContainerModule(({ bind }) => {
+  bind(QueueDefinitions).toConstantValue(contactQueueDefinitions);
+  bind(RunContactImport)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new RunContactImport(uow, clock, ids, importLeaseMs()), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(SweepContactImports)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new SweepContactImports(uow, clock), [UnitOfWork, Clock])
+    .inSingletonScope();
+  bind(JobHandler).toResolvedValue((run: RunContactImport) => new ContactImportJob(run), [RunContactImport]);
+  bind(BackgroundService).toResolvedValue((sweep: SweepContactImports, logger: Logger) => new ImportStartupSweep(sweep, logger, importLeaseMs()), [SweepContactImports, Logger]);
+  bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue((sweep: SweepContactImports) => () => sweep.execute(), [SweepContactImports]);
+});
