@@ -99,6 +99,8 @@ export class CloudApiGateway implements ChannelGateway {
   private readonly version: string;
   private readonly timeoutMs: number;
   private readonly probeTimeoutMs: number;
+  private readonly baseUrl: string;
+  private readonly fetchImpl: typeof fetch;
 
   constructor(
     options: CloudApiGatewayOptions,
@@ -108,6 +110,8 @@ export class CloudApiGateway implements ChannelGateway {
     this.version = options.version ?? 'v21.0';
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.probeTimeoutMs = options.probeTimeoutMs ?? 5_000;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.fetchImpl = options.fetch ?? fetch;
   }
 
   capabilities(_setor: Setor, _mode: KeyMode): ChannelCapabilities {
@@ -172,7 +176,14 @@ export class CloudApiGateway implements ChannelGateway {
 
   async send(request: SendRequest): Promise<SendResult> {
     const content = adaptToCapabilities(request.content, OFFICIAL_CAPABILITIES);
-    const http = await this.postMessage(request.setor, cloudMessage(content, request.to.replace(/\D/g, '')), false);
+    // Inline documents are uploaded first (POST /{phone_number_id}/media) and sent by their media id.
+    let mediaId: string | undefined;
+    if (content.kind === 'document') {
+      const uploaded = await this.uploadMedia(request.setor, content);
+      if (typeof uploaded !== 'string') return uploaded;
+      mediaId = uploaded;
+    }
+    const http = await this.postMessage(request.setor, cloudMessage(content, request.to.replace(/\D/g, ''), mediaId), false);
     if (!('kind' in http)) return http;
     if (http.ok && http.kind === 'response') {
       const id = asRecord((asRecord(http.body).messages as unknown[] | undefined)?.[0]).id;
@@ -201,6 +212,42 @@ export class CloudApiGateway implements ChannelGateway {
     const http = await this.postMessage(target.setor, body, true);
     if (!('kind' in http)) return http;
     return http.ok ? { ok: true, at: this.clock.now() } : classify(http);
+  }
+
+  /** Uploads an inline document (multipart, as the Cloud API's media endpoint takes it); its media id, or a classified failure. */
+  private async uploadMedia(setor: Setor, content: Extract<OutboundContent, { kind: 'document' }>): Promise<string | SendFailure> {
+    let credentials: OfficialConfig;
+    try {
+      credentials = this.credentials(setor);
+    } catch (error) {
+      return { ok: false, code: 'SENDER_AUTH', error: (error as Error).message, providerFailure: false };
+    }
+    const form = new FormData();
+    form.set('messaging_product', 'whatsapp');
+    form.set('type', content.mimeType);
+    form.set('file', new Blob([content.data], { type: content.mimeType }), content.filename);
+    let outcome: HttpOutcome;
+    try {
+      const response = await this.fetchImpl(`${this.baseUrl}/${this.version}/${encodeURIComponent(credentials.phoneNumberId)}/media`, {
+        method: 'POST',
+        headers: this.auth(setor),
+        body: form,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        // Not JSON: kept as text for the error message.
+      }
+      outcome = { kind: 'response', status: response.status, body, ok: response.ok };
+    } catch (error) {
+      const name = (error as { name?: unknown }).name;
+      outcome = name === 'TimeoutError' || name === 'AbortError' ? { kind: 'timeout', ok: false } : { kind: 'network', ok: false, error: String(error) };
+    }
+    const id = outcome.kind === 'response' && outcome.ok ? asRecord(outcome.body).id : null;
+    return typeof id === 'string' ? id : classify(outcome);
   }
 
   /** POST /{version}/{phone_number_id}/messages; a box without credentials fails (a `SendFailure`, no `kind`) as SENDER_AUTH without a call. */
@@ -261,9 +308,11 @@ function unsupported(target: SessionTarget, operation: 'edit' | 'delete'): Domai
 }
 
 /** The Cloud API body of one message (content already adapted: no polls or events reach here). */
-export function cloudMessage(content: OutboundContent, to: string): Record<string, unknown> {
+export function cloudMessage(content: OutboundContent, to: string, mediaId?: string): Record<string, unknown> {
   const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to };
   switch (content.kind) {
+    case 'document':
+      return { ...base, type: 'document', document: { id: mediaId, filename: content.filename, ...(content.caption ? { caption: content.caption } : {}) } };
     case 'media':
       return {
         ...base,

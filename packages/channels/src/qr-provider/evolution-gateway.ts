@@ -453,6 +453,19 @@ export function evolutionMessage(content: OutboundContent, number: string): { ro
           ...(content.filename ? { fileName: content.filename } : {}),
         },
       };
+    case 'document':
+      // Evolution takes inline media as base64 in the same field as a URL.
+      return {
+        route: 'sendMedia',
+        body: {
+          number,
+          mediatype: 'document',
+          mimetype: content.mimeType,
+          media: Buffer.from(content.data).toString('base64'),
+          fileName: content.filename,
+          ...(content.caption ? { caption: content.caption } : {}),
+        },
+      };
     case 'poll':
       return {
         route: 'sendPoll',

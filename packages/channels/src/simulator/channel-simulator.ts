@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   adaptToCapabilities,
   DomainError,
@@ -302,6 +303,16 @@ function describeContent(content: OutboundContent): Pick<
         mediaUrl: content.url,
         mediaType: content.mediaType,
         mediaFilename: content.filename ?? null,
+      };
+    case 'document':
+      // Inline bytes are not kept: the outbox records what identifies them (size and SHA-256).
+      return {
+        ...none,
+        kind: 'document',
+        text: content.caption ?? null,
+        mediaUrl: `inline:${content.mimeType};size=${content.data.byteLength};sha256=${createHash('sha256').update(content.data).digest('hex')}`,
+        mediaType: 'document',
+        mediaFilename: content.filename,
       };
     case 'template':
       return { ...none, kind: 'template', templateName: content.name };

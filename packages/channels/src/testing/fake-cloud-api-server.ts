@@ -88,7 +88,24 @@ export class FakeCloudApiServer {
       return { status: 200, body: { data: [{ about: 'Atendimento', profile_picture_url: 'https://pps.example.com/logo.jpg', messaging_product: 'whatsapp' }] } };
     }
     if (request.method === 'POST' && edge === 'messages') return this.message(number, (request.body ?? {}) as Record<string, unknown>);
+    if (request.method === 'POST' && edge === 'media') return this.upload(request);
     return graphError(400, 100, 'Unsupported request', undefined, 'GraphMethodException');
+  }
+
+  /** Media ids the fake handed out, with the size of what was uploaded. */
+  readonly media = new Map<string, { bytes: number; type: string }>();
+
+  /** POST /{phone_number_id}/media: multipart with messaging_product, type and file (read as text: enough to check the parts). */
+  private upload(request: RecordedRequest): FakeReply {
+    const raw = typeof request.body === 'string' ? request.body : '';
+    const contentType = String(request.headers['content-type'] ?? '');
+    if (!contentType.startsWith('multipart/form-data') || !raw.includes('name="messaging_product"') || !raw.includes('name="file"')) {
+      return graphError(400, 100, '(#100) The parameter file is required.');
+    }
+    const type = /name="type"\r\n\r\n([^\r]*)/.exec(raw)?.[1] ?? '';
+    const id = `${this.media.size + 1}${randomBytes(6).toString('hex')}`.replace(/\D/g, '').slice(0, 15) || '1';
+    this.media.set(id, { bytes: raw.length, type });
+    return { status: 200, body: { id } };
   }
 
   private message(number: FakeNumber, body: Record<string, unknown>): FakeReply {

@@ -5,6 +5,8 @@ export const MediaTypes: readonly MediaType[] = ['image', 'video', 'audio', 'doc
 export type OutboundContent =
   | { kind: 'text'; text: string }
   | { kind: 'media'; mediaType: MediaType; url: string; caption?: string; filename?: string }
+  /** A file sent from memory (a contract's PDF): the simulator records its size and SHA-256, Evolution gets base64, the Cloud API an upload. */
+  | { kind: 'document'; filename: string; mimeType: string; data: Uint8Array; caption?: string }
   | { kind: 'template'; name: string; language: string; components: unknown[] }
   | {
       kind: 'interactive';
@@ -115,6 +117,8 @@ export function fallbackText(content: OutboundContent, options: { timeZone?: str
       return content.text;
     case 'media':
       return [content.caption, content.url].filter(Boolean).join('\n');
+    case 'document':
+      return [content.caption, content.filename].filter(Boolean).join('\n');
     case 'template':
       return content.name;
     case 'interactive': {
@@ -142,6 +146,7 @@ export function supportsContent(content: OutboundContent, capabilities: ChannelC
     case 'text':
       return capabilities.text;
     case 'media':
+    case 'document':
       return capabilities.media;
     case 'template':
       return capabilities.templates;

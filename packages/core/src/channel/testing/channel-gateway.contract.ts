@@ -52,6 +52,8 @@ export const ContractRecipients = {
 } as const;
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+/** A tiny PDF held in memory, as a rendered contract is sent. */
+const inlinePdf = new TextEncoder().encode('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 async function eventually(read: () => Promise<SessionState>, until: (s: SessionState) => boolean, timeoutMs = 5000): Promise<SessionState> {
   const deadline = Date.now() + timeoutMs;
@@ -122,6 +124,14 @@ export function describeChannelGatewayContract(
     if (options.boxTypes.includes('qr')) describe('qr boxes', () => {
       const ifQr = (title: string, fn: (make: () => Promise<GatewayBox>) => Promise<void>) =>
         it(title, async () => fn(await boxMaker('qr')));
+
+      ifQr('send an inline document (a PDF from memory) and classify a recipient not on the channel', async (make) => {
+        const box = await connected(make);
+        const pdf: OutboundContent = { kind: 'document', filename: 'contrato.pdf', mimeType: 'application/pdf', data: inlinePdf, caption: 'Contrato de serviço' };
+        const sent = await send(box, ContractRecipients.ok, pdf);
+        expect(sent).toMatchObject({ ok: true, providerMessageId: expect.any(String) });
+        expect(await send(box, ContractRecipients.notOnChannel, pdf)).toMatchObject({ ok: false, code: 'RECIP_NOT_WHATSAPP', providerFailure: false });
+      });
 
       ifQr('report what a qr channel carries: text, media and polls, no templates and no 24-hour window', async (make) => {
         const box = await make();
@@ -291,6 +301,14 @@ export function describeChannelGatewayContract(
     if (options.boxTypes.includes('official')) describe('official boxes', () => {
       const ifOfficial = (title: string, fn: (make: () => Promise<GatewayBox>) => Promise<void>) =>
         it(title, async () => fn(await boxMaker('official')));
+
+      ifOfficial('send an inline document (a PDF from memory) inside the 24-hour window', async (make) => {
+        const s = await sut();
+        const box = await connected(make);
+        await s.openWindow(box, ContractRecipients.ok);
+        const pdf: OutboundContent = { kind: 'document', filename: 'contrato.pdf', mimeType: 'application/pdf', data: inlinePdf };
+        expect(await send(box, ContractRecipients.ok, pdf)).toMatchObject({ ok: true, providerMessageId: expect.any(String) });
+      });
 
       ifOfficial('report what the official channel carries: templates and interactive, no polls or events, a 24-hour window', async (make) => {
         const box = await make();
