@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { ChannelGateway, Repositories, timedClientMessageId, type ChannelInstance, type Setor } from '@carteiro/core';
+import type { ServiceRepositories } from '@carteiro/postgres';
+import { sql } from 'kysely';
+import { createTestApi, type TestApi } from '../../../api/src/testing/test-api.js';
+import { createTestWorker, eventually, type TestWorker } from '../testing/test-worker.js';
+import { LaneRunner } from '../campaigns/lane-runner.js';
+import { campaignTenant, outbox, phone, simulatorOverride } from '../campaigns/testing/campaign-e2e.js';
+
+const LEASE_MS = '800';
+
+describe('timed sends through the dispatch lanes (scheduled messages and reminders)', () => {
+  let api: TestApi;
+  let worker: TestWorker;
+  const previousLease = process.env.CAMPAIGN_LANE_LEASE_MS;
+
+  beforeAll(async () => {
+    process.env.CAMPAIGN_LANE_LEASE_MS = LEASE_MS;
+    api = await createTestApi({ env: { PACING_SCALE: '0.001' } });
+    worker = await createTestWorker({ database: api.database, env: { PACING_SCALE: '0.001', CAMPAIGN_LANE_LEASE_MS: LEASE_MS }, overrides: [simulatorOverride(api.database.db)] });
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await api?.close();
+    process.env.CAMPAIGN_LANE_LEASE_MS = previousLease;
+  });
+
+  async function tenant() {
+    const t = await campaignTenant(api, { boxes: 1, warmingLimit: 10_000 });
+    const key = await api.createKey(t.company.id, { scopes: ['scheduled_messages:read', 'scheduled_messages:write'], mode: 'live', rpm: 100_000 });
+    return { ...t, auth: { Authorization: `Bearer ${key}` } };
+  }
+
+  /** Makes every scheduled row of the company due now and wakes its lane (instead of waiting 60 s for send_at). */
+  async function dueNow(companyId: string, setorId: string) {
+    await sql`UPDATE scheduled_messages SET effective_send_at = now() - interval '1 second' WHERE company_id = ${companyId} AND status = 'scheduled'`.execute(api.database.db);
+    worker.container.get(LaneRunner).wake(setorId);
+  }
+
+  const schedule = (auth: Record<string, string>, i: number, text = 'Olá {{primeiro_nome}}') =>
+    request(api.app)
+      .post('/v1/scheduled-messages')
+      .set(auth)
+      .send({ phone: phone(5_000 + i), name: `Pessoa ${i}`, text, send_at: new Date(Date.now() + 120_000).toISOString() });
+
+  it('sends each due scheduled message once, personalised, with the row id as client id, paced, and records message.sent with its id', async () => {
+    const t = await tenant();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const created = await schedule(t.auth, i);
+      expect(created.status).toBe(201);
+      expect(created.body.data).toMatchObject({ status: 'scheduled', attempts: 0, setor_id: t.setores[0] });
+      ids.push(created.body.data.id);
+    }
+    await dueNow(t.company.id, t.setores[0]!);
+    await eventually(async () => (await outbox(api.database.db, t.company.id)).length === 5, { timeoutMs: 15_000 });
+    const sent = await outbox(api.database.db, t.company.id);
+    expect(sent.map((m) => m.client_message_id).sort()).toEqual([...ids].sort());
+    for (const m of sent) expect(m.text).toMatch(/^Olá Pessoa$/);
+    // A new number keeps its warming interval (30 s × 0.001) between two sends.
+    const times = sent.map((m) => m.sent_at.getTime());
+    for (let i = 1; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(25);
+    await eventually(async () => {
+      const rows = await api.database.db.selectFrom('scheduled_messages').select('status').where('company_id', '=', t.company.id).execute();
+      return rows.every((r) => r.status === 'sent');
+    });
+    const detail = (await request(api.app).get(`/v1/scheduled-messages/${ids[0]}`).set(t.auth)).body.data;
+    expect(detail).toMatchObject({ status: 'sent', attempts: 1, message_id: expect.any(String), sent_at: expect.any(String) });
+    const events = await api.database.db.selectFrom('domain_events').select(['event', 'data']).where('company_id', '=', t.company.id).where('event', '=', 'message.sent').execute();
+    expect(events.map((e) => (e.data as { scheduledMessageId: string }).scheduledMessageId).sort()).toEqual([...ids].sort());
+  }, 30_000);
+
+  it('a cancel racing the send either wins (never sent) or answers 409 (sent): the outbox agrees with every answer', async () => {
+    const t = await tenant();
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i += 1) ids.push((await schedule(t.auth, 100 + i)).body.data.id);
+    await dueNow(t.company.id, t.setores[0]!);
+    const answers = await Promise.all(ids.map((id) => request(api.app).delete(`/v1/scheduled-messages/${id}`).set(t.auth)));
+    await eventually(async () => {
+      const rows = await api.database.db.selectFrom('scheduled_messages').select('status').where('company_id', '=', t.company.id).execute();
+      return rows.every((r) => r.status === 'sent' || r.status === 'cancelled');
+    }, { timeoutMs: 15_000 });
+    const sentIds = new Set((await outbox(api.database.db, t.company.id)).map((m) => m.client_message_id));
+    for (const [k, answer] of answers.entries()) {
+      if (answer.status === 200) {
+        expect(answer.body.data).toMatchObject({ id: ids[k], status: 'cancelled' });
+        expect(sentIds.has(ids[k]!)).toBe(false);
+      } else {
+        expect(answer.status).toBe(409);
+        expect(answer.body.error).toMatchObject({ code: 'CONFLICT', details: { status: expect.stringMatching(/^(sending|sent)$/) } });
+        expect(sentIds.has(ids[k]!)).toBe(true);
+      }
+    }
+    // A repeated cancel of a cancelled one answers the same.
+    const won = answers.findIndex((a) => a.status === 200);
+    if (won >= 0) expect((await request(api.app).delete(`/v1/scheduled-messages/${ids[won]}`).set(t.auth)).body.data).toEqual(answers[won]!.body.data);
+    expect(sentIds.size).toBe(answers.filter((a) => a.status === 409).length);
+  }, 30_000);
+
+  it('a lane run that died after the provider accepted the send is taken over and the message is delivered and recorded once', async () => {
+    const t = await tenant();
+    const id = (await schedule(t.auth, 300, 'Lembrete')).body.data.id as string;
+    const repos = worker.container.get<ServiceRepositories>(Repositories);
+    // The dead run: it claimed the row and sent it, then the process was killed before recording the outcome.
+    await sql`UPDATE scheduled_messages SET effective_send_at = now() - interval '1 second' WHERE id = ${id}`.execute(api.database.db);
+    const claimed = await repos.scheduledMessages.claimDue(t.setores[0]!, 'dead-worker:1', new Date(Date.now() + 1_000));
+    expect(claimed?.id).toBe(id);
+    await sql`UPDATE scheduled_messages SET claimed_at = now() - interval '10 seconds' WHERE id = ${id}`.execute(api.database.db);
+    const setor = (await repos.setores.findById(t.setores[0]!)) as Setor;
+    const instance = (await repos.channelInstances.findBySetor(setor.id)) as ChannelInstance;
+    const gateway = worker.container.get<ChannelGateway>(ChannelGateway);
+    const first = await gateway.send({ setor, instance, mode: 'live', to: claimed!.phone, content: { type: 'text', text: 'Lembrete' }, clientMessageId: timedClientMessageId(claimed!) });
+    expect(first.ok).toBe(true);
+    expect(await outbox(api.database.db, t.company.id)).toHaveLength(1);
+
+    // The minute sweep (here called at once) finds the stale claim and wakes the lane, whose holder takes it over.
+    const { SweepTimedSends } = await import('@carteiro/core');
+    for (const setorId of await worker.container.get(SweepTimedSends).execute()) worker.container.get(LaneRunner).wake(setorId);
+    await eventually(async () => (await repos.scheduledMessages.findById(t.company.id, id))?.status === 'sent', { timeoutMs: 10_000 });
+    const sent = await outbox(api.database.db, t.company.id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.client_message_id).toBe(id);
+    const events = await api.database.db.selectFrom('domain_events').select('data').where('company_id', '=', t.company.id).where('event', '=', 'message.sent').execute();
+    expect(events).toHaveLength(1);
+    expect((await repos.scheduledMessages.findById(t.company.id, id))!).toMatchObject({ attempts: 1, claimedBy: expect.not.stringMatching(/^dead-worker/) });
+  }, 30_000);
+});
