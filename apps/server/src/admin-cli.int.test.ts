@@ -1,5 +1,6 @@
-// `npm run admin` as an operator runs it: a child process on a database of its own (DATABASE_URL),
-// from the TypeScript sources through the repository's module hooks (no build, never stale code).
+// `npm run admin` on a database of its own: the commands through `adminCli` in process, and the entry
+// point as an operator runs it, a child process (DATABASE_URL) from the TypeScript sources through the
+// repository's module hooks (no build, never stale code).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Scopes } from '@carteiro/core';
 import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
+import { adminCli, errorMessage } from './admin-cli.js';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -23,8 +25,8 @@ afterAll(async () => {
   await database?.destroy();
 });
 
-/** Runs the CLI; resolves with its output and exit code (a failing command does not throw). */
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the CLI as a process; resolves with its output and exit code (a failing command does not throw). */
+async function adminProcess(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' };
   delete env.NODE_OPTIONS;
   try {
@@ -33,6 +35,16 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** Runs one command in process, on the test database; a failure answers exit code 1 and the CLI's message. */
+async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const text = await adminCli(args, async () => ({ db: database.db, close: async () => undefined }));
+    return { code: 0, stdout: `${text}\n`, stderr: '' };
+  } catch (error) {
+    return { code: 1, stdout: '', stderr: `${errorMessage(error)}\n` };
   }
 }
 
@@ -46,7 +58,7 @@ const rowsOf = (text: string) =>
 
 describe('npm run admin', () => {
   it('--help lists the list commands and every valid scope', async () => {
-    const { code, stdout } = await admin('--help');
+    const { code, stdout } = await adminProcess('--help');
     expect(code).toBe(0);
     for (const command of ['companies:list', 'keys:list COMPANY_ID', 'setores:list COMPANY_ID', '--json']) expect(stdout).toContain(command);
     const scopesSection = stdout.slice(stdout.indexOf('Scopes'));
@@ -115,7 +127,31 @@ describe('npm run admin', () => {
     expect(refused.stderr).toContain(`Valid scopes: ${['*', ...Scopes].join(', ')}`);
     expect(JSON.parse((await admin('keys:list', company.id, '--json')).stdout)).toEqual([]);
 
+    // Refused before any database is opened (without DATABASE_URL the CLI would start the embedded one).
+    const noDatabase = async (): Promise<never> => {
+      throw new Error('opened the database');
+    };
+    await expect(adminCli(['keys:create', company.id, '--name', 'x', '--scopes', 'nope', '--mode', 'live'], noDatabase)).rejects.toThrow('Unknown scopes: nope');
+    await expect(adminCli(['companies:lst'], noDatabase)).rejects.toThrow('Unknown command companies:lst');
+
     const scopes = await admin('scopes');
     expect(scopes.stdout.trim().split('\n')).toEqual(['*', ...Scopes]);
+  }, 60_000);
+
+  it('does the same as a process on DATABASE_URL: a table on stdout, a refused scope on stderr with exit code 1', async () => {
+    const company = JSON.parse((await admin('companies:create', '--name', 'Delta', '--json')).stdout) as { id: string };
+    await admin('keys:create', company.id, '--name', 'ops', '--scopes', 'credits:read', '--mode', 'test');
+    const listed = await adminProcess('keys:list', company.id);
+    expect(listed.code).toBe(0);
+    const [header, row, footer] = rowsOf(listed.stdout);
+    expect(header?.slice(0, 3)).toEqual(['ID', 'NAME', 'PREFIX']);
+    expect(row?.[1]).toBe('ops');
+    expect(row?.at(-1)).toBe('credits:read');
+    expect(footer).toEqual(['1 keys']);
+
+    const refused = await adminProcess('keys:create', company.id, '--name', 'x', '--scopes', 'nope:read', '--mode', 'live');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`Unknown scopes: nope:read\nValid scopes: ${['*', ...Scopes].join(', ')}`);
   }, 60_000);
 });

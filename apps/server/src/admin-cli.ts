@@ -204,6 +204,22 @@ const setorColumns: Parameters<typeof formatTable>[1] = [
 
 const KEY_NOTE = 'Save the key now: it is shown only this once.';
 
+const COMMANDS = [
+  'companies:list',
+  'companies:create',
+  'companies:get',
+  'companies:update',
+  'keys:create',
+  'keys:list',
+  'keys:rotate',
+  'keys:revoke',
+  'setores:create',
+  'setores:list',
+  'setores:get',
+  'setores:update',
+  'teams:create',
+];
+
 async function run(admin: AdminService, db: Kysely<Database>, command: string, args: string[], v: Values): Promise<Output> {
   const arg = (i: number, what: string) => {
     const value = args[i];
@@ -291,39 +307,53 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function main(argv: string[]): Promise<void> {
+/** A database for one command, and how to let it go. */
+export interface AdminDatabase {
+  db: Kysely<Database>;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs one command line (`argv` without `node` and the script) and returns what to print; opens the
+ * database only for the commands that need it. Throws on a failure (see `errorMessage`).
+ */
+export async function adminCli(argv: string[], open: () => Promise<AdminDatabase>): Promise<string> {
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   const [command, ...args] = positionals;
-  if (values.help || !command) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (command === 'scopes') {
-    process.stdout.write(values.json ? `${JSON.stringify(VALID_SCOPES, null, 2)}\n` : `${VALID_SCOPES.join('\n')}\n`);
-    return;
-  }
-  const config = loadConfig();
-  const url = config.databaseUrl ?? (await runningEmbeddedUrl(config.dataDir));
-  const database = url
-    ? (() => {
-        const db = createDb(url, { poolSize: 2, applicationName: 'carteiro-admin' });
-        return { db, close: () => db.destroy() };
-      })()
-    : await openDatabase(config, { poolSize: 2, applicationName: 'carteiro-admin' });
+  if (values.help || !command) return USAGE;
+  if (command === 'scopes') return values.json ? JSON.stringify(VALID_SCOPES, null, 2) : VALID_SCOPES.join('\n');
+  // Mistakes found before any database is opened (or the embedded one started).
+  if (!COMMANDS.includes(command)) throw new Error(`Unknown command ${command}\n\n${USAGE}`);
+  if (command === 'keys:create' && values.scopes !== undefined) parseScopes(values.scopes);
+  const database = await open();
   const { db } = database;
   try {
     const admin = new AdminService(new KyselyUnitOfWork(db), kyselyRepositories(db), new SystemClock(), new UuidGenerator(), new CryptoRandom());
     const output = await run(admin, db, command, args, values);
-    process.stdout.write(values.json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.text}\n`);
+    return values.json ? JSON.stringify(output.json, null, 2) : output.text;
   } finally {
     await database.close();
   }
 }
 
+/** `DATABASE_URL`, else the running embedded database of `DATA_DIR`, else that one started for the command. */
+async function openConfiguredDatabase(): Promise<AdminDatabase> {
+  const config = loadConfig();
+  const url = config.databaseUrl ?? (await runningEmbeddedUrl(config.dataDir));
+  if (url) {
+    const db = createDb(url, { poolSize: 2, applicationName: 'carteiro-admin' });
+    return { db, close: () => db.destroy() };
+  }
+  return openDatabase(config, { poolSize: 2, applicationName: 'carteiro-admin' });
+}
+
 // Run as the CLI (dist/admin-cli.js, or the source through the TypeScript loader), not when imported.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  main(process.argv.slice(2)).catch((err: unknown) => {
-    process.stderr.write(`${errorMessage(err)}\n`);
-    process.exit(1);
-  });
+  adminCli(process.argv.slice(2), openConfiguredDatabase).then(
+    (text) => process.stdout.write(`${text}\n`),
+    (err: unknown) => {
+      process.stderr.write(`${errorMessage(err)}\n`);
+      process.exit(1);
+    },
+  );
 }
