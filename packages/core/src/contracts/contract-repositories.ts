@@ -16,6 +16,8 @@ export interface ContractRepository {
   insert(contract: Contract): Promise<void>;
   update(contract: Contract): Promise<void>;
   findById(companyId: string, id: string): Promise<Contract | null>;
+  /** A contract named by id alone (the operator's simulator route). */
+  findAnyById(id: string): Promise<Contract | null>;
   /** The contract, its row locked until the transaction ends. */
   findByIdForUpdate(companyId: string, id: string): Promise<Contract | null>;
   /** The contract of a provider's envelope, locked (provider webhooks name the envelope only). */
@@ -36,6 +38,8 @@ export interface ContractTemplateRepository {
   insert(template: ContractTemplate): Promise<void>;
   update(template: ContractTemplate): Promise<void>;
   findById(companyId: string, id: string): Promise<ContractTemplate | null>;
+  /** A template named by id alone (the operator's routes). */
+  findAnyById(id: string): Promise<ContractTemplate | null>;
   /** By name; inactive ones only when asked. */
   listByCompany(companyId: string, includeInactive: boolean): Promise<ContractTemplate[]>;
 }

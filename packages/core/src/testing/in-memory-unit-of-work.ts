@@ -2,6 +2,7 @@ import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { inMemoryCampaignRepositories } from '../campaigns/testing/in-memory-campaign-repositories.js';
 import { inMemoryChannelRepositories } from '../channel/testing/in-memory-channel-repositories.js';
 import { inMemoryContactRepositories } from '../contacts/testing/in-memory-contact-repositories.js';
+import { inMemoryContractRepositories } from '../contracts/testing/in-memory-contract-repositories.js';
 import { inMemoryCrmRepositories } from '../crm/testing/in-memory-crm-repositories.js';
 import { inMemoryMessageRepositories } from '../messages/testing/in-memory-message-repositories.js';
 import { inMemoryTagRepositories } from '../tags/testing/in-memory-tag-repositories.js';
@@ -20,6 +21,7 @@ const inMemoryAreas = [
   inMemoryCampaignRepositories,
   inMemoryWebhookRepositories,
   inMemoryCrmRepositories,
+  inMemoryContractRepositories,
 ];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -16,3 +16,4 @@ export * from '../messages/testing/index.js';
 export * from '../campaigns/testing/index.js';
 export * from '../webhooks/testing/index.js';
 export * from '../crm/testing/index.js';
+export * from '../contracts/testing/index.js';
