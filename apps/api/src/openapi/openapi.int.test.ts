@@ -185,6 +185,33 @@ describe('real answers conform to the documented response schemas', () => {
     await call('post', '/v1/webhooks', {}, 400, { body: { url: 'http://127.0.0.1:9/hooks', events: ['nope'] } });
     await call('delete', '/v1/webhooks/:id', { id: webhookId }, 200);
 
+    // Contacts, fields, tags, rules and imports (conversations.md §4, §5, §7).
+    const fieldDef = await call('post', '/admin/v1/companies/:id/contact-fields', { id: company.id }, 201, {
+      body: { key: 'plano', label: 'Plano', type: 'select', options: ['ouro'] },
+      headers: api.adminAuth,
+    });
+    await call('patch', '/admin/v1/contact-fields/:id', { id: fieldDef.data.id }, 200, { body: { options: ['ouro', 'prata'] }, headers: api.adminAuth });
+    await call('get', '/v1/contact-fields', {}, 200);
+    const contactTag = await call('post', '/v1/tags', {}, 201, { body: { name: 'Orçamento', color: '#FFAA00' } });
+    await call('get', '/v1/tags', { query: '?q=or' }, 200);
+    await call('patch', '/v1/tags/:id', { id: contactTag.data.id }, 200, { body: { description: 'Pediu preço' } });
+    const contactRule = await call('post', '/v1/tag-rules', {}, 201, { body: { tag_id: contactTag.data.id, match_type: 'regex', match_value: 'or[cç]amento' } });
+    await call('get', '/v1/tag-rules', {}, 200);
+    await call('patch', '/v1/tag-rules/:id', { id: contactRule.data.id }, 200, { body: { enabled: true } });
+    await call('post', '/v1/tag-rules/test', {}, 200, { body: { text: 'Quero um orçamento' } });
+    const contactA = await call('post', '/v1/contacts', {}, 201, { body: { phone: '+5511987654340', name: 'Ana', custom_fields: { plano: 'ouro' }, tag_ids: [contactTag.data.id] } });
+    const contactB = await call('post', '/v1/contacts', {}, 201, { body: { phone: '+5511987654341', email: 'b@example.com' } });
+    await call('get', '/v1/contacts', { query: '?q=ana&ia_ativa=true' }, 200);
+    await call('get', '/v1/contacts/:id', { id: contactA.data.id }, 200);
+    await call('patch', '/v1/contacts/:id', { id: contactA.data.id }, 200, { body: { custom_fields: { plano: 'prata' } } });
+    await call('patch', '/v1/contacts/:id/assistant', { id: contactA.data.id }, 200, { body: { ia_ativa: false } });
+    await call('post', '/v1/contacts/:id/merge', { id: contactA.data.id }, 200, { body: { merge_contact_id: contactB.data.id } });
+    const contactImport = await call('post', '/v1/imports', {}, 202, { body: { type: 'contacts', rows: [{ phone: '+5511987654342', name: 'Cid' }] } });
+    await call('get', '/v1/imports/:id', { id: contactImport.data.job_id }, 200);
+    await call('delete', '/v1/tag-rules/:id', { id: contactRule.data.id }, 200);
+    await call('delete', '/v1/tags/:id', { id: contactTag.data.id }, 200);
+    await call('delete', '/admin/v1/contact-fields/:id', { id: fieldDef.data.id }, 200, { headers: api.adminAuth });
+
     // CRM (business.md §3).
     const crmStages = await call('get', '/v1/crm/stages', {}, 200);
     const crmProduct = await call('post', '/v1/crm/products', {}, 201, { body: { name: 'Site', price: 1500, sku: 'S-1' } });
