@@ -231,6 +231,40 @@ describe('real answers conform to the documented response schemas', () => {
     await call('patch', '/admin/v1/crm/stages/:id', { id: crmStage.data.id }, 200, { body: { name: 'Demonstração' }, headers: api.adminAuth });
     await call('delete', '/admin/v1/crm/stages/:id', { id: crmStage.data.id }, 200, { headers: api.adminAuth });
 
+    // Scheduling (apps/api/src/scheduling): the catalogue, appointments, scheduled messages.
+    {
+      const admin = api.adminAuth;
+      const unit = await call('post', '/admin/v1/companies/:id/units', { id: company.id }, 201, { body: { name: 'Centro', timezone: 'America/Manaus', address: { city: 'Manaus', uf: 'AM' } }, headers: admin });
+      await call('patch', '/admin/v1/companies/:id/units/:unitId', { id: company.id, unitId: unit.data.id }, 200, { body: { open_on_holidays: true }, headers: admin });
+      const type = await call('post', '/admin/v1/companies/:id/appointment-types', { id: company.id }, 201, { body: { name: 'Consulta', duration_minutes: 30, unit_ids: [unit.data.id] }, headers: admin });
+      await call('patch', '/admin/v1/companies/:id/appointment-types/:typeId', { id: company.id, typeId: type.data.id }, 200, { body: { price: 99.9 }, headers: admin });
+      const pro = await call('post', '/admin/v1/companies/:id/professionals', { id: company.id }, 201, { body: { name: 'Dra. Ana' }, headers: admin });
+      const proIds = { id: company.id, professionalId: pro.data.id };
+      const week = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unit.data.id, weekday, start: '00:00', end: '24:00' }));
+      await call('put', '/admin/v1/companies/:id/professionals/:professionalId/schedule', proIds, 200, { body: { schedule: week }, headers: admin });
+      await call('put', '/admin/v1/companies/:id/professionals/:professionalId/services', proIds, 200, { body: { services: [{ appointment_type_id: type.data.id, unit_id: unit.data.id }] }, headers: admin });
+      await call('patch', '/admin/v1/companies/:id/professionals/:professionalId', proIds, 200, { body: { phone: '+5592988887777' }, headers: admin });
+      const far = new Date(Date.now() + 20 * 86_400_000);
+      await call('post', '/admin/v1/companies/:id/professionals/:professionalId/blocks', proIds, 201, { body: { starts_at: far.toISOString(), ends_at: new Date(far.getTime() + 3_600_000).toISOString() }, headers: admin });
+      await call('put', '/admin/v1/companies/:id/reminder-settings', { id: company.id }, 200, { body: { reminder_offsets_minutes: [60] }, headers: admin });
+      await call('get', '/admin/v1/companies/:id/reminder-settings', { id: company.id }, 200, { headers: admin });
+      await call('get', '/v1/units', {}, 200);
+      await call('get', '/v1/professionals', {}, 200);
+      await call('get', '/v1/appointment-types', {}, 200);
+      const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+      const slots = await call('get', '/v1/appointments/availability', { query: `?appointment_type_id=${type.data.id}&from=${day}&to=${day}` }, 200);
+      const booked = await call('post', '/v1/appointments', {}, 201, { body: { appointment_type_id: type.data.id, starts_at: slots.data.items[0].starts_at, phone: '+5511987654330' } });
+      await call('post', '/v1/appointments', {}, 409, { body: { appointment_type_id: type.data.id, starts_at: slots.data.items[0].starts_at, phone: '+5511987654331' } });
+      await call('get', '/v1/appointments', {}, 200);
+      await call('get', '/v1/appointments/:id', { id: booked.data.id }, 200);
+      await call('patch', '/v1/appointments/:id', { id: booked.data.id }, 200, { body: { status: 'confirmed' } });
+      await call('delete', '/v1/appointments/:id', { id: booked.data.id }, 200, { body: { reason: 'x' } });
+      const scheduled = await call('post', '/v1/scheduled-messages', {}, 201, { body: { phone: '+5511987654332', text: 'Oi', send_at: new Date(Date.now() + 3_600_000).toISOString() } });
+      await call('get', '/v1/scheduled-messages', {}, 200);
+      await call('get', '/v1/scheduled-messages/:id', { id: scheduled.data.id }, 200);
+      await call('delete', '/v1/scheduled-messages/:id', { id: scheduled.data.id }, 200);
+    }
+
     await call('get', '/v1/limits', {}, 401, { headers: {} });
     const narrow = await api.createKey(company.id, { scopes: ['messages:write'] });
     await call('get', '/v1/limits', {}, 403, { headers: { Authorization: `Bearer ${narrow}` } });
