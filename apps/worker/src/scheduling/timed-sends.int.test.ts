@@ -98,6 +98,46 @@ describe('timed sends through the dispatch lanes (scheduled messages and reminde
     expect(sentIds.size).toBe(answers.filter((a) => a.status === 409).length);
   }, 30_000);
 
+  it('an appointment cancelled while its reminder is due: the reminder is cancelled (never sent) or was sent before the cancellation', async () => {
+    const t = await tenant();
+    const key = await api.createKey(t.company.id, { scopes: ['appointments:write', 'appointments:read'], mode: 'live', rpm: 100_000 });
+    const auth = { Authorization: `Bearer ${key}` };
+    const admin = (p: string) => `/admin/v1/companies/${t.company.id}${p}`;
+    const unit = (await request(api.app).post(admin('/units')).set(api.adminAuth).send({ name: 'Centro', timezone: 'America/Sao_Paulo', open_on_holidays: true }).expect(201)).body.data;
+    const type = (await request(api.app).post(admin('/appointment-types')).set(api.adminAuth).send({ name: 'Consulta', duration_minutes: 15, min_notice_minutes: 0, unit_ids: [unit.id], reminder_offsets_minutes: [60] }).expect(201)).body.data;
+    const week = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unit.id, weekday, start: '00:00', end: '24:00' }));
+    const pro = (await request(api.app).post(admin('/professionals')).set(api.adminAuth).send({ name: 'Ana', schedule: week, services: [{ appointment_type_id: type.id, unit_id: unit.id }] }).expect(201)).body.data;
+    const base = Date.parse(`${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}T12:00:00.000Z`);
+    const ids: string[] = [];
+    for (let i = 0; i < 15; i += 1) {
+      const res = await request(api.app).post('/v1/appointments').set(auth).send({ appointment_type_id: type.id, professional_id: pro.id, starts_at: new Date(base + i * 15 * 60_000).toISOString(), phone: phone(600 + i) });
+      expect(res.status).toBe(201);
+      ids.push(res.body.data.id);
+    }
+    await dueNow(t.company.id, t.setores[0]!);
+    const answers = await Promise.all(ids.map((id) => request(api.app).delete(`/v1/appointments/${id}`).set(auth).send({ reason: 'race' })));
+    for (const a of answers) expect(a.status).toBe(200);
+    await eventually(async () => {
+      const left = await api.database.db.selectFrom('scheduled_messages').select('id').where('company_id', '=', t.company.id).where('status', 'in', ['scheduled', 'sending']).execute();
+      return left.length === 0;
+    }, { timeoutMs: 15_000 });
+    const sent = await outbox(api.database.db, t.company.id);
+    const outboxIds = new Set(sent.map((m) => m.client_message_id));
+    for (const [k, id] of ids.entries()) {
+      const reminder = await api.database.db.selectFrom('scheduled_messages').selectAll().where('appointment_id', '=', id).executeTakeFirstOrThrow();
+      const appointment = await api.database.db.selectFrom('appointments').select('cancelled_at').where('id', '=', id).executeTakeFirstOrThrow();
+      if (reminder.status === 'sent') {
+        expect(outboxIds.has(reminder.id)).toBe(true);
+        expect(answers[k]!.body.data.reminders_cancelled).toBe(0);
+        expect(new Date(reminder.updated_at).getTime()).toBeLessThanOrEqual(new Date(appointment.cancelled_at!).getTime());
+      } else {
+        expect(['cancelled', 'skipped']).toContain(reminder.status);
+        expect(outboxIds.has(reminder.id)).toBe(false);
+        expect(answers[k]!.body.data.reminders_cancelled).toBe(reminder.status === 'cancelled' ? 1 : 0);
+      }
+    }
+  }, 30_000);
+
   it('a lane run that died after the provider accepted the send is taken over and the message is delivered and recorded once', async () => {
     const t = await tenant();
     const id = (await schedule(t.auth, 300, 'Lembrete')).body.data.id as string;

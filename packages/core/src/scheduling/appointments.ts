@@ -499,9 +499,10 @@ export class CancelAppointment {
 
   async execute(companyId: string, id: string, input: { reason?: string | null; by?: 'api' | 'admin' }): Promise<{ appointment: Appointment; remindersCancelled: number }> {
     return this.uow.transaction(async (repos) => {
-      const now = this.clock.now();
       const current = await repos.appointments.findByIdForUpdate(companyId, id);
       if (!current) throw new NotFoundError('Appointment');
+      // After the lock: a reminder being sent holds the row, and its send comes before this cancellation.
+      const now = this.clock.now();
       const { state, events } = transition(appointmentDecider, current, { type: 'cancel', at: now, actor: input.by ?? 'api', reason: input.reason ?? null });
       if (events.length === 0) return { appointment: current, remindersCancelled: 0 };
       await repos.appointments.update(state);

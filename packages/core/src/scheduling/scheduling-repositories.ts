@@ -66,6 +66,8 @@ export interface AppointmentRepository {
   findById(companyId: string, id: string): Promise<Appointment | null>;
   /** Locks the row until the transaction ends. */
   findByIdForUpdate(companyId: string, id: string): Promise<Appointment | null>;
+  /** Share-locks the row (a reminder being sent holds it: a cancel waits for the send to be recorded). */
+  findByIdForShare(companyId: string, id: string): Promise<Appointment | null>;
   /** By `startsAt`, then id, after the cursor (`startsAt|id` of the last item). */
   list(companyId: string, filter: AppointmentFilter, after: { startsAt: Date; id: string } | null, limit: number): Promise<Appointment[]>;
   /** Reserves `[from, to)` of a professional for an appointment or a block; throws {@link BusyTimeConflict}. */

@@ -59,16 +59,38 @@ export class SendTimedMessages implements TimedSends {
     if (!prepared) return null;
     if ('step' in prepared) return prepared.step;
     const { row } = prepared;
-    let outcome: { ok: true; providerMessageId: string; sentAt: Date } | { ok: false; code: string; error: string };
-    let attempted = false;
     if (ctx.instance.status !== 'connected') {
-      outcome = { ok: false, code: 'SENDER_DISCONNECTED', error: 'The box has no connected channel instance' };
-    } else {
-      attempted = true;
-      outcome = await this.deliver(ctx, prepared);
+      const settled = await this.uow.transaction((repos) => this.settle(repos, ctx, row, { ok: false, code: 'SENDER_DISCONNECTED', error: 'The box has no connected channel instance' }));
+      return { attempted: false, sent: false, failed: settled === 'failed' };
     }
+    if (row.kind === 'reminder') return this.sendReminder(ctx, prepared);
+    const outcome = await this.deliver(ctx, prepared);
     const settled = await this.uow.transaction((repos) => this.settle(repos, ctx, row, outcome));
-    return { attempted, sent: settled === 'sent', failed: settled === 'failed' };
+    return { attempted: true, sent: settled === 'sent', failed: settled === 'failed' };
+  }
+
+  /**
+   * A reminder is sent while its appointment row is share-locked: a cancellation (which locks it
+   * for update) either comes first — the reminder is then skipped — or waits until the send is
+   * recorded, so no reminder goes out after its appointment was cancelled. A crash here rolls the
+   * lock back and leaves the claim, taken over with the same client id.
+   */
+  private sendReminder(ctx: TimedSendContext, prepared: Prepared): Promise<TimedSendStep> {
+    const { row } = prepared;
+    return this.uow.transaction(async (repos) => {
+      const appointment = row.appointmentId ? await repos.appointments.findByIdForShare(row.companyId, row.appointmentId) : null;
+      const now = this.clock.now();
+      if (!appointment || !isLive(appointment.status) || now.getTime() >= appointment.startsAt.getTime()) {
+        const { state } = transition(scheduledMessageDecider, row, { type: 'skip', at: now, reason: appointment && isLive(appointment.status) ? 'too_late' : 'appointment_not_live' });
+        if ((await repos.scheduledMessages.compareAndSet(state, { status: 'sending', claimedBy: ctx.owner })) && row.charge) {
+          await refundSend(repos, row.companyId, { ...row.charge, setorId: row.setorId });
+        }
+        return { attempted: false, sent: false, failed: false };
+      }
+      const outcome = await this.deliver(ctx, prepared);
+      const settled = await this.settle(repos, ctx, row, outcome);
+      return { attempted: true, sent: settled === 'sent', failed: settled === 'failed' };
+    });
   }
 
   /** A row left in `sending` by a lane run that died: this run takes it over and sends it again with the same client id. */

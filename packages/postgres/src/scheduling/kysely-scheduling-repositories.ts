@@ -262,6 +262,10 @@ export class KyselyAppointmentRepository implements AppointmentRepository {
     const row = await this.db.selectFrom('appointments').selectAll().where('company_id', '=', companyId).where('id', '=', id).forUpdate().executeTakeFirst();
     return row ? toAppointment(row) : null;
   }
+  async findByIdForShare(companyId: string, id: string): Promise<Appointment | null> {
+    const row = await this.db.selectFrom('appointments').selectAll().where('company_id', '=', companyId).where('id', '=', id).forShare().executeTakeFirst();
+    return row ? toAppointment(row) : null;
+  }
   async list(companyId: string, filter: AppointmentFilter, after: { startsAt: Date; id: string } | null, limit: number): Promise<Appointment[]> {
     let q = this.db.selectFrom('appointments').selectAll().where('company_id', '=', companyId);
     if (filter.from) q = q.where('starts_at', '>=', filter.from);
