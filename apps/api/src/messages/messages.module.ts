@@ -3,6 +3,7 @@ import {
   Clock,
   HandleSenderFailure,
   IdGenerator,
+  InboundMessageListener,
   ManageSentMessage,
   ReceiveInboundMessage,
   Repositories,
@@ -29,6 +30,9 @@ export const messagesModule = new ContainerModule(({ bind }) => {
     )
     .inSingletonScope();
   bind(ReceiveInboundMessage)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new ReceiveInboundMessage(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .toResolvedValue(
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, listeners?: InboundMessageListener[]) => new ReceiveInboundMessage(uow, clock, ids, listeners ?? []),
+      [UnitOfWork, Clock, IdGenerator, { serviceIdentifier: InboundMessageListener, isMultiple: true, optional: true }],
+    )
     .inSingletonScope();
 });

@@ -2,11 +2,13 @@ import {
   BookAppointment,
   CancelAppointment,
   CancelScheduledMessage,
+  ConfirmAppointmentByReply,
   ChangeAppointment,
   Clock,
   GetAvailability,
   HolidayCalendar,
   IdGenerator,
+  InboundMessageListener,
   ManageSchedulingCatalog,
   ReadAppointments,
   ReadScheduledMessages,
@@ -61,6 +63,10 @@ export const schedulingModule = new ContainerModule(({ bind, isBound }) => {
     .inSingletonScope();
   bind(ReadAppointments)
     .toResolvedValue((repos: ServiceRepositories, clock: Clock) => new ReadAppointments(repos, clock), [Repositories, Clock])
+    .inSingletonScope();
+  // A reply "sim"/"1" to a reminder confirms its appointment (after the inbound message is recorded).
+  bind<InboundMessageListener>(InboundMessageListener)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new ConfirmAppointmentByReply(uow, clock), [UnitOfWork, Clock])
     .inSingletonScope();
   bind(UpcomingAppointments)
     .toResolvedValue((repos: ServiceRepositories, clock: Clock) => new UpcomingAppointments(repos, clock), [Repositories, Clock])

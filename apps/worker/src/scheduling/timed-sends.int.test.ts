@@ -138,6 +138,35 @@ describe('timed sends through the dispatch lanes (scheduled messages and reminde
     }
   }, 30_000);
 
+  it('sends a due reminder with the appointment’s details, and the contact answering "Sim" confirms the appointment', async () => {
+    const t = await tenant();
+    const key = await api.createKey(t.company.id, { scopes: ['appointments:write', 'appointments:read'], mode: 'live', rpm: 100_000 });
+    const auth = { Authorization: `Bearer ${key}` };
+    const admin = (p: string) => `/admin/v1/companies/${t.company.id}${p}`;
+    const unit = (await request(api.app).post(admin('/units')).set(api.adminAuth).send({ name: 'Unidade Sul', timezone: 'America/Noronha', open_on_holidays: true, address: { street: 'Rua A', number: '10', city: 'Recife', uf: 'PE' } }).expect(201)).body.data;
+    const type = (await request(api.app).post(admin('/appointment-types')).set(api.adminAuth).send({ name: 'Limpeza', duration_minutes: 30, min_notice_minutes: 0, unit_ids: [unit.id], reminder_offsets_minutes: [30] }).expect(201)).body.data;
+    const week = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unit.id, weekday, start: '00:00', end: '24:00' }));
+    await request(api.app).post(admin('/professionals')).set(api.adminAuth).send({ name: 'Dr. Caio', schedule: week, services: [{ appointment_type_id: type.id, unit_id: unit.id }] }).expect(201);
+    const startsAt = `${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}T13:00:00.000Z`; // 11:00 in Noronha
+    const booked = (await request(api.app).post('/v1/appointments').set(auth).send({ appointment_type_id: type.id, starts_at: startsAt, phone: phone(700), name: 'Joana Lima' })).body.data;
+    expect(booked.reminders).toEqual([expect.objectContaining({ offset_minutes: 30, status: 'scheduled' })]);
+    await dueNow(t.company.id, t.setores[0]!);
+    await eventually(async () => (await outbox(api.database.db, t.company.id)).length === 1, { timeoutMs: 10_000 });
+    const [sent] = await outbox(api.database.db, t.company.id);
+    expect(sent!.client_message_id).toBe(booked.reminders[0].id);
+    expect(sent!.text).toMatch(/Joana! Lembrete: Limpeza com Dr\. Caio em \d{2}\/\d{2}\/\d{4} às 11:00, Unidade Sul \(Rua A, 10 - Recife\/PE\)\. Responda 1 \(sim\) para confirmar\.$/);
+    await eventually(async () => (await request(api.app).get(`/v1/appointments/${booked.id}`).set(auth)).body.data.reminders[0].status === 'sent');
+    const events = await api.database.db.selectFrom('domain_events').select('data').where('company_id', '=', t.company.id).where('event', '=', 'message.sent').execute();
+    expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ appointmentId: booked.id, reminderId: booked.reminders[0].id })]);
+
+    await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: t.setores[0], from: phone(700), text: 'talvez' }).expect(201);
+    expect((await request(api.app).get(`/v1/appointments/${booked.id}`).set(auth)).body.data.status).toBe('scheduled');
+    await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: t.setores[0], from: phone(700), text: ' Sim! ' }).expect(201);
+    const confirmed = (await request(api.app).get(`/v1/appointments/${booked.id}`).set(auth)).body.data;
+    expect(confirmed.status).toBe('confirmed');
+    expect(confirmed.history.at(-1)).toMatchObject({ action: 'confirmed', actor: 'contact' });
+  }, 30_000);
+
   it('a lane run that died after the provider accepted the send is taken over and the message is delivered and recorded once', async () => {
     const t = await tenant();
     const id = (await schedule(t.auth, 300, 'Lembrete')).body.data.id as string;

@@ -38,6 +38,12 @@ export interface InboundMessageResult {
   tagsAdded: string[];
 }
 
+/** Reacts to a received text after it is recorded (in its own transaction). */
+export interface InboundMessageListener {
+  onInbound(result: InboundMessageResult, text: string): Promise<void>;
+}
+export const InboundMessageListener = Symbol.for('carteiro.InboundMessageListener');
+
 /**
  * A message from a contact to a box (the simulator's POST /admin/v1/simulator/inbound, later
  * provider webhooks): finds or creates the contact and its conversation, opens the 24-hour
@@ -49,9 +55,17 @@ export class ReceiveInboundMessage {
     private readonly uow: UnitOfWork<ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    /** Other areas reacting to a received text once it is recorded (an appointment confirmed by a reply). */
+    private readonly listeners: readonly InboundMessageListener[] = [],
   ) {}
 
   async execute(input: InboundMessageInput): Promise<InboundMessageResult> {
+    const result = await this.record(input);
+    for (const listener of this.listeners) await listener.onInbound(result, input.text);
+    return result;
+  }
+
+  private async record(input: InboundMessageInput): Promise<InboundMessageResult> {
     if (typeof input.text !== 'string' || input.text.trim() === '') throw new ValidationError('text is required', { field: 'text' });
     if (input.text.length > MAX_TEXT_LENGTH) throw new ValidationError(`text is longer than ${MAX_TEXT_LENGTH} characters`, { field: 'text' });
     return this.uow.transaction(async (repos) => {

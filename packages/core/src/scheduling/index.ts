@@ -11,3 +11,4 @@ export * from './scheduling-repositories.js';
 export * from './send-timed-messages.js';
 export * from './sweep-timed-sends.js';
 export * from './timed-send-box.js';
+export * from './confirm-by-reply.js';
