@@ -7,6 +7,7 @@ import { errorHandler, notFoundHandler, requireJsonBody } from './http/error-han
 import { ApiMetrics, requestObservability } from './http/observability.js';
 import { ApiSettings, Logger, MetricsCollector } from './http/tokens.js';
 import { registerApiDocs } from './openapi/api-docs.js';
+import { registerConsole } from './console/console-static.js';
 import { registerRoutes } from './http/register-routes.js';
 import { apiRoutes } from './routes.js';
 
@@ -41,6 +42,7 @@ export function createApp(container: Container): Express {
   });
 
   registerApiDocs(app); // public: the page at /docs
+  registerConsole(app); // public: the console's static files at /console
 
   const json = express.json({ limit: settings.bodyLimit, type: 'application/json' });
   const v1 = Router();

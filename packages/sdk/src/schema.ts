@@ -25,6 +25,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the calling key and its company
+         * @description The calling key (name, prefix, mode, scopes, rate limit) and its company: what a client such as the console may do with this key. The key's secret is never returned.
+         *
+         *     Requires an API key with the scope `credits:read`.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/limits": {
         parameters: {
             query?: never;
@@ -1625,6 +1647,26 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        Me: {
+            company: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                timezone: string;
+            };
+            api_key: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** @description The first characters of the key, safe to show. */
+                prefix: string;
+                /** @enum {string} */
+                mode: "live" | "test";
+                /** @description The key's scopes (`*` grants every scope). */
+                scopes: string[];
+                rpm: number;
+            };
+        };
         Limits: {
             bulk_messaging_enabled: boolean;
             /** @enum {string} */
@@ -3803,6 +3845,38 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling key and its company. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

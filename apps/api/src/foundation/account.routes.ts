@@ -40,8 +40,42 @@ const SetorListItem = component(
 
 const TeamListItem = component('TeamListItem', s.object({ id: s.uuid(), nome: s.string(), setor_ids: s.array(s.uuid()), created_at: s.dateTime() }));
 
+const scopeList = s.array(s.string(), { description: "The key's scopes (`*` grants every scope)." });
+
+/** GET /v1/me: who is calling (the console reads the key's scopes here to grey out what it cannot do). */
+const Me = component(
+  'Me',
+  s.object({
+    company: s.object({ id: s.uuid(), name: s.string(), timezone: s.string() }),
+    api_key: s.object({
+      id: s.uuid(),
+      name: s.string(),
+      prefix: s.string({ description: 'The first characters of the key, safe to show.' }),
+      mode: s.enum(['live', 'test']),
+      scopes: scopeList,
+      rpm: s.integer(),
+    }),
+  }),
+);
+
 /** Limits, balances and the discovery lists of boxes and teams. */
 export const accountRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/me',
+    auth: { scope: 'credits:read' },
+    operationId: 'getMe',
+    summary: 'Read the calling key and its company',
+    description: "The calling key (name, prefix, mode, scopes, rate limit) and its company: what a client such as the console may do with this key. The key's secret is never returned.",
+    tag: 'Account',
+    response: { status: 200, description: 'The calling key and its company.', data: Me },
+    handler({ principal: { company, apiKey } }) {
+      return {
+        company: { id: company.id, name: company.name, timezone: company.timezone },
+        api_key: { id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix, mode: apiKey.mode, scopes: [...apiKey.scopes], rpm: apiKey.rpm },
+      };
+    },
+  }),
   defineRoute({
     method: 'get',
     path: '/v1/limits',
