@@ -32,3 +32,6 @@ export * from './tags/index.js';
 export * from './teams/index.js';
 export * from './usage/index.js';
 export * from './webhooks/index.js';
+export * from './leads/index.js';
+export * from './billing/index.js';
+export * from './reports/index.js';

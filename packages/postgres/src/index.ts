@@ -32,3 +32,8 @@ export * from './postgres.module.js';
 export * from './webhooks/kysely-webhook-repositories.js';
 export * from './pg-notification-listener.js';
 export * from './campaigns/kysely-campaign-repositories.js';
+export * from './leads/leads-area.js';
+export * from './leads/kysely-lead-repositories.js';
+export * from './billing/billing-area.js';
+export * from './billing/kysely-billing-repository.js';
+export * from './reports/kysely-report-queries.js';

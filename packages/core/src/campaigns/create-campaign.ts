@@ -1,3 +1,4 @@
+import { noteBalanceDebit } from '../billing/index.js';
 import { effectiveSettings, isExpired, paysPerMessage, type Company } from '../companies/index.js';
 import { normalizePhone } from '../phone/index.js';
 import { resolveSenderPool } from '../routing/index.js';
@@ -118,12 +119,14 @@ export class CreateCampaign {
     await this.checkConcurrency(repos, company, now);
     const { executionMode, scheduledFor, waitingReason } = this.checkSchedule(company, request.scheduleAt, now);
     const credits = caller.mode === 'live' && paysPerMessage(company) ? total : 0;
-    if (credits > 0 && (await repos.companies.adjustBalance(company.id, -credits)) === null) {
+    const balanceAfter = credits > 0 ? await repos.companies.adjustBalance(company.id, -credits) : null;
+    if (credits > 0 && balanceAfter === null) {
       throw new DomainError('BULK_DISABLED', 'Insufficient balance for this campaign: recharge or send to fewer recipients', {
         avulso_balance: company.avulsoBalance,
         required: credits,
       });
     }
+    if (balanceAfter !== null) await noteBalanceDebit(repos, company, 'messages', balanceAfter + credits, balanceAfter, now, caller.mode);
 
     const contacts = await this.recipientContacts(repos, company.id, request.recipients, phones);
     const capacities = new Map<string, number>();

@@ -1,4 +1,6 @@
 import type { KeyMode } from '../api-keys/index.js';
+import { noteBalanceDebit, type BillingRepositories } from '../billing/index.js';
+import type { EventOutbox } from '../shared/domain-event.js';
 import { effectiveSettings, isExpired, paysPerMessage, type Company } from '../companies/index.js';
 import { DomainError } from '../shared/errors.js';
 import { zonedDay } from '../shared/zoned-time.js';
@@ -49,7 +51,7 @@ export interface SendCharge {
  * Lock order: the company row first (serialises the daily-limit check of concurrent sends).
  */
 export async function chargeSend(
-  repos: CompanyRepositories & UsageRepositories,
+  repos: CompanyRepositories & UsageRepositories & Partial<BillingRepositories> & { events?: EventOutbox },
   companyId: string,
   mode: KeyMode,
   setorId: string | null,
@@ -68,6 +70,7 @@ export async function chargeSend(
     const balance = await repos.companies.adjustBalance(company.id, -units);
     if (balance === null) throw balanceExhausted(company.avulsoBalance, units);
     charged = units;
+    await noteBalanceDebit(repos, company, 'messages', balance + units, balance, now, mode);
   }
   await repos.usage.addSent(company.id, setorId, day, units);
   return { debited: charged, counted: units, day, setorId };

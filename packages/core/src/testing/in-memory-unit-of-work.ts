@@ -1,4 +1,6 @@
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import { inMemoryBillingRepositories } from '../billing/testing/in-memory-billing-repositories.js';
+import { inMemoryLeadRepositories } from '../leads/testing/in-memory-lead-repositories.js';
 import { inMemoryCampaignRepositories } from '../campaigns/testing/in-memory-campaign-repositories.js';
 import { inMemoryChannelRepositories } from '../channel/testing/in-memory-channel-repositories.js';
 import { inMemoryContactRepositories } from '../contacts/testing/in-memory-contact-repositories.js';
@@ -22,6 +24,8 @@ const inMemoryAreas = [
   inMemoryWebhookRepositories,
   inMemoryCrmRepositories,
   inMemoryContractRepositories,
+  inMemoryLeadRepositories,
+  inMemoryBillingRepositories,
 ];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

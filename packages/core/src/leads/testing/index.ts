@@ -1,0 +1,2 @@
+export * from './in-memory-lead-repositories.js';
+export * from './fake-dns-resolver.js';
