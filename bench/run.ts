@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of the service in one run on one machine, then docs/benchmarks.md
 // written from the figures of that run. Missed targets are reported as misses; the exit code is
 // non-zero only when a benchmark could not run.
-// Env: BENCH_ONLY=campaigns,webhooks,http,memory (a subset; the document is then not written unless
+// Env: BENCH_ONLY=campaigns,webhooks,http,memory,contacts (a subset; the document is then not written unless
 //      BENCH_WRITE_DOC=1), BENCH_SERVER=dist|source, and each benchmark's own knobs.
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
@@ -10,13 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runCampaignsBench, type CampaignsBenchResult } from './campaigns.bench.js';
+import { runContactsBench, type ContactsBenchResult } from './contacts.bench.js';
 import { runHttpBench, type HttpBenchResult } from './http.bench.js';
 import { runMemoryBench, type MemoryBenchResult } from './memory.bench.js';
 import { ROOT, type ServerBuild } from './support/processes.js';
 import { runWebhooksBench, type WebhooksBenchResult } from './webhooks.bench.js';
 
-type Name = 'campaigns' | 'webhooks' | 'http' | 'memory';
-const ALL: Name[] = ['campaigns', 'webhooks', 'http', 'memory'];
+type Name = 'campaigns' | 'webhooks' | 'http' | 'memory' | 'contacts';
+const ALL: Name[] = ['campaigns', 'webhooks', 'http', 'memory', 'contacts'];
 
 interface Outcome<T> {
   result?: T;
@@ -45,6 +46,10 @@ const TARGETS = {
   webhookMedianMs: 100,
   httpRatio: 0.4,
   memoryPeakMb: 250,
+  contactPhoneP99Ms: 10,
+  contactSearchP99Ms: 50,
+  contactImportSeconds: 5,
+  rulesPerSecond: 20_000,
 };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -94,7 +99,7 @@ interface Row {
   ok: boolean | null;
 }
 
-function rows(c?: CampaignsBenchResult, w?: WebhooksBenchResult, h?: HttpBenchResult, m?: MemoryBenchResult): Row[] {
+function rows(c?: CampaignsBenchResult, w?: WebhooksBenchResult, h?: HttpBenchResult, m?: MemoryBenchResult, k?: ContactsBenchResult): Row[] {
   const out: Row[] = [];
   if (c) {
     out.push({
@@ -153,6 +158,36 @@ function rows(c?: CampaignsBenchResult, w?: WebhooksBenchResult, h?: HttpBenchRe
       ok: m.peakMb < TARGETS.memoryPeakMb,
     });
   }
+  if (k) {
+    out.push({
+      figure: `Contact lookup by phone among ${fmt(k.contacts)} contacts (median / p99 of ${fmt(k.phone.lookups)})`,
+      result: `${fmt(k.phone.medianMs, 2)} ms / ${fmt(k.phone.p99Ms, 2)} ms`,
+      baseline: '',
+      target: `p99 < ${TARGETS.contactPhoneP99Ms} ms`,
+      ok: k.phone.p99Ms < TARGETS.contactPhoneP99Ms,
+    });
+    out.push({
+      figure: `Contact \`q\` search among ${fmt(k.contacts)} contacts (median / p99 of ${fmt(k.search.searches)})`,
+      result: `${fmt(k.search.medianMs, 2)} ms / ${fmt(k.search.p99Ms, 2)} ms`,
+      baseline: '',
+      target: `p99 < ${TARGETS.contactSearchP99Ms} ms`,
+      ok: k.search.p99Ms < TARGETS.contactSearchP99Ms,
+    });
+    out.push({
+      figure: `Contact import, ${fmt(k.importRows.rows)} rows end to end`,
+      result: `${fmt(k.importRows.seconds, 2)} s`,
+      baseline: '',
+      target: `< ${TARGETS.contactImportSeconds} s`,
+      ok: k.importRows.seconds < TARGETS.contactImportSeconds,
+    });
+    out.push({
+      figure: `Auto-tag rule evaluation, ${k.rules.rules} enabled rules`,
+      result: `${fmt(k.rules.perSecond)} texts/s`,
+      baseline: '',
+      target: `≥ ${fmt(TARGETS.rulesPerSecond)} texts/s`,
+      ok: k.rules.perSecond >= TARGETS.rulesPerSecond,
+    });
+  }
   return out;
 }
 
@@ -161,7 +196,8 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
   const w = outcomes.webhooks?.result as WebhooksBenchResult | undefined;
   const h = outcomes.http?.result as HttpBenchResult | undefined;
   const m = outcomes.memory?.result as MemoryBenchResult | undefined;
-  const table = rows(c, w, h, m);
+  const k = outcomes.contacts?.result as ContactsBenchResult | undefined;
+  const table = rows(c, w, h, m, k);
   const failed = ALL.filter((n) => outcomes[n]?.error);
   const L: string[] = [];
   const cpuLine = (label: string, shares: Record<string, number> | undefined) =>
@@ -342,6 +378,32 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
     L.push('');
   } else L.push(`Did not run: ${outcomes.memory?.error ?? 'skipped'}`, '');
 
+  L.push('## Contacts', '');
+  L.push(
+    '`bench/contacts.bench.ts` (`runContactsBench()`; env `BENCH_CONTACTS` 1000000, `BENCH_LOOKUPS` 1000, `BENCH_SEARCHES` 300,',
+    '`BENCH_IMPORT_ROWS` 10000, `BENCH_RULE_TEXTS` 100000). One embedded PostgreSQL, migrated; one company seeded with',
+    'the contacts by `generate_series` (then `ANALYZE`).',
+    '',
+    '- **Lookup by phone**: the repository query of `GET /v1/contacts?phone=` (one statement: the page with its window',
+    '  count, tags and last inbound message), half the numbers in the form without the ninth digit.',
+    '- **`q` search**: the same query with `q` — a surname with its number, part of an email, the last 9 digits of a phone',
+    '  (trigram indexes on name and email, reversed-digit btree indexes for phone endings).',
+    '- **Import**: `CreateContactImport` (every row checked, batches stored) then `RunContactImport` (20 batches of 500,',
+    '  one transaction each) in process, from the call to `completed`; the queue hop is not included.',
+    '- **Rules**: `matchingRules` over 100 enabled rules (contains, starts_with, equals and one regex in six, some',
+    '  case-sensitive, some limited to a box) on short inbound-like texts, rules loaded once as the dry run holds them.',
+    '',
+  );
+  if (k) {
+    L.push('| Figure | Result |', '|---|---|');
+    L.push(`| seed | ${fmt(k.contacts)} contacts in ${k.seedSeconds} s |`);
+    L.push(`| lookup by phone, median / p99 | ${k.phone.medianMs} ms / ${k.phone.p99Ms} ms |`);
+    L.push(`| q search, median / p99 | ${k.search.medianMs} ms / ${k.search.p99Ms} ms |`);
+    L.push(`| import of ${fmt(k.importRows.rows)} rows | ${k.importRows.seconds} s (${fmt(k.importRows.created)} created) |`);
+    L.push(`| rule evaluation | ${fmt(k.rules.perSecond)} texts/s |`);
+    L.push('');
+  } else L.push(`Did not run: ${outcomes.contacts?.error ?? 'skipped'}`, '');
+
   L.push('## Running it', '');
   L.push(
     '`npm run bench` builds with `tsc -b`, runs the four benchmarks one after the other (each starts and stops its own',
@@ -366,6 +428,7 @@ async function main(): Promise<number> {
   if (selected.includes('webhooks')) outcomes.webhooks = await attempt('webhooks', () => runWebhooksBench(log));
   if (selected.includes('http')) outcomes.http = await attempt('http', () => runHttpBench(log, serverBuild));
   if (selected.includes('memory')) outcomes.memory = await attempt('memory', () => runMemoryBench(log, serverBuild));
+  if (selected.includes('contacts')) outcomes.contacts = await attempt('contacts', () => runContactsBench(log));
   const totalSeconds = (performance.now() - started) / 1000;
 
   const cpus = os.cpus();
@@ -384,6 +447,7 @@ async function main(): Promise<number> {
     outcomes.webhooks?.result as WebhooksBenchResult | undefined,
     outcomes.http?.result as HttpBenchResult | undefined,
     outcomes.memory?.result as MemoryBenchResult | undefined,
+    outcomes.contacts?.result as ContactsBenchResult | undefined,
   );
   log('\n== summary');
   for (const r of table) log(`${r.ok === null ? '    ' : r.ok ? 'PASS' : 'MISS'}  ${r.figure}: ${r.result}${r.baseline ? ` (${r.baseline})` : ''}; target ${r.target}`);

@@ -22,7 +22,7 @@ export const MAX_ENSURE_CONTACTS = 10_000;
 export interface ContactSearch {
   /** E.164: matches either spelling of a Brazilian mobile. */
   phone?: string;
-  /** Part of the name or email (case-insensitive), or of the phone's digits. */
+  /** Part of the name or email (case-insensitive), or the last digits of the phone (either ninth-digit form). */
   q?: string;
   /** The assistant in effect at `now` (switched on and not paused). */
   iaAtiva?: boolean;

@@ -3,8 +3,8 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Contacts grow email, custom fields and the assistant switch; tags grow description and colour
  * and become unique ignoring case; tag rules, custom-field definitions and import jobs (with their
- * rows stored per batch) are new. `q` searches name, email and phone digits through trigram
- * indexes. Forward-only: a released migration is never edited, a new one is added.
+ * rows stored per batch) are new. `q` searches name and email through trigram indexes and the
+ * end of the phone's digits through reversed-digit indexes. Forward-only: a released migration is never edited, a new one is added.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -19,7 +19,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE INDEX contacts_company_updated_idx ON contacts (company_id, updated_at);
     CREATE INDEX contacts_name_trgm_idx ON contacts USING gin (lower(name) gin_trgm_ops);
     CREATE INDEX contacts_email_trgm_idx ON contacts USING gin (lower(email) gin_trgm_ops);
-    CREATE INDEX contacts_digits_trgm_idx ON contacts USING gin (regexp_replace(phone, '[^0-9]', '', 'g') gin_trgm_ops);
+    -- Digits in q match the end of the number (last digits, the national number, the whole number in either
+    -- ninth-digit form): reversed digits make that a prefix, which a btree answers at once.
+    CREATE INDEX contacts_digits_suffix_idx ON contacts (company_id, reverse(regexp_replace(phone, '[^0-9]', '', 'g')) text_pattern_ops);
+    CREATE INDEX contacts_key_digits_suffix_idx ON contacts (company_id, reverse(regexp_replace(phone_key, '[^0-9]', '', 'g')) text_pattern_ops);
 
     ALTER TABLE tags
       ADD COLUMN description text,

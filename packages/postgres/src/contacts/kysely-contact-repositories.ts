@@ -131,7 +131,12 @@ export class KyselyContactRepository implements ContactRepository {
         eb.or([
           eb(sql`lower(c.name)`, 'like', likeInfix(q)),
           eb(sql`lower(c.email)`, 'like', likeInfix(q)),
-          ...(digits.length > 0 ? [eb(sql`regexp_replace(c.phone, '[^0-9]', '', 'g')`, 'like', likeInfix(digits))] : []),
+          ...(digits.length > 0
+            ? [
+                eb(sql`reverse(regexp_replace(c.phone, '[^0-9]', '', 'g'))`, 'like', `${[...digits].reverse().join('')}%`),
+                eb(sql`reverse(regexp_replace(c.phone_key, '[^0-9]', '', 'g'))`, 'like', `${[...digits].reverse().join('')}%`),
+              ]
+            : []),
         ]),
       );
     }
@@ -144,28 +149,30 @@ export class KyselyContactRepository implements ContactRepository {
       if (!isUuid(tagId)) return { items: [], total: 0, page: page.page, limit: page.limit, totalPages: 0 };
       query = query.where((eb) => eb.exists(eb.selectFrom('contact_tags as ct').select(sql`1`.as('one')).where('ct.contact_id', '=', eb.ref('c.id')).where('ct.tag_id', '=', tagId)));
     }
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll('c')
-        .select((eb) =>
-          eb.selectFrom('conversations as v').select((e) => e.fn.max('v.last_inbound_at').as('m')).where('v.contact_id', '=', eb.ref('c.id')).as('last_inbound_at'),
-        )
-        .orderBy('c.created_at', 'desc')
-        .orderBy('c.id', 'desc')
-        .limit(page.limit)
-        .offset((page.page - 1) * page.limit)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    const ids = rows.map((r) => r.id);
-    const links = ids.length
-      ? await this.db.selectFrom('contact_tags').select(['contact_id', 'tag_id']).where('contact_id', '=', sql<string>`any(${ids}::uuid[])`).orderBy('created_at').execute()
-      : [];
-    const total = Number(count.n);
+    // One round trip: the page with its total (a window count) and each row's tags and last inbound message.
+    const rows = await query
+      .selectAll('c')
+      .select((eb) => [
+        eb.selectFrom('conversations as v').select((e) => e.fn.max('v.last_inbound_at').as('m')).where('v.contact_id', '=', eb.ref('c.id')).as('last_inbound_at'),
+        sql<string[] | null>`(SELECT array_agg(ct.tag_id ORDER BY ct.created_at, ct.tag_id) FROM contact_tags ct WHERE ct.contact_id = c.id)`.as('tag_ids'),
+        sql<string>`count(*) OVER ()`.as('total'),
+      ])
+      .orderBy('c.created_at', 'desc')
+      .orderBy('c.id', 'desc')
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit)
+      .execute();
+    // A page past the end has no row to carry the total: count it then.
+    const total =
+      rows.length > 0
+        ? Number(rows[0]!.total)
+        : page.page === 1
+          ? 0
+          : Number((await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
     return {
       items: rows.map((r) => ({
         ...toContact(r),
-        tagIds: links.filter((l) => l.contact_id === r.id).map((l) => l.tag_id),
+        tagIds: r.tag_ids ?? [],
         lastInboundAt: (r.last_inbound_at as Date | null) ?? null,
       })),
       total,

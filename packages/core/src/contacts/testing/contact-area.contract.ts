@@ -75,7 +75,10 @@ export function describeContactAreaContract(name: string, setup: () => Promise<R
       expect(await idsOf({ phone: '+551187654321' })).toEqual([ana.id]);
       expect(await idsOf({ q: 'souz' })).toEqual([ana.id]);
       expect(await idsOf({ q: 'ACME.TEST' })).toEqual([ana.id]);
-      expect(await idsOf({ q: '5555' })).toEqual([cid.id]);
+      expect(await idsOf({ q: '554444' })).toEqual([cid.id]);
+      expect(await idsOf({ q: '(31) 95555-4444' })).toEqual([cid.id]);
+      expect(await idsOf({ q: '1187654321' })).toEqual([ana.id]);
+      expect(await idsOf({ q: '5555' })).toEqual([]);
       expect(await idsOf({ q: '50%' })).toEqual([]);
       expect(await idsOf({ iaAtiva: true })).toEqual([ana.id]);
       expect(await idsOf({ iaAtiva: false })).toEqual([cid.id, bia.id]);

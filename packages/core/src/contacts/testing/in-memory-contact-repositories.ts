@@ -109,7 +109,7 @@ export class InMemoryContactRepository implements ContactRepository {
           !q ||
           (c.name ?? '').toLowerCase().includes(q) ||
           (c.email ?? '').toLowerCase().includes(q) ||
-          (qDigits.length > 0 && c.phone.replace(/\D/g, '').includes(qDigits)),
+          (qDigits.length > 0 && (c.phone.replace(/\D/g, '').endsWith(qDigits) || contactMatchKey(c).replace(/\D/g, '').endsWith(qDigits))),
       )
       .filter((c) => search.iaAtiva === undefined || assistantActive(c, now) === search.iaAtiva)
       .filter((c) => !search.updatedSince || c.updatedAt >= search.updatedSince)
