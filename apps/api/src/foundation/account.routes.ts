@@ -1,4 +1,4 @@
-import { GetLimits, Repositories, displayedBalance } from '@carteiro/core';
+import { GetLimits, QuotaNames, Repositories, displayedBalance } from '@carteiro/core';
 import type { ServiceRepositories } from '@carteiro/postgres';
 import { defineRoute } from '../http/route.js';
 import { component, pageQuery, s } from '../http/schema.js';
@@ -21,6 +21,12 @@ const Limits = component(
     rate_limit: s.object({ api_key_rpm: s.integer(), company_rpm: s.integer(), effective_rpm: s.integer() }),
     safe_hours: s.object({ start: s.integer({ minimum: 0, maximum: 24 }), end: s.integer({ minimum: 0, maximum: 24 }) }, { description: 'Hours in the company time zone.' }),
     timezone: s.string({ description: 'IANA time zone of the company (safe hours, {{hora}}, {{data}}).' }),
+    quotas: s.object(
+      Object.fromEntries(
+        QuotaNames.map((q) => [q, s.object({ limit: s.nullableInteger(), used: s.integer({ minimum: 0 }), remaining: s.nullableInteger(), resets_at: s.nullableDateTime() })]),
+      ),
+      { description: 'Plan quotas: limit (null for unlimited companies), live-key usage, what remains and when the window resets (null for the pending count).' },
+    ),
   }),
 );
 

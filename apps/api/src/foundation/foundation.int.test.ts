@@ -194,6 +194,13 @@ describe('GET /v1/limits', () => {
       rate_limit: { api_key_rpm: 100, company_rpm: 60, effective_rpm: 60 },
       safe_hours: { start: 8, end: 21 },
       timezone: 'America/Sao_Paulo',
+      // business.md §0: GET /v1/limits adds the plan quotas (the pro plan's: "others").
+      quotas: {
+        appointments_per_month: { limit: 5000, used: 0, remaining: 5000, resets_at: expect.any(String) },
+        scheduled_messages_pending: { limit: 2000, used: 0, remaining: 2000, resets_at: null },
+        contracts_per_month: { limit: 500, used: 0, remaining: 500, resets_at: expect.any(String) },
+        lead_searches_per_day: { limit: 50, used: 0, remaining: 50, resets_at: expect.any(String) },
+      },
     });
   });
 

@@ -3,6 +3,7 @@ import {
   AuthenticateRequest,
   Clock,
   GetLimits,
+  QuotaUsageCounter,
   IdGenerator,
   Random,
   Repositories,
@@ -21,8 +22,8 @@ export const foundationModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(GetLimits)
     .toResolvedValue(
-      (repos: ServiceRepositories, clock: Clock, active: (companyId: string) => Promise<number>) => new GetLimits(repos, clock, active),
-      [Repositories, Clock, ActiveCampaigns],
+      (repos: ServiceRepositories, clock: Clock, active: (companyId: string) => Promise<number>, counters?: QuotaUsageCounter[]) => new GetLimits(repos, clock, active, counters ?? []),
+      [Repositories, Clock, ActiveCampaigns, { serviceIdentifier: QuotaUsageCounter, isMultiple: true, optional: true }],
     )
     .inSingletonScope();
   bind(AdminService)

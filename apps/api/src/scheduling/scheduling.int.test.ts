@@ -292,6 +292,12 @@ describe('scheduled messages over HTTP', () => {
     const over = await create({ send_at: new Date(Date.now() + 3_600_000).toISOString() });
     expect(over.status).toBe(402);
     expect(over.body.error).toMatchObject({ code: 'PLAN_LIMIT_REACHED', details: { quota: 'scheduled_messages_pending', limit: 20, used: 20, resets_at: null } });
+    const limitsKey = await api.createKey(c.company.id, { scopes: ['credits:read'], mode: 'live' });
+    const limits = (await request(api.app).get('/v1/limits').set('Authorization', `Bearer ${limitsKey}`)).body.data;
+    expect(limits.quotas.scheduled_messages_pending).toEqual({ limit: 20, used: 20, remaining: 0, resets_at: null });
+    expect(limits.quotas.appointments_per_month).toMatchObject({ limit: 50, used: 0, remaining: 50, resets_at: expect.any(String) });
+    expect(limits.quotas.contracts_per_month).toMatchObject({ limit: 5 });
+    expect(limits.quotas.lead_searches_per_day).toMatchObject({ limit: 2 });
     const other = await clinic();
     expect((await request(api.app).get(`/v1/scheduled-messages/${id}`).set(other.auth)).status).toBe(404);
     expect((await request(api.app).delete(`/v1/scheduled-messages/${id}`).set(other.auth)).status).toBe(404);

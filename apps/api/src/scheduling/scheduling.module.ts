@@ -10,6 +10,7 @@ import {
   IdGenerator,
   InboundMessageListener,
   ManageSchedulingCatalog,
+  QuotaUsageCounter,
   ReadAppointments,
   ReadScheduledMessages,
   ReadSchedulingCatalog,
@@ -68,6 +69,15 @@ export const schedulingModule = new ContainerModule(({ bind, isBound }) => {
   bind<InboundMessageListener>(InboundMessageListener)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new ConfirmAppointmentByReply(uow, clock), [UnitOfWork, Clock])
     .inSingletonScope();
+  // The plan quotas of this area, as GET /v1/limits shows them.
+  bind<QuotaUsageCounter>(QuotaUsageCounter).toResolvedValue(
+    (repos: ServiceRepositories) => ({ quota: 'appointments_per_month', count: (company, window) => repos.appointments.countLive(company.id, window!.from, window!.resetsAt) }),
+    [Repositories],
+  );
+  bind<QuotaUsageCounter>(QuotaUsageCounter).toResolvedValue(
+    (repos: ServiceRepositories) => ({ quota: 'scheduled_messages_pending', count: (company) => repos.scheduledMessages.countPending(company.id) }),
+    [Repositories],
+  );
   bind(UpcomingAppointments)
     .toResolvedValue((repos: ServiceRepositories, clock: Clock) => new UpcomingAppointments(repos, clock), [Repositories, Clock])
     .inSingletonScope();

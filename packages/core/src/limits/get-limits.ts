@@ -4,6 +4,8 @@ import type { Clock } from '../shared/clock.js';
 import { zonedDay } from '../shared/zoned-time.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import type { UsageRepositories } from '../usage/index.js';
+import { quotaStatuses, type QuotaStatus, type QuotaUsageCounter } from '../quotas/index.js';
+import type { QuotaName } from '../quotas/index.js';
 
 /** The `GET /v1/limits` record. */
 export interface LimitsView {
@@ -19,6 +21,8 @@ export interface LimitsView {
   rate_limit: { api_key_rpm: number; company_rpm: number; effective_rpm: number };
   safe_hours: { start: number; end: number };
   timezone: string;
+  /** The plan quotas (business.md §0), each with its limit, usage and reset. */
+  quotas: Record<QuotaName, QuotaStatus>;
 }
 
 /** Counts the company's active campaigns (pendente plus processando, scheduled ones included). */
@@ -35,11 +39,13 @@ export class GetLimits {
     private readonly repos: Repositories<UsageRepositories>,
     private readonly clock: Clock,
     private readonly activeCampaigns: ActiveCampaignCounter,
+    private readonly quotaCounters: readonly QuotaUsageCounter[] = [],
   ) {}
 
   async execute({ company, apiKey }: Principal): Promise<LimitsView> {
     const settings = effectiveSettings(company);
-    const [sent, active] = await Promise.all([sentToday(this.repos, company, this.clock.now()), this.activeCampaigns(company.id)]);
+    const now = this.clock.now();
+    const [sent, active, quotas] = await Promise.all([sentToday(this.repos, company, now), this.activeCampaigns(company.id), quotaStatuses(company, this.quotaCounters, now)]);
     return {
       bulk_messaging_enabled: company.bulkMessagingEnabled,
       modality: company.modality,
@@ -61,6 +67,7 @@ export class GetLimits {
       },
       safe_hours: { ...company.safeHours },
       timezone: company.timezone,
+      quotas,
     };
   }
 }

@@ -1,1 +1,2 @@
 export * from './quota.js';
+export * from './quota-usage.js';
