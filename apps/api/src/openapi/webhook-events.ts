@@ -17,10 +17,30 @@ const messageOutcome = (status: 'sent' | 'failed'): JsonSchema =>
       was_reassigned: s.boolean(),
       messageId: s.uuid({ description: 'Single sends only.' }),
       conversationId: s.uuid({ description: 'Single sends only.' }),
-      providerMessageId: s.nullableString({ description: 'Single sends only: the channel provider id.' }),
+      providerMessageId: s.nullableString({ description: 'Single and timed sends: the channel provider id.' }),
+      scheduledMessageId: s.uuid({ description: 'Scheduled messages only (POST /v1/scheduled-messages).' }),
+      appointmentId: s.uuid({ description: 'Appointment reminders only.' }),
+      reminderId: s.uuid({ description: 'Appointment reminders only.' }),
+      clientId: s.uuid({ description: 'Timed sends only: the contact.' }),
     },
-    { optional: ['messageId', 'conversationId', 'providerMessageId'] },
+    { optional: ['messageId', 'conversationId', 'providerMessageId', 'scheduledMessageId', 'appointmentId', 'reminderId', 'clientId'] },
   );
+
+const appointmentData = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
+  s.object({
+    appointmentId: s.uuid(),
+    status: s.enum(['scheduled', 'confirmed']),
+    startsAt: s.dateTime(),
+    endsAt: s.dateTime(),
+    timezone: s.string({ description: 'IANA zone of the unit.' }),
+    appointmentTypeId: s.uuid(),
+    professionalId: s.uuid(),
+    unitId: s.uuid(),
+    clientId: s.uuid(),
+    clientPhone: s.string(),
+    ticketId: s.nullableUuid(),
+    ...extra,
+  });
 
 /**
  * The `data` of each event this service emits (the specification's 'Data shapes' plus the shapes
@@ -48,8 +68,17 @@ export const eventData: Partial<Record<EventName | 'webhook.test', { summary: st
       cancelledByUser: s.boolean({ description: 'True when cancelled manually.' }),
     }),
   },
-  'message.sent': { summary: 'A message was sent (campaign or single send)', data: messageOutcome('sent') },
-  'message.failed': { summary: 'A message failed (campaign or single send)', data: messageOutcome('failed') },
+  'message.sent': { summary: 'A message was sent (campaign, single send, scheduled message or reminder)', data: messageOutcome('sent') },
+  'message.failed': { summary: 'A message failed (campaign, single send, scheduled message or reminder)', data: messageOutcome('failed') },
+  'appointment.created': { summary: 'An appointment was booked (POST /v1/appointments)', data: appointmentData() },
+  'appointment.rescheduled': {
+    summary: 'An appointment moved to another time, professional or unit',
+    data: appointmentData({ previousStartsAt: s.dateTime(), previousEndsAt: s.dateTime(), previousProfessionalId: s.uuid() }),
+  },
+  'appointment.cancelled': {
+    summary: 'An appointment was cancelled; its pending reminders with it',
+    data: s.object({ appointmentId: s.uuid(), startsAt: s.dateTime(), clientId: s.uuid(), reason: s.nullableString(), cancelledBy: s.enum(['api', 'admin']) }),
+  },
   'message.received': {
     summary: 'A contact wrote to a box',
     data: s.object({ messageId: s.uuid(), conversationId: s.uuid(), contactId: s.uuid(), from: s.string(), text: s.string(), receivedAt: s.dateTime() }),

@@ -243,8 +243,8 @@ export class SendTimedMessages implements TimedSends {
       occurredAt: at,
       data: {
         campaignId: null,
+        detailId: row.id,
         ...(row.kind === 'message' ? { scheduledMessageId: row.id } : { appointmentId: row.appointmentId, reminderId: row.id }),
-        messageId: row.messageId,
         recipientPhone: row.phone,
         recipientName: row.clientName,
         clientId: row.clientId,
