@@ -15,6 +15,8 @@ import { messagesModule } from './messages/messages.module.js';
 import { campaignsModule } from './campaigns/campaigns.module.js';
 import { contactsModule } from './contacts/contacts.module.js';
 import { crmModule } from './crm/crm.module.js';
+import { contractsModule } from './contracts/contracts.module.js';
+import { signingConfigFromEnv, signingModule } from '@carteiro/signing';
 import { schedulingModule } from './scheduling/scheduling.module.js';
 import { ApiSettings, Logger, OpenApiDocumentJson } from './http/tokens.js';
 import { buildOpenApiDocument } from './openapi/document.js';
@@ -61,6 +63,8 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     campaignsModule,
     contactsModule,
     crmModule,
+    signingModule(signingConfigFromEnv(process.env)),
+    contractsModule,
     schedulingModule,
   );
   if (infra.overrides) container.load(...infra.overrides);

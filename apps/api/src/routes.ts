@@ -6,6 +6,7 @@ import { channelRoutes } from './channel/channel.routes.js';
 import { contactsRoutes } from './contacts/contacts.routes.js';
 import { importsRoutes } from './contacts/imports.routes.js';
 import { tagsRoutes } from './contacts/tags.routes.js';
+import { contractsRoutes } from './contracts/contracts.routes.js';
 import { crmRoutes } from './crm/crm.routes.js';
 import { messagesRoutes } from './messages/messages.routes.js';
 import { referenceRoutes } from './openapi/reference.routes.js';
@@ -31,6 +32,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...tagsRoutes,
   ...importsRoutes,
   ...crmRoutes,
+  ...contractsRoutes,
   ...scheduledMessagesRoutes,
   ...appointmentsRoutes,
   ...adminRoutes,

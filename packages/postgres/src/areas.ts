@@ -2,6 +2,7 @@ import { campaignsArea } from './campaigns/campaigns-area.js';
 import { leadsArea } from './leads/leads-area.js';
 import { billingArea } from './billing/billing-area.js';
 import { channelArea } from './channel/channel-area.js';
+import { contractsArea } from './contracts/contracts-area.js';
 import { crmArea } from './crm/crm-area.js';
 import { contactsArea } from './contacts/contacts-area.js';
 import { foundationArea } from './foundation/foundation-area.js';
@@ -13,4 +14,4 @@ import { webhooksArea } from './webhooks/webhooks-area.js';
  * Every area kept in PostgreSQL, one line each: the migrator runs their migrations in name order
  * and the unit of work hands out their repositories. Adding an area adds one line here.
  */
-export const postgresAreas = [foundationArea, channelArea, messagesArea, campaignsArea, webhooksArea, crmArea, contactsArea, schedulingArea, leadsArea, billingArea] as const;
+export const postgresAreas = [foundationArea, channelArea, messagesArea, campaignsArea, webhooksArea, crmArea, contractsArea, contactsArea, schedulingArea, leadsArea, billingArea] as const;

@@ -10,6 +10,7 @@ export * from './messages/messages-area.js';
 export * from './campaigns/campaigns-area.js';
 export * from './webhooks/webhooks-area.js';
 export * from './crm/crm-area.js';
+export * from './contracts/contracts-area.js';
 export * from './foundation/kysely-rate-limiter.js';
 export * from './foundation/kysely-request-gate.js';
 export * from './foundation/kysely-company-repository.js';

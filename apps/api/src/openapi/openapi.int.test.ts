@@ -21,11 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-/** Routes registered on the app itself (outside the routers) under /v1 or /admin/v1: the public document. */
+/** Routes registered on the app itself (outside the routers) under /v1, /admin/v1 or /webhooks (providers' callbacks): the public ones. */
 function appLevelApiRoutes(): { method: string; path: string }[] {
   const stack = (api.app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }).router.stack;
   return stack
-    .filter((layer) => layer.route && /^\/(v1|admin\/v1)\//.test(layer.route.path))
+    .filter((layer) => layer.route && /^\/(v1|admin\/v1|webhooks)\//.test(layer.route.path))
     .flatMap((layer) => Object.keys(layer.route!.methods).map((method) => ({ method, path: layer.route!.path })));
 }
 
@@ -230,6 +230,26 @@ describe('real answers conform to the documented response schemas', () => {
     await call('get', '/admin/v1/companies/:id/crm/stages', { id: company.id }, 200, { headers: api.adminAuth });
     await call('patch', '/admin/v1/crm/stages/:id', { id: crmStage.data.id }, 200, { body: { name: 'Demonstração' }, headers: api.adminAuth });
     await call('delete', '/admin/v1/crm/stages/:id', { id: crmStage.data.id }, 200, { headers: api.adminAuth });
+
+    // Contracts (business.md §4).
+    const template = await call('post', '/admin/v1/companies/:id/contract-templates', { id: company.id }, 201, {
+      body: { name: 'Serviços', body: '# Contrato\n\nPrazo: {{prazo}}.', variables: [{ key: 'prazo', label: 'Prazo' }] },
+      headers: api.adminAuth,
+    });
+    await call('patch', '/admin/v1/contract-templates/:id', { id: template.data.id }, 200, { body: { description: 'Padrão' }, headers: api.adminAuth });
+    await call('get', '/v1/contract-templates', {}, 200);
+    const contract = await call('post', '/v1/contracts', {}, 201, {
+      body: { title: 'Serviços', client_id: opportunity.data.client.id, template_id: template.data.id, variables: { prazo: '12 meses' }, value: 100 },
+    });
+    const contractId = contract.data.id;
+    await call('patch', '/v1/contracts/:id', { id: contractId }, 200, { body: { title: 'Serviços 2026' } });
+    await call('get', '/v1/contracts', { query: '?status=draft' }, 200);
+    await call('post', '/v1/contracts/:id/send', { id: contractId }, 200, { body: {}, headers: { ...bearer, 'x-actor-user-id': 'user-1' } });
+    const signed = await call('get', '/v1/contracts/:id', { id: contractId }, 200);
+    await call('post', '/admin/v1/simulator/contracts/:id/sign', { id: contractId }, 200, { body: { signer_id: signed.data.signers[0].id, outcome: 'signed' }, headers: api.adminAuth });
+    await call('delete', '/v1/contracts/:id', { id: contractId }, 409);
+    await call('delete', '/admin/v1/contract-templates/:id', { id: template.data.id }, 200, { headers: api.adminAuth });
+    await call('post', '/webhooks/signing/:provider', { provider: 'zapsign' }, 404, { body: {}, headers: {} });
 
     // Scheduling (apps/api/src/scheduling): the catalogue, appointments, scheduled messages.
     {

@@ -1,0 +1,241 @@
+import type {
+  Contract,
+  ContractDelivery,
+  ContractDocument,
+  ContractFilter,
+  ContractRepositories,
+  ContractRepository,
+  ContractSigner,
+  ContractStatus,
+  ContractTemplate,
+  ContractTemplateRepository,
+  Page,
+  PageRequest,
+  SigningEventLog,
+  TemplateVariable,
+} from '@carteiro/core';
+import { pageOffset, toPage } from '@carteiro/core';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../shared/database.js';
+import type { ContractTemplatesTable, ContractsTable } from './contracts-tables.js';
+
+const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
+
+interface StoredSigner extends Omit<ContractSigner, 'signedAt' | 'refusedAt'> {
+  signedAt: string | null;
+  refusedAt: string | null;
+}
+
+function toContract(row: Selectable<ContractsTable>): Contract {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    title: row.title,
+    status: row.status as ContractStatus,
+    value: row.value_cents === null ? null : Number(row.value_cents),
+    clientId: row.client_id,
+    opportunityId: row.opportunity_id,
+    templateId: row.template_id,
+    variables: row.variables as Record<string, string>,
+    content: row.content,
+    signers: (row.signers as StoredSigner[]).map((s) => ({ ...s, signedAt: date(s.signedAt), refusedAt: date(s.refusedAt) })),
+    expiresInDays: row.expires_in_days,
+    sentAt: date(row.sent_at),
+    expiresAt: date(row.expires_at),
+    signedAt: date(row.signed_at),
+    refusedAt: date(row.refused_at),
+    cancelledAt: date(row.cancelled_at),
+    sendingSince: date(row.sending_since),
+    document: (row.document as ContractDocument | null) ?? null,
+    delivery: (row.delivery as ContractDelivery | null) ?? null,
+    provider: row.provider,
+    providerRef: row.provider_ref,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function contractRow(c: Contract) {
+  return {
+    id: c.id,
+    company_id: c.companyId,
+    title: c.title,
+    status: c.status,
+    value_cents: c.value,
+    client_id: c.clientId,
+    opportunity_id: c.opportunityId,
+    template_id: c.templateId,
+    variables: JSON.stringify(c.variables),
+    content: c.content,
+    signers: JSON.stringify(c.signers),
+    expires_in_days: c.expiresInDays,
+    sent_at: c.sentAt,
+    expires_at: c.expiresAt,
+    signed_at: c.signedAt,
+    refused_at: c.refusedAt,
+    cancelled_at: c.cancelledAt,
+    sending_since: c.sendingSince,
+    document: c.document === null ? null : JSON.stringify(c.document),
+    delivery: c.delivery === null ? null : JSON.stringify(c.delivery),
+    provider: c.provider,
+    provider_ref: c.providerRef,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+  };
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export class KyselyContractRepository implements ContractRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(c: Contract) {
+    await this.db.insertInto('contracts').values(contractRow(c)).execute();
+  }
+
+  async update(c: Contract) {
+    const { id: _id, company_id: _c, created_at: _at, ...changes } = contractRow(c);
+    await this.db.updateTable('contracts').set(changes).where('id', '=', c.id).where('company_id', '=', c.companyId).execute();
+  }
+
+  async findById(companyId: string, id: string) {
+    const row = await this.db.selectFrom('contracts').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    return row ? toContract(row) : null;
+  }
+
+  async findAnyById(id: string) {
+    const row = await this.db.selectFrom('contracts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toContract(row) : null;
+  }
+
+  async findByIdForUpdate(companyId: string, id: string) {
+    const row = await this.db.selectFrom('contracts').selectAll().where('company_id', '=', companyId).where('id', '=', id).forUpdate().executeTakeFirst();
+    return row ? toContract(row) : null;
+  }
+
+  async findByProviderRefForUpdate(provider: string, providerRef: string) {
+    const row = await this.db.selectFrom('contracts').selectAll().where('provider', '=', provider).where('provider_ref', '=', providerRef).forUpdate().executeTakeFirst();
+    return row ? toContract(row) : null;
+  }
+
+  async list(companyId: string, filter: ContractFilter, page: PageRequest): Promise<Page<Contract>> {
+    let query = this.db.selectFrom('contracts').where('company_id', '=', companyId);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    if (filter.clientId) query = query.where('client_id', '=', filter.clientId);
+    if (filter.opportunityId) query = query.where('opportunity_id', '=', filter.opportunityId);
+    if (filter.search) query = query.where('title', 'ilike', `%${escapeLike(filter.search)}%`);
+    const [rows, total] = await Promise.all([
+      query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return toPage(rows.map(toContract), Number(total.n), page);
+  }
+
+  async countSentSince(companyId: string, since: Date) {
+    const row = await this.db
+      .selectFrom('contracts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', companyId)
+      .where('sent_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async stuckSending(before: Date, limit: number) {
+    const rows = await this.db
+      .selectFrom('contracts')
+      .selectAll()
+      .where('status', '=', 'sending')
+      .where('sending_since', '<', before)
+      .orderBy('sending_since')
+      .limit(limit)
+      .execute();
+    return rows.map(toContract);
+  }
+
+  async awaitingSignature(limit: number) {
+    const rows = await this.db.selectFrom('contracts').selectAll().where('status', '=', 'sent').orderBy('updated_at').orderBy('id').limit(limit).execute();
+    return rows.map(toContract);
+  }
+}
+
+function toTemplate(row: Selectable<ContractTemplatesTable>): ContractTemplate {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    description: row.description,
+    body: row.body,
+    variables: row.variables as TemplateVariable[],
+    active: row.active,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+export class KyselyContractTemplateRepository implements ContractTemplateRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(t: ContractTemplate) {
+    await this.db
+      .insertInto('contract_templates')
+      .values({
+        id: t.id,
+        company_id: t.companyId,
+        name: t.name,
+        description: t.description,
+        body: t.body,
+        variables: JSON.stringify(t.variables),
+        active: t.active,
+        created_at: t.createdAt,
+        updated_at: t.updatedAt,
+      })
+      .execute();
+  }
+
+  async update(t: ContractTemplate) {
+    await this.db
+      .updateTable('contract_templates')
+      .set({ name: t.name, description: t.description, body: t.body, variables: JSON.stringify(t.variables), active: t.active, updated_at: t.updatedAt })
+      .where('id', '=', t.id)
+      .execute();
+  }
+
+  async findById(companyId: string, id: string) {
+    const row = await this.db.selectFrom('contract_templates').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    return row ? toTemplate(row) : null;
+  }
+
+  async findAnyById(id: string) {
+    const row = await this.db.selectFrom('contract_templates').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toTemplate(row) : null;
+  }
+
+  async listByCompany(companyId: string, includeInactive: boolean) {
+    let query = this.db.selectFrom('contract_templates').selectAll().where('company_id', '=', companyId);
+    if (!includeInactive) query = query.where('active', '=', true);
+    return (await query.orderBy('name').orderBy('id').execute()).map(toTemplate);
+  }
+}
+
+export class KyselySigningEventLog implements SigningEventLog {
+  constructor(private readonly db: Kysely<Database>) {}
+  async recordOnce(provider: string, eventId: string, at: Date) {
+    const inserted = await this.db
+      .insertInto('signing_events')
+      .values({ provider, event_id: eventId, received_at: at })
+      .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
+      .returning('event_id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+}
+
+/** The contracts area's Kysely repositories over one connection or transaction. */
+export function kyselyContractRepositories(db: Kysely<Database>): ContractRepositories {
+  return {
+    contracts: new KyselyContractRepository(db),
+    contractTemplates: new KyselyContractTemplateRepository(db),
+    signingEvents: new KyselySigningEventLog(db),
+  };
+}
