@@ -18,6 +18,9 @@ import { crmModule } from './crm/crm.module.js';
 import { contractsModule } from './contracts/contracts.module.js';
 import { signingConfigFromEnv, signingModule } from '@carteiro/signing';
 import { schedulingModule } from './scheduling/scheduling.module.js';
+import { leadsModule } from './leads/leads.module.js';
+import { reportsModule } from './reports/reports.module.js';
+import { billingModule } from './billing/billing.module.js';
 import { ApiSettings, Logger, OpenApiDocumentJson } from './http/tokens.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 
@@ -66,6 +69,9 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     signingModule(signingConfigFromEnv(process.env)),
     contractsModule,
     schedulingModule,
+    leadsModule,
+    reportsModule,
+    billingModule,
   );
   if (infra.overrides) container.load(...infra.overrides);
   return container;

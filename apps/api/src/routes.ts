@@ -8,6 +8,9 @@ import { importsRoutes } from './contacts/imports.routes.js';
 import { tagsRoutes } from './contacts/tags.routes.js';
 import { contractsRoutes } from './contracts/contracts.routes.js';
 import { crmRoutes } from './crm/crm.routes.js';
+import { leadsRoutes } from './leads/leads.routes.js';
+import { billingAdminRoutes } from './billing/billing.routes.js';
+import { reportsRoutes } from './reports/reports.routes.js';
 import { messagesRoutes } from './messages/messages.routes.js';
 import { referenceRoutes } from './openapi/reference.routes.js';
 import { appointmentsRoutes } from './scheduling/appointments.routes.js';
@@ -35,7 +38,10 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...contractsRoutes,
   ...scheduledMessagesRoutes,
   ...appointmentsRoutes,
+  ...leadsRoutes,
+  ...reportsRoutes,
   ...adminRoutes,
+  ...billingAdminRoutes,
   ...schedulingAdminRoutes,
   ...simulatorInboundRoutes,
 ];

@@ -15,6 +15,7 @@ import { channelsModule } from '@carteiro/channels';
 import { channelWorkerModule } from './channel/channel.module.js';
 import { campaignsWorkerModule } from './campaigns/campaigns.module.js';
 import { contactsWorkerModule } from './contacts/contacts.module.js';
+import { leadsWorkerModule } from './leads/leads.module.js';
 import { schedulingWorkerModule } from './scheduling/scheduling.module.js';
 
 /** How long domain events stay in the outbox table after the fan-out took them. */
@@ -45,6 +46,7 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container.load(channelsModule, channelWorkerModule);
   container.load(campaignsWorkerModule);
   container.load(contactsWorkerModule);
+  container.load(leadsWorkerModule);
   container.load(schedulingWorkerModule);
   if (infra.overrides) container.load(...infra.overrides);
   return container;

@@ -1,4 +1,4 @@
-import { GetLimits, QuotaNames, Repositories, displayedBalance } from '@carteiro/core';
+import { CreditKinds, GetBalance, GetLimits, QuotaNames, Repositories } from '@carteiro/core';
 import type { ServiceRepositories } from '@carteiro/postgres';
 import { defineRoute } from '../http/route.js';
 import { component, pageQuery, s } from '../http/schema.js';
@@ -102,21 +102,21 @@ export const accountRoutes = [
     operationId: 'getBalance',
     summary: 'Read prepaid balances',
     tag: 'Account',
+    description:
+      'The three prepaid kinds (avulso send units, assistant credits, lead credits; -1 for unlimited companies), the low-balance threshold of each (null: none) and `low[]`, the kinds at or below their threshold or at 0. `billing.low_balance` fires when a debit crosses a threshold or reaches 0, once until a payment.',
     response: {
       status: 200,
-      description: 'The three prepaid kinds; only `messages` is used by this service.',
+      description: 'The balances, thresholds and low kinds.',
       data: s.object({
         modality,
         unlimited: s.boolean(),
-        balances: s.object({ messages: s.integer({ minimum: -1 }), ai_credits: s.integer(), lead_credits: s.integer() }),
+        balances: s.object({ messages: s.integer({ minimum: -1 }), ai_credits: s.integer({ minimum: -1 }), lead_credits: s.integer({ minimum: -1 }) }),
+        thresholds: s.object({ messages: s.nullableInteger(), ai_credits: s.nullableInteger(), lead_credits: s.nullableInteger() }),
+        low: s.array(s.enum(CreditKinds)),
       }),
     },
-    handler({ principal: { company } }) {
-      return {
-        modality: company.modality,
-        unlimited: company.unlimited,
-        balances: { messages: displayedBalance(company), ai_credits: 0, lead_credits: 0 },
-      };
+    handler({ principal: { company }, use }) {
+      return use(GetBalance).execute(company.id);
     },
   }),
   defineRoute({

@@ -115,6 +115,44 @@ export const eventData: Partial<Record<EventName | 'webhook.test', { summary: st
     summary: 'A contact import stopped',
     data: s.object({ jobId: s.uuid(), processed: s.integer(), error: s.object({ code: s.string(), message: s.string() }) }),
   },
+  'lead.search_completed': {
+    summary: 'A lead search finished (POST /v1/leads/search)',
+    data: s.object({
+      jobId: s.uuid(),
+      status: s.enum(['completed', 'failed']),
+      total: s.integer({ description: 'Leads the source has for the criteria.' }),
+      returned: s.integer({ description: 'Leads stored (each cost 1 lead credit on live keys).' }),
+      creditsUsed: s.integer(),
+      error: s.nullableString({ description: '`lead_credits_exhausted` when credits ran out, or the source failure.' }),
+    }),
+  },
+  'lead.saved_to_crm': {
+    summary: 'Leads were saved as contacts (POST /v1/leads/save-to-crm)',
+    data: s.object({ jobId: s.nullableUuid(), created: s.integer(), updated: s.integer(), skipped: s.integer(), contactIds: s.array(s.uuid()) }),
+  },
+  'payment.received': {
+    summary: 'The operator recorded a payment (POST /admin/v1/companies/{id}/payments)',
+    data: s.object({
+      paymentId: s.uuid(),
+      kind: s.enum(['messages', 'ai_credits', 'lead_credits']),
+      units: s.integer(),
+      amount: s.number({ description: 'BRL.' }),
+      method: s.enum(['pix', 'boleto', 'card', 'manual']),
+      externalRef: s.string(),
+      balanceAfter: s.integer(),
+      paidAt: s.dateTime(),
+    }),
+  },
+  'billing.low_balance': {
+    summary: "A debit crossed a balance's threshold or emptied it (once until a payment)",
+    data: s.object({
+      kind: s.enum(['messages', 'ai_credits', 'lead_credits']),
+      balance: s.integer(),
+      threshold: s.nullableInteger(),
+      level: s.enum(['low', 'exhausted']),
+      modality: s.string(),
+    }),
+  },
   'channel.session_connected': {
     summary: 'A number connected',
     data: s.object({ instanceId: s.uuid(), setorId: s.uuid(), phoneNumber: s.nullableString() }),

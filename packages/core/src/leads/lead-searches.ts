@@ -54,7 +54,8 @@ export class StartLeadSearch {
     private readonly uow: UnitOfWork<Areas>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly sources: LeadSources,
+    /** The name of the source live keys read (`LEAD_SOURCE`); test keys always read the sample. */
+    private readonly liveSource: string,
   ) {}
 
   async execute(companyId: string, apiKey: { id: string; mode: KeyMode }, input: LeadSearchCriteria): Promise<LeadSearch> {
@@ -71,8 +72,8 @@ export class StartLeadSearch {
           if (balance <= 0) throw creditsExhausted('lead_credits', balance, 1);
         }
       }
-      const source = apiKey.mode === 'test' ? this.sources.test : this.sources.live;
-      const search = createLeadSearch(this.ids.newId(), companyId, apiKey, criteria, source.name, now);
+      const source = apiKey.mode === 'test' ? 'sample' : this.liveSource;
+      const search = createLeadSearch(this.ids.newId(), companyId, apiKey, criteria, source, now);
       await repos.leadSearches.insert(search);
       await repos.jobs.enqueue(LeadQueues.search, { searchId: search.id });
       return search;

@@ -93,10 +93,10 @@ export class SaveLeadsToCrm {
           filled = write.filled;
           if (write.changed) await repos.contacts.update(write.contact);
         } else {
-          events.push(event('contact.created', { contactId: stored.id, phone: stored.phone, name: stored.name, source: 'lead' }));
+          events.push(event('contact.created', { contactId: stored.id, phone: stored.phone, name: stored.name, source: 'api' }));
         }
         const added = tags.length > 0 ? await repos.tags.tagContact(stored.id, tags, now) : [];
-        if (added.length > 0) events.push(event('contact.tagged', { contactId: stored.id, tagIds: added, source: 'lead', ruleId: null }));
+        if (added.length > 0) events.push(event('contact.tagged', { contactId: stored.id, tagIds: added, source: 'api', ruleId: null }));
         results.push({ cnpj: item.cnpj, phone: stored.phone, status: created ? 'created' : 'updated', contactId: stored.id, filled, reason: null });
       }
       const count = (status: SavedLead['status']) => results.filter((r) => r.status === status).length;

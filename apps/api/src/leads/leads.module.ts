@@ -1,0 +1,42 @@
+import {
+  Clock,
+  DnsResolver,
+  IdGenerator,
+  leadQueueDefinitions,
+  ReadLeadSearch,
+  Repositories,
+  SaveLeadsToCrm,
+  SimulatedDnsResolver,
+  SimulatedDnsResolverToken,
+  StartLeadSearch,
+  UnitOfWork,
+  ValidateEmailMx,
+} from '@carteiro/core';
+import { QueueDefinitions } from '@carteiro/pgboss';
+import { ContainerModule } from 'inversify';
+import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
+import { NodeDnsResolver } from './node-dns-resolver.js';
+
+/** The source live keys read: `LEAD_SOURCE` (sample|cnpja), the sample by default. */
+export function leadSourceName(env: NodeJS.ProcessEnv = process.env): string {
+  return env.LEAD_SOURCE === 'cnpja' ? 'cnpja' : 'sample';
+}
+
+/** The leads area's use cases, the DNS resolvers (node:dns for live keys, the simulated one for test keys) and its queue. */
+export const leadsModule = new ContainerModule(({ bind }) => {
+  bind(QueueDefinitions).toConstantValue(leadQueueDefinitions);
+  bind(DnsResolver).toConstantValue(new NodeDnsResolver());
+  bind(SimulatedDnsResolverToken).toConstantValue(new SimulatedDnsResolver());
+  bind(StartLeadSearch)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new StartLeadSearch(uow, clock, ids, leadSourceName()), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(ReadLeadSearch)
+    .toResolvedValue((repos: ServiceRepositories, clock: Clock) => new ReadLeadSearch(repos, clock), [Repositories, Clock])
+    .inSingletonScope();
+  bind(SaveLeadsToCrm)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new SaveLeadsToCrm(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(ValidateEmailMx)
+    .toResolvedValue((live: DnsResolver, test: DnsResolver, clock: Clock) => new ValidateEmailMx({ live, test }, clock), [DnsResolver, SimulatedDnsResolverToken, Clock])
+    .inSingletonScope();
+});
