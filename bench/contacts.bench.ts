@@ -71,8 +71,14 @@ export async function runContactsBench(log: (line: string) => void = console.log
     const company = createCompany(ids.newId(), clock.now(), { name: 'Bench' });
     await repos.companies.insert(company);
 
-    // Seed: one statement per 100,000 contacts, phones +55 11 9XXXX-XXXX numbered from 0.
+    // Seed: the secondary indexes are dropped and rebuilt afterwards from their own definitions (building a GIN
+    // index once is much faster than a million incremental inserts), then one statement per 100,000 contacts,
+    // phones +55 11 9XXXX-XXXX numbered from 0.
     const seedStarted = performance.now();
+    const secondary = await sql<{ indexname: string; indexdef: string }>`
+      SELECT indexname, indexdef FROM pg_indexes
+      WHERE tablename = 'contacts' AND indexname NOT IN ('contacts_pkey', 'contacts_company_id_phone_key_key')`.execute(db);
+    for (const index of secondary.rows) await sql.raw(`DROP INDEX ${index.indexname}`).execute(db);
     for (let from = 0; from < total; from += 100_000) {
       const to = Math.min(total, from + 100_000) - 1;
       await sql`
@@ -82,6 +88,10 @@ export async function runContactsBench(log: (line: string) => void = console.log
                'c' || g || '@example.com', now() - (g || ' seconds')::interval, now()
         FROM generate_series(${from}::int, ${to}::int) AS g`.execute(db);
     }
+    await db.connection().execute(async (conn) => {
+      await sql`SET maintenance_work_mem = '256MB'`.execute(conn);
+      for (const index of secondary.rows) await sql.raw(index.indexdef).execute(conn);
+    });
     await sql`ANALYZE contacts`.execute(db);
     const seedSeconds = round((performance.now() - seedStarted) / 1000);
     log(`seeded ${total.toLocaleString('en-US')} contacts in ${seedSeconds} s`);
@@ -110,13 +120,19 @@ export async function runContactsBench(log: (line: string) => void = console.log
     log(`lookup by phone (${lookups}): median ${phone.medianMs} ms, p99 ${phone.p99Ms} ms`);
 
     // GET /v1/contacts?q=…: a name with its number, part of an email, phone digits.
+    const qKinds = ['name', 'email', 'digits'] as const;
+    const byKind: Record<(typeof qKinds)[number], number[]> = { name: [], email: [], digits: [] };
     const search = await time(searches, async (i) => {
       const g = Math.floor(random() * total);
-      const q = i % 3 === 0 ? `${LAST[Math.floor(g / 7) % LAST.length]} ${g}` : i % 3 === 1 ? `c${g}@exa` : `${90_000_000 + g}`;
+      const kind = qKinds[i % 3]!;
+      const q = kind === 'name' ? `${LAST[Math.floor(g / 7) % LAST.length]} ${g}` : kind === 'email' ? `c${g}@exa` : `${90_000_000 + g}`;
+      const started = performance.now();
       const found = await repos.contacts.search(company.id, { q }, page, clock.now());
+      byKind[kind].push(performance.now() - started);
       if (found.items.length === 0) throw new Error(`q ${q} found nothing`);
     });
-    log(`q search (${searches}): median ${search.medianMs} ms, p99 ${search.p99Ms} ms`);
+    const kindLine = qKinds.map((k) => `${k} p99 ${round(percentile(byKind[k].sort((a, b) => a - b), 99))} ms`).join(', ');
+    log(`q search (${searches}): median ${search.medianMs} ms, p99 ${search.p99Ms} ms (${kindLine})`);
 
     // POST /v1/imports to completed: the creation (checks, batches stored) and the job (20 batches of 500).
     // The job is run here in-process: the queue itself is not part of the figure.

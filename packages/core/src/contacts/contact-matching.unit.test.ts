@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { InMemoryUnitOfWork, ManualClock, SequentialIds } from '../testing/index.js';
 import { createCompany } from '../companies/index.js';
-import { applyContactWrite, createContact, ManageContacts, UpsertContact } from './index.js';
+import { applyContactWrite, contactQueryKind, createContact, ManageContacts, UpsertContact } from './index.js';
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 
@@ -52,5 +52,16 @@ describe('matching by phone', () => {
     expect(uow.store.events.filter((e) => e.event === 'contact.merged').map((e) => e.data)).toEqual([
       { contactId: a.id, mergedContactId: b.id, phone: '+5511987654321', mergedPhone: '+5511912345678', movedTickets: 0 },
     ]);
+  });
+});
+
+describe('how q is read', () => {
+  it('phone-like text matches phone endings, text with @ the email, anything else name or email', () => {
+    expect(contactQueryKind('4321')).toBe('phone');
+    expect(contactQueryKind('+55 (11) 98765-4321')).toBe('phone');
+    expect(contactQueryKind('ana@')).toBe('email');
+    expect(contactQueryKind('Ana Souza')).toBe('text');
+    expect(contactQueryKind('Ana 2')).toBe('text');
+    expect(contactQueryKind('()-')).toBe('text');
   });
 });

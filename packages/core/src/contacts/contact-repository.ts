@@ -22,7 +22,11 @@ export const MAX_ENSURE_CONTACTS = 10_000;
 export interface ContactSearch {
   /** E.164: matches either spelling of a Brazilian mobile. */
   phone?: string;
-  /** Part of the name or email (case-insensitive), or the last digits of the phone (either ninth-digit form). */
+  /**
+   * What to look for, by its shape (see {@link contactQueryKind}): a phone-like text matches the end of the
+   * phone's digits (either ninth-digit form); a text with `@` part of the email; any other text part of the name
+   * or the email (case-insensitive).
+   */
   q?: string;
   /** The assistant in effect at `now` (switched on and not paused). */
   iaAtiva?: boolean;
@@ -118,3 +122,10 @@ export interface ContactRepository {
   writeBatch(companyId: string, rows: readonly ContactBatchRow[], mode: ContactImportMode, ids: IdGenerator, now: Date): Promise<ContactBatchOutcome[]>;
 }
 export const ContactRepository = Symbol.for('carteiro.ContactRepository');
+
+/** How `q` of a contact search is read: `phone` (only digits, spaces and `+()-.`), `email` (has `@`) or `text`. */
+export function contactQueryKind(q: string): 'phone' | 'email' | 'text' {
+  if (/^[\d\s()+.\-]+$/.test(q) && /\d/.test(q)) return 'phone';
+  if (q.includes('@')) return 'email';
+  return 'text';
+}

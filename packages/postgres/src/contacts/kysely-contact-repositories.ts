@@ -1,5 +1,6 @@
 import {
   applyContactWrite,
+  contactQueryKind,
   MAX_ENSURE_CONTACTS,
   ValidationError,
   phoneMatchKey,
@@ -126,19 +127,18 @@ export class KyselyContactRepository implements ContactRepository {
     if (search.phone) query = query.where('c.phone_key', '=', phoneMatchKey(search.phone));
     const q = search.q?.trim().toLowerCase();
     if (q) {
-      const digits = q.replace(/\D/g, '');
-      query = query.where((eb) =>
-        eb.or([
-          eb(sql`lower(c.name)`, 'like', likeInfix(q)),
-          eb(sql`lower(c.email)`, 'like', likeInfix(q)),
-          ...(digits.length > 0
-            ? [
-                eb(sql`reverse(regexp_replace(c.phone, '[^0-9]', '', 'g'))`, 'like', `${[...digits].reverse().join('')}%`),
-                eb(sql`reverse(regexp_replace(c.phone_key, '[^0-9]', '', 'g'))`, 'like', `${[...digits].reverse().join('')}%`),
-              ]
-            : []),
-        ]),
-      );
+      const kind = contactQueryKind(q);
+      if (kind === 'phone') {
+        // The end of the number: reversed digits make it a prefix, which the btree indexes of 0007 answer.
+        const reversed = `${[...q.replace(/\D/g, '')].reverse().join('')}%`;
+        query = query.where((eb) =>
+          eb.or([eb(sql`reverse(regexp_replace(c.phone, '[^0-9]', '', 'g'))`, 'like', reversed), eb(sql`reverse(regexp_replace(c.phone_key, '[^0-9]', '', 'g'))`, 'like', reversed)]),
+        );
+      } else if (kind === 'email') {
+        query = query.where(sql`lower(c.email)`, 'like', likeInfix(q));
+      } else {
+        query = query.where((eb) => eb.or([eb(sql`lower(c.name)`, 'like', likeInfix(q)), eb(sql`lower(c.email)`, 'like', likeInfix(q))]));
+      }
     }
     if (search.iaAtiva !== undefined) {
       const active = sql<boolean>`(c.ia_ativa AND (c.ia_paused_until IS NULL OR c.ia_paused_until <= ${now}))`;

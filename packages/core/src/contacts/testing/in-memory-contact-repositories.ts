@@ -2,6 +2,7 @@ import {
   applyContactWrite,
   assistantActive,
   contactMatchKey,
+  contactQueryKind,
   MAX_ENSURE_CONTACTS,
   type Contact,
   type ContactAffinity,
@@ -104,13 +105,13 @@ export class InMemoryContactRepository implements ContactRepository {
     const all = [...this.rows.values()]
       .filter((c) => c.companyId === companyId)
       .filter((c) => !search.phone || contactMatchKey(c) === phoneMatchKey(search.phone))
-      .filter(
-        (c) =>
-          !q ||
-          (c.name ?? '').toLowerCase().includes(q) ||
-          (c.email ?? '').toLowerCase().includes(q) ||
-          (qDigits.length > 0 && (c.phone.replace(/\D/g, '').endsWith(qDigits) || contactMatchKey(c).replace(/\D/g, '').endsWith(qDigits))),
-      )
+      .filter((c) => {
+        if (!q) return true;
+        const kind = contactQueryKind(q);
+        if (kind === 'phone') return c.phone.replace(/\D/g, '').endsWith(qDigits) || contactMatchKey(c).replace(/\D/g, '').endsWith(qDigits);
+        if (kind === 'email') return (c.email ?? '').toLowerCase().includes(q);
+        return (c.name ?? '').toLowerCase().includes(q) || (c.email ?? '').toLowerCase().includes(q);
+      })
       .filter((c) => search.iaAtiva === undefined || assistantActive(c, now) === search.iaAtiva)
       .filter((c) => !search.updatedSince || c.updatedAt >= search.updatedSince)
       .filter((c) => (search.tagIds ?? []).every((t) => this.links.some((l) => l.contactId === c.id && l.tagId === t)))
