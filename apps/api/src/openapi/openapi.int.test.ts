@@ -285,6 +285,21 @@ describe('real answers conform to the documented response schemas', () => {
       await call('delete', '/v1/scheduled-messages/:id', { id: scheduled.data.id }, 200);
     }
 
+    // Leads, reports and billing (business.md §5, §6).
+    {
+      const admin = api.adminAuth;
+      await call('get', '/v1/leads/cnaes', { query: '?q=padaria' }, 200);
+      await call('get', '/v1/leads/municipios', { query: '?q=campinas&uf=SP' }, 200);
+      await call('post', '/admin/v1/companies/:id/payments', { id: company.id }, 201, { body: { kind: 'lead_credits', units: 100, amount: 19.9, method: 'pix', external_ref: 'openapi-1' }, headers: admin });
+      await call('get', '/admin/v1/companies/:id/payments', { id: company.id }, 200, { headers: admin });
+      await call('put', '/admin/v1/companies/:id/low-balance-thresholds', { id: company.id }, 200, { body: { lead_credits: 20 }, headers: admin });
+      const search = await call('post', '/v1/leads/search', {}, 202, { body: { cnaes: ['4721102'], municipios: ['3509502'], limit: 10 } });
+      await call('get', '/v1/leads/search/:jobId', { jobId: search.data.jobId }, 200);
+      await call('post', '/v1/leads/save-to-crm', {}, 200, { body: { items: [{ cnpj: '11222333000181', name: 'Padaria', phone: '+5511987654399' }], job_id: search.data.jobId } });
+      await call('post', '/v1/leads/validate-email-mx', {}, 200, { body: { emails: ['a@nullmx.test', 'b@example.com'] } });
+      await call('get', '/v1/reports/summary', {}, 200);
+    }
+
     await call('get', '/v1/limits', {}, 401, { headers: {} });
     const narrow = await api.createKey(company.id, { scopes: ['messages:write'] });
     await call('get', '/v1/limits', {}, 403, { headers: { Authorization: `Bearer ${narrow}` } });
