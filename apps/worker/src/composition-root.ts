@@ -13,6 +13,7 @@ import { Logger } from './tokens.js';
 import { webhooksModule } from './webhooks/webhooks.module.js';
 import { channelsModule } from '@carteiro/channels';
 import { channelWorkerModule } from './channel/channel.module.js';
+import { contractsWorkerModule, workerSigningModule } from './contracts/contracts.module.js';
 import { campaignsWorkerModule } from './campaigns/campaigns.module.js';
 import { contactsWorkerModule } from './contacts/contacts.module.js';
 import { leadsWorkerModule } from './leads/leads.module.js';
@@ -45,6 +46,7 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container.load(webhooksAdaptersModule({ allowPrivate: infra.config.allowPrivateWebhooks }), webhooksModule);
   container.load(channelsModule, channelWorkerModule);
   container.load(campaignsWorkerModule);
+  container.load(workerSigningModule(), contractsWorkerModule);
   container.load(contactsWorkerModule);
   container.load(leadsWorkerModule);
   container.load(schedulingWorkerModule);

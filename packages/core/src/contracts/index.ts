@@ -1,3 +1,4 @@
+export * from './contract-queues.js';
 export * from './contract-renderer.js';
 export * from './contract-repositories.js';
 export * from './contract-template.js';
