@@ -125,6 +125,7 @@ export function CampaignDetailPage({ id }: { id: string }) {
             <h1 id="detail-title">{c.name}</h1>
             <span class={`badge c-${c.status}`} data-status={c.status}>
               {t(`cstatus.${c.status}` as MessageKey)}
+              {c.cancelled_by_user ? ` · ${t('detail.cancelled')}` : ''}
             </span>
           </div>
           <ProgressBar total={c.total_destinatarios} sent={c.total_enviados} failed={c.total_falhas} skipped={c.total_pulados} />

@@ -97,12 +97,14 @@ function WebhookActions({ webhook, open, onToggle }: { webhook: Webhook; open: b
   const { api } = useApp();
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [page, setPage] = useState(1);
   const deliveries = usePoll(
-    async () => (open ? await unwrap(api!.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { limit: 50 } } })) : null),
+    async () => (open ? await unwrap(api!.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { limit: 15, page } } })) : null),
     open ? 2_000 : 0,
-    [api, webhook.id, open],
+    [api, webhook.id, open, page],
   );
   const items = deliveries.data ? deliveries.data.items : [];
+  const pages = Math.max(1, deliveries.data?.totalPages ?? 1);
   return (
     <>
       <div class="actions">
@@ -176,6 +178,15 @@ function WebhookActions({ webhook, open, onToggle }: { webhook: Webhook; open: b
               ))}
             </tbody>
           </table>
+          <div class="pager">
+            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              {t('detail.prev')}
+            </button>
+            <span>{t('detail.page', { page, pages })}</span>
+            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              {t('detail.next')}
+            </button>
+          </div>
         </div>
       )}
     </>
