@@ -24,8 +24,8 @@ export interface ContactSearch {
   phone?: string;
   /**
    * What to look for, by its shape (see {@link contactQueryKind}): a phone-like text matches the end of the
-   * phone's digits (either ninth-digit form); a text with `@` part of the email; any other text part of the name
-   * or the email (case-insensitive).
+   * phone's digits (either ninth-digit form); a text with `@` the start of the email; any other text part of the
+   * name or the start of the email (case-insensitive).
    */
   q?: string;
   /** The assistant in effect at `now` (switched on and not paused). */

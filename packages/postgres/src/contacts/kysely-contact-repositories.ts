@@ -42,6 +42,11 @@ function toContact(row: Selectable<ContactsTable>): Contact {
   };
 }
 
+/** `…%` for LIKE with the pattern characters of `text` escaped. */
+function likePrefix(text: string): string {
+  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /** `%…%` for LIKE with the pattern characters of `text` escaped. */
 function likeInfix(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -135,9 +140,9 @@ export class KyselyContactRepository implements ContactRepository {
           eb.or([eb(sql`reverse(regexp_replace(c.phone, '[^0-9]', '', 'g'))`, 'like', reversed), eb(sql`reverse(regexp_replace(c.phone_key, '[^0-9]', '', 'g'))`, 'like', reversed)]),
         );
       } else if (kind === 'email') {
-        query = query.where(sql`lower(c.email)`, 'like', likeInfix(q));
+        query = query.where(sql`lower(c.email)`, 'like', likePrefix(q));
       } else {
-        query = query.where((eb) => eb.or([eb(sql`lower(c.name)`, 'like', likeInfix(q)), eb(sql`lower(c.email)`, 'like', likeInfix(q))]));
+        query = query.where((eb) => eb.or([eb(sql`lower(c.name)`, 'like', likeInfix(q)), eb(sql`lower(c.email)`, 'like', likePrefix(q))]));
       }
     }
     if (search.iaAtiva !== undefined) {

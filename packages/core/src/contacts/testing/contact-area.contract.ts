@@ -74,7 +74,9 @@ export function describeContactAreaContract(name: string, setup: () => Promise<R
       expect(await idsOf({})).toEqual([cid.id, bia.id, ana.id]);
       expect(await idsOf({ phone: '+551187654321' })).toEqual([ana.id]);
       expect(await idsOf({ q: 'souz' })).toEqual([ana.id]);
-      expect(await idsOf({ q: 'ACME.TEST' })).toEqual([ana.id]);
+      expect(await idsOf({ q: 'ANA@ACME' })).toEqual([ana.id]);
+      expect(await idsOf({ q: 'ANA@' })).toEqual([ana.id]);
+      expect(await idsOf({ q: 'acme.test' })).toEqual([]);
       expect(await idsOf({ q: '554444' })).toEqual([cid.id]);
       expect(await idsOf({ q: '(31) 95555-4444' })).toEqual([cid.id]);
       expect(await idsOf({ q: '1187654321' })).toEqual([ana.id]);

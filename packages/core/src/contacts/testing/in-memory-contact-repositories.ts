@@ -109,8 +109,8 @@ export class InMemoryContactRepository implements ContactRepository {
         if (!q) return true;
         const kind = contactQueryKind(q);
         if (kind === 'phone') return c.phone.replace(/\D/g, '').endsWith(qDigits) || contactMatchKey(c).replace(/\D/g, '').endsWith(qDigits);
-        if (kind === 'email') return (c.email ?? '').toLowerCase().includes(q);
-        return (c.name ?? '').toLowerCase().includes(q) || (c.email ?? '').toLowerCase().includes(q);
+        if (kind === 'email') return (c.email ?? '').toLowerCase().startsWith(q);
+        return (c.name ?? '').toLowerCase().includes(q) || (c.email ?? '').toLowerCase().startsWith(q);
       })
       .filter((c) => search.iaAtiva === undefined || assistantActive(c, now) === search.iaAtiva)
       .filter((c) => !search.updatedSince || c.updatedAt >= search.updatedSince)
