@@ -42,6 +42,21 @@ const appointmentData = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
     ...extra,
   });
 
+const opportunityClosed = (lost: boolean): JsonSchema =>
+  s.object(
+    {
+      opportunityId: s.uuid(),
+      title: s.string(),
+      value: s.number(),
+      stageId: s.uuid(),
+      previousStageId: s.uuid(),
+      clientId: s.uuid(),
+      assigneeId: s.nullableUuid(),
+      closedAt: s.dateTime(),
+      ...(lost ? { lostReason: s.nullableString() } : {}),
+    },
+  );
+
 /**
  * The `data` of each event this service emits (the specification's 'Data shapes' plus the shapes
  * our use cases record: packages/core campaign-events.ts, send-message.ts, receive-inbound-message.ts,
@@ -152,6 +167,43 @@ export const eventData: Partial<Record<EventName | 'webhook.test', { summary: st
       level: s.enum(['low', 'exhausted']),
       modality: s.string(),
     }),
+  },
+  'opportunity.created': {
+    summary: 'An opportunity was created (POST /v1/crm/opportunities)',
+    data: s.object({
+      opportunityId: s.uuid(),
+      title: s.string(),
+      value: s.number({ description: 'BRL: the value set, else the products total.' }),
+      status: s.enum(['open', 'won', 'lost'], { description: 'As created (a final stage closes it at once; opportunity.won/.lost follows).' }),
+      stageId: s.uuid(),
+      clientId: s.uuid(),
+      assigneeId: s.nullableUuid(),
+      ticketId: s.nullableUuid(),
+    }),
+  },
+  'opportunity.won': { summary: 'An opportunity reached the won stage', data: opportunityClosed(false) },
+  'opportunity.lost': { summary: 'An opportunity reached a lost stage', data: opportunityClosed(true) },
+  'contract.sent': {
+    summary: 'A contract was sent for signature (POST /v1/contracts/:id/send); actor.user_id is the x-actor-user-id header',
+    data: s.object({
+      contractId: s.uuid(),
+      title: s.string(),
+      value: { type: ['number', 'null'] },
+      clientId: s.uuid(),
+      opportunityId: s.nullableUuid(),
+      signerCount: s.integer({ minimum: 1 }),
+      sentAt: s.dateTime(),
+      expiresAt: s.dateTime(),
+      provider: s.string({ description: 'simulator or zapsign.' }),
+    }),
+  },
+  'contract.signed': {
+    summary: 'Every signer signed a contract',
+    data: s.object({ contractId: s.uuid(), clientId: s.uuid(), opportunityId: s.nullableUuid(), signedAt: s.dateTime(), documentSha256: s.nullableString() }),
+  },
+  'contract.refused': {
+    summary: 'A signer refused a contract',
+    data: s.object({ contractId: s.uuid(), clientId: s.uuid(), opportunityId: s.nullableUuid(), refusedAt: s.dateTime(), signerId: s.uuid(), reason: s.nullableString() }),
   },
   'channel.session_connected': {
     summary: 'A number connected',
