@@ -34,10 +34,21 @@ export interface TagRule {
  * accents (`Orçamento` → `orcamento`), so that rules written either way match.
  */
 export function foldText(text: string, caseSensitive: boolean): string {
-  const nfc = text.trim().normalize('NFC');
+  const trimmed = text.trim();
+  // Latin-1 text (most Portuguese) is already NFC and its accents fold by a table: Unicode normalisation, the
+  // costliest step of matching, is left to the other texts.
+  if (!BEYOND_LATIN1.test(trimmed)) return caseSensitive ? trimmed : trimmed.toLowerCase().replace(LATIN1_ACCENTED, (c) => LATIN1_BASE[c] ?? c);
+  const nfc = trimmed.normalize('NFC');
   if (caseSensitive) return nfc;
   return nfc.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().normalize('NFC');
 }
+
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+const LATIN1_ACCENTED = /[\u00e0-\u00ff]/g;
+/** What NFD then dropping the marks makes of each lowercase Latin-1 letter (others, like ß and ø, stay). */
+const LATIN1_BASE: Record<string, string> = Object.fromEntries(
+  [...'àáâãäåçèéêëìíîïñòóôõöùúûüýÿ'].map((c) => [c, c.normalize('NFD').replace(/\p{M}/gu, '')]),
+);
 
 /** A rule ready to run on texts (its value folded, its regex compiled). */
 export interface CompiledTagRule {
@@ -127,15 +138,50 @@ function compileUncached(rule: TagRule): CompiledTagRule {
   }
 }
 
+const unionCache = new Map<string, RE2JS | null>();
+
+/**
+ * One RE2 program for several rule patterns (a "regex set" used as a filter): when it finds nothing, none of them
+ * can match and each is skipped. Null when the union cannot be compiled (RE2's program size limit).
+ */
+function patternUnion(patterns: readonly string[], caseSensitive: boolean): RE2JS | null {
+  const key = `${caseSensitive ? 1 : 0}\u0000${patterns.join('\u0000')}`;
+  if (unionCache.has(key)) return unionCache.get(key)!;
+  let union: RE2JS | null;
+  try {
+    const sources = patterns.map((p) => (caseSensitive ? p : p.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC')));
+    union = RE2JS.compile(sources.map((p) => `(?:${p})`).join('|'), caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+  } catch {
+    union = null;
+  }
+  if (unionCache.size >= 200) unionCache.delete(unionCache.keys().next().value!);
+  unionCache.set(key, union);
+  return union;
+}
+
 /** The enabled rules of `rules` that match `text` received on box `setorId` (input capped at {@link RULE_INPUT_LIMIT}). */
 export function matchingRules(rules: readonly (TagRule | CompiledTagRule)[], text: string, setorId: string | null): TagRule[] {
   const capped = text.length > RULE_INPUT_LIMIT ? text.slice(0, RULE_INPUT_LIMIT) : text;
   const input = { exact: foldText(capped, true), folded: foldText(capped, false) };
-  const out: TagRule[] = [];
-  for (const item of rules) {
+  const candidates = rules.filter((item) => {
     const rule = 'test' in item ? item.rule : item;
-    if (!rule.enabled) continue;
-    if (rule.setorIds.length > 0 && (setorId === null || !rule.setorIds.includes(setorId))) continue;
+    return rule.enabled && (rule.setorIds.length === 0 || (setorId !== null && rule.setorIds.includes(setorId)));
+  });
+  // Most texts match none of the regexes: one union per case mode rules them all out in one pass.
+  const skipRegex = { exact: false, folded: false };
+  for (const caseSensitive of [true, false]) {
+    const patterns = candidates.map((item) => ('test' in item ? item.rule : item)).filter((r) => r.matchType === 'regex' && r.caseSensitive === caseSensitive);
+    if (patterns.length < 2) continue;
+    const union = patternUnion(
+      patterns.map((r) => r.matchValue),
+      caseSensitive,
+    );
+    if (union && !union.test(caseSensitive ? input.exact : input.folded)) skipRegex[caseSensitive ? 'exact' : 'folded'] = true;
+  }
+  const out: TagRule[] = [];
+  for (const item of candidates) {
+    const rule = 'test' in item ? item.rule : item;
+    if (rule.matchType === 'regex' && skipRegex[rule.caseSensitive ? 'exact' : 'folded']) continue;
     const compiled = 'test' in item ? item : compileTagRule(item);
     if (compiled.test(input)) out.push(rule);
   }

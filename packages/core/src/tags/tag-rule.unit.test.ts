@@ -92,3 +92,28 @@ describe('rule checks at creation', () => {
     expect(() => checkRuleMatch('regex', '^or[cç]amento$', false)).not.toThrow();
   });
 });
+
+describe('several regex rules', () => {
+  it('match each on its own although one union filters the texts first', () => {
+    const a = rule({ matchType: 'regex', matchValue: '^oi\\b' });
+    const b = rule({ matchType: 'regex', matchValue: 'pre[çc]o$' });
+    const c = rule({ matchType: 'regex', matchValue: '(?i)BOLETO', caseSensitive: true });
+    const d = rule({ matchType: 'regex', matchValue: 'Pix', caseSensitive: true });
+    const all = [a, b, c, d];
+    expect(matches(all, 'Oi, qual o preço')).toEqual([a.id, b.id]);
+    expect(matches(all, 'segunda via do boleto')).toEqual([c.id]);
+    expect(matches(all, 'manda o Pix')).toEqual([d.id]);
+    expect(matches(all, 'manda o pix')).toEqual([]);
+    expect(matches(all, 'nada aqui')).toEqual([]);
+  });
+});
+
+describe('folding shortcuts', () => {
+  it('fold Latin-1 text by table exactly as Unicode normalisation does', () => {
+    const latin1 = Array.from({ length: 0x100 - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
+    const full = (t: string) => t.trim().normalize('NFC').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().normalize('NFC');
+    expect(foldText(latin1, false)).toBe(full(latin1));
+    expect(foldText(`  ${latin1}  `, true)).toBe(latin1.trim().normalize('NFC'));
+    expect(foldText('ĀĒĪ Ǆ Ω ç', false)).toBe(full('ĀĒĪ Ǆ Ω ç'));
+  });
+});
