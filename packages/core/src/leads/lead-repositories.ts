@@ -16,6 +16,8 @@ export interface LeadSearchRepository {
   listItems(searchId: string, page: PageRequest): Promise<Page<Lead>>;
   /** Searches of live keys created in `[from, ∞)`: the `lead_searches_per_day` quota. */
   countLiveSince(companyId: string, from: Date): Promise<number>;
+  /** Ids of searches still queued or running (a worker's start-up resumes them). */
+  listUnfinished(limit: number): Promise<string[]>;
   /** Deletes searches (and their leads) expired at `now`; returns how many. */
   deleteExpired(now: Date): Promise<number>;
 }

@@ -75,7 +75,7 @@ export class StartLeadSearch {
       const source = apiKey.mode === 'test' ? 'sample' : this.liveSource;
       const search = createLeadSearch(this.ids.newId(), companyId, apiKey, criteria, source, now);
       await repos.leadSearches.insert(search);
-      await repos.jobs.enqueue(LeadQueues.search, { searchId: search.id });
+      await repos.jobs.enqueue(LeadQueues.search, { searchId: search.id }, { singletonKey: search.id });
       return search;
     });
   }
@@ -189,6 +189,22 @@ export class RunLeadSearch {
         actor: { user_id: null, source: 'system' },
       },
     ]);
+  }
+}
+
+/**
+ * A worker's start-up: queues a job for every search left queued or running (its worker may have
+ * died; a job still queued for it keeps the new one out). A search a live worker is still running
+ * may get a second run: runs are safe together (each page is claimed under the row lock by cursor).
+ */
+export class ResumeLeadSearches {
+  constructor(private readonly uow: UnitOfWork<LeadRepositories>) {}
+  execute(): Promise<number> {
+    return this.uow.transaction(async (repos) => {
+      const ids = await repos.leadSearches.listUnfinished(1000);
+      for (const id of ids) await repos.jobs.enqueue(LeadQueues.search, { searchId: id }, { singletonKey: id });
+      return ids.length;
+    });
   }
 }
 

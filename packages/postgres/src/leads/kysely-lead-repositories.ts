@@ -96,6 +96,10 @@ export class KyselyLeadSearchRepository implements LeadSearchRepository {
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
+  async listUnfinished(limit: number) {
+    const rows = await this.db.selectFrom('lead_searches').select('id').where('status', 'in', ['queued', 'running']).orderBy('created_at').limit(limit).execute();
+    return rows.map((r) => r.id);
+  }
   async deleteExpired(now: Date) {
     const result = await this.db.deleteFrom('lead_searches').where('expires_at', '<=', now).executeTakeFirst();
     return Number(result.numDeletedRows);

@@ -38,6 +38,9 @@ export class InMemoryLeadSearchRepository implements LeadSearchRepository {
   async countLiveSince(companyId: string, from: Date) {
     return [...searches(this.store).values()].filter((s) => s.companyId === companyId && s.mode === 'live' && s.createdAt >= from).length;
   }
+  async listUnfinished(limit: number) {
+    return [...searches(this.store).values()].filter((s) => s.status === 'queued' || s.status === 'running').slice(0, limit).map((s) => s.id);
+  }
   async deleteExpired(now: Date) {
     let n = 0;
     for (const [id, s] of searches(this.store)) {
