@@ -274,6 +274,33 @@ describe('tags and rules', () => {
   });
 });
 
+describe('Idempotency-Key', () => {
+  it('replays POST /v1/contacts and POST /v1/imports; another body with the key is 422', async () => {
+    const key = { 'Idempotency-Key': `contacts-${Date.now()}` };
+    const body = { phone: '+5511987650200', name: 'Idem' };
+    const first = await request(api.app).post('/v1/contacts').set(otherAuth).set(key).send(body);
+    expect(first.status).toBe(201);
+    const again = await request(api.app).post('/v1/contacts').set(otherAuth).set(key).send(body);
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual({ ...first.body, meta: { idempotent_replay: true } });
+    const mismatch = await request(api.app).post('/v1/contacts').set(otherAuth).set(key).send({ ...body, name: 'Outro' });
+    expect(mismatch.status).toBe(422);
+    expect(mismatch.body.error.code).toBe('IDEMPOTENCY_KEY_MISMATCH');
+
+    const importKey = { 'Idempotency-Key': `imports-${Date.now()}` };
+    const importBody = { type: 'contacts', rows: [{ phone: '+5511987650201' }] };
+    const queued = await request(api.app).post('/v1/imports').set(otherAuth).set(importKey).send(importBody);
+    expect(queued.status).toBe(202);
+    const replayed = await request(api.app).post('/v1/imports').set(otherAuth).set(importKey).send(importBody);
+    expect(replayed.status).toBe(202);
+    expect(replayed.body.data.job_id).toBe(queued.body.data.job_id);
+    expect(replayed.body.meta).toEqual({ idempotent_replay: true });
+    const jobs = await api.database.db.selectFrom('contact_imports').select('id').where('company_id', '=', other.id).execute();
+    expect(jobs).toHaveLength(1);
+  });
+});
+
 describe('imports (the API side)', () => {
   it('answers 202 with job_id, refuses a third active import, reads progress, 404 for another company', async () => {
     const first = await post('/v1/imports', { type: 'contacts', rows: [{ phone: '+5511987650100' }, { phone: 'bad' }] });

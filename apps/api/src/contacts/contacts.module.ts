@@ -3,6 +3,7 @@ import {
   contactQueueDefinitions,
   CreateContactImport,
   IdGenerator,
+  IdempotentRequests,
   ManageContactFields,
   ManageContacts,
   ManageTagRules,
@@ -12,10 +13,15 @@ import {
   Repositories,
   UnitOfWork,
   UpsertContact,
+  type ContactRepositories,
+  type TagRepositories,
 } from '@carteiro/core';
 import { QueueDefinitions } from '@carteiro/pgboss';
 import { ContainerModule } from 'inversify';
 import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
+
+/** The Idempotency-Key runner of POST /v1/contacts and POST /v1/imports (the records are the campaigns'). */
+export const ContactIdempotency = Symbol.for('carteiro.api.ContactIdempotency');
 
 /** Contacts, custom fields, tags, tag rules and imports (routes: contacts.routes.ts, tags.routes.ts, imports.routes.ts). */
 export const contactsModule = new ContainerModule(({ bind }) => {
@@ -46,6 +52,9 @@ export const contactsModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(CreateContactImport)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new CreateContactImport(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(ContactIdempotency)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new IdempotentRequests<ContactRepositories & TagRepositories>(uow, clock), [UnitOfWork, Clock])
     .inSingletonScope();
   bind(ReadContactImport)
     .toResolvedValue((repos: ServiceRepositories) => new ReadContactImport(repos), [Repositories])

@@ -6,12 +6,27 @@ import {
   MAX_CONTACT_FIELDS,
   normalizePhone,
   ReadContacts,
+  requestFingerprint,
   UpsertContact,
+  type ContactRepositories,
+  type IdempotentRequests,
+  type TagRepositories,
   type ContactFieldType,
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { contactDetailView, contactView, fieldView } from './contact-views.js';
+import { ContactIdempotency } from './contacts.module.js';
+
+/** The Idempotency-Key header of the contact and import creations (as on campaigns). */
+export const idempotencyHeader = {
+  'Idempotency-Key': {
+    schema: { type: 'string' },
+    description:
+      'A unique key (a UUID) per request, 1 to 255 visible ASCII characters: a repeated call within 24 hours returns the first answer with `meta.idempotent_replay: true` and writes nothing.',
+  },
+};
+export const replayMeta = s.object({ idempotent_replay: s.boolean() }, { description: 'Present on an idempotent replay.' });
 
 const read = { scope: 'contacts:read' } as const;
 const write = { scope: 'contacts:write' } as const;
@@ -128,6 +143,7 @@ export const contactsRoutes = [
     description:
       'Creates the contact (201) or, when one has the number in either ninth-digit form, writes only its empty fields (200): `filled` lists what was written, `kept` what was left as it was. Tags are only added.',
     tag: 'Contacts',
+    headers: idempotencyHeader,
     body: {
       schema: typed<UpsertBody>({
         type: 'object',
@@ -147,18 +163,36 @@ export const contactsRoutes = [
       status: 201,
       description: 'Created (201) or existing (200).',
       data: s.object({ ...ContactFields, created: s.boolean(), filled: s.array(s.string()), kept: s.array(s.string()) }),
+      meta: replayMeta,
     },
-    errors: ['INVALID_NUMBER', 'NOT_FOUND'],
-    async handler({ body, principal, use }) {
-      const result = await use(UpsertContact).execute(principal.company, {
+    errors: ['INVALID_NUMBER', 'NOT_FOUND', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
+    async handler({ body, headers, principal, res, use }) {
+      const input = {
         phone: body.phone,
         name: body.name,
         email: body.email,
         customFields: body.custom_fields,
         tagIds: body.tag_ids?.map((t) => t.toLowerCase()),
+      };
+      const upsert = use(UpsertContact);
+      const now = () => use<Clock>(Clock).now();
+      const answer = (result: Awaited<ReturnType<UpsertContact['execute']>>) => ({
+        status: result.created ? 201 : 200,
+        body: { ...contactView({ ...result.contact, tagIds: result.tagIds }, now()), created: result.created, filled: result.filled, kept: result.kept },
       });
-      const view = { ...contactView({ ...result.contact, tagIds: result.tagIds }, use<Clock>(Clock).now()), created: result.created, filled: result.filled, kept: result.kept };
-      return reply(view, { status: result.created ? 201 : 200 });
+      const key = headers['Idempotency-Key'];
+      if (key === undefined) {
+        const { status, body: view } = answer(await upsert.execute(principal.company, input));
+        return reply(view, { status });
+      }
+      const outcome = await use<IdempotentRequests<ContactRepositories & TagRepositories>>(ContactIdempotency).run(
+        principal.company.id,
+        { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/contacts', body }) },
+        async (repos) => answer(await upsert.run(repos, principal.company, input)),
+      );
+      if (!outcome.replay) return reply(outcome.body, { status: outcome.status });
+      res.setHeader('Idempotent-Replayed', 'true');
+      return reply(outcome.body, { status: outcome.status, meta: { idempotent_replay: true } });
     },
   }),
   defineRoute({

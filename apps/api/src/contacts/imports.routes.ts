@@ -1,8 +1,10 @@
-import { CreateContactImport, MAX_IMPORT_ROWS, ReadContactImport, type ContactImportMode, type ImportRowInput } from '@carteiro/core';
+import { CreateContactImport, MAX_IMPORT_ROWS, ReadContactImport, requestFingerprint, type ContactImportMode, type ContactRepositories, type IdempotentRequests, type ImportRowInput, type TagRepositories } from '@carteiro/core';
 import { defineRoute, idParam, reply } from '../http/route.js';
 import { component, s, typed } from '../http/schema.js';
 import { importView } from './contact-views.js';
 import { rowsFromCsv } from './import-csv.js';
+import { idempotencyHeader, replayMeta } from './contacts.routes.js';
+import { ContactIdempotency } from './contacts.module.js';
 
 const scope = { scope: 'imports:write' } as const;
 const rowError = s.object({ row: s.integer(), field: s.nullableString(), code: s.string(), message: s.string() });
@@ -47,6 +49,7 @@ export const importsRoutes = [
       '`rows` (1-10,000) or `csv` (text with a header: phone, name, email, tag_ids separated by `;`, other columns as custom fields; up to 5 MB). ' +
       'Batches of 500 are written in turn; a third queued or running import is a 403 CONCURRENT_LIMIT_EXCEEDED.',
     tag: 'Imports',
+    headers: idempotencyHeader,
     body: {
       schema: typed<ImportBody>({
         type: 'object',
@@ -76,17 +79,28 @@ export const importsRoutes = [
       }),
       example: { type: 'contacts', rows: [{ phone: '+5511987654321', name: 'Ana' }], mode: 'fill' },
     },
-    response: { status: 202, description: 'Queued.', data: s.object({ job_id: s.uuid(), status: s.enum(['queued']), total: s.integer() }) },
-    errors: ['NOT_FOUND', 'CONCURRENT_LIMIT_EXCEEDED'],
-    async handler({ body, principal, use }) {
+    response: { status: 202, description: 'Queued.', data: s.object({ job_id: s.uuid(), status: s.enum(['queued']), total: s.integer() }), meta: replayMeta },
+    errors: ['NOT_FOUND', 'CONCURRENT_LIMIT_EXCEEDED', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
+    async handler({ body, headers, principal, res, use }) {
       const rows = body.csv !== undefined ? rowsFromCsv(body.csv) : body.rows!;
-      const job = await use(CreateContactImport).execute(principal.company, {
-        rows,
-        mode: body.mode,
-        tagIds: body.tag_ids?.map((t) => t.toLowerCase()),
-        fromText: body.csv !== undefined,
-      });
-      return reply({ job_id: job.id, status: 'queued', total: job.total }, { status: 202 });
+      const input = { rows, mode: body.mode, tagIds: body.tag_ids?.map((t) => t.toLowerCase()), fromText: body.csv !== undefined };
+      const create = use(CreateContactImport);
+      const key = headers['Idempotency-Key'];
+      if (key === undefined) {
+        const job = await create.execute(principal.company, input);
+        return reply({ job_id: job.id, status: 'queued', total: job.total }, { status: 202 });
+      }
+      const outcome = await use<IdempotentRequests<ContactRepositories & TagRepositories>>(ContactIdempotency).run(
+        principal.company.id,
+        { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/imports', body }) },
+        async (repos) => {
+          const job = await create.run(repos, principal.company, input);
+          return { status: 202, body: { job_id: job.id, status: 'queued', total: job.total } };
+        },
+      );
+      if (!outcome.replay) return reply(outcome.body, { status: outcome.status });
+      res.setHeader('Idempotent-Replayed', 'true');
+      return reply(outcome.body, { status: outcome.status, meta: { idempotent_replay: true } });
     },
   }),
   defineRoute({

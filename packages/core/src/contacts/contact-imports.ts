@@ -68,84 +68,94 @@ export class CreateContactImport {
     if (input.rows.length < 1 || input.rows.length > MAX_IMPORT_ROWS) {
       throw new DomainError('VALIDATION_ERROR', `An import has 1-${MAX_IMPORT_ROWS} rows`, { field: 'rows', total: input.rows.length });
     }
-    const globalTags = [...new Set(input.tagIds ?? [])];
-    return this.uow.transaction(async (repos) => {
-      const now = this.clock.now();
-      const active = await repos.contactImports.lockAndCountActive(company.id);
-      if (active >= MAX_ACTIVE_IMPORTS) {
-        throw new DomainError('CONCURRENT_LIMIT_EXCEEDED', `At most ${MAX_ACTIVE_IMPORTS} imports run at once`, { limit: MAX_ACTIVE_IMPORTS, active });
-      }
-      const definitions = await repos.contactFields.list(company.id);
-      const rowTagIds = new Set<string>(globalTags);
-      for (const row of input.rows) if (Array.isArray(row.tag_ids)) for (const t of row.tag_ids) if (typeof t === 'string') rowTagIds.add(t);
-      const knownTags = new Set((await repos.tags.findManyByIds(company.id, [...rowTagIds])).map((t) => t.id));
-      const unknownGlobal = globalTags.filter((t) => !knownTags.has(t));
-      if (unknownGlobal.length > 0) throw new NotFoundError('Tag', { tag_ids: unknownGlobal });
+    return this.uow.transaction((repos) => this.run(repos, company, input));
+  }
 
-      const seen = new Set<string>();
-      const prepared: PreparedImportRow[] = input.rows.map((raw, index) => {
-        const row = index + 1;
-        const error = (field: string | null, code: string, message: string): PreparedImportRow => ({ row, error: { row, field, code, message } });
-        let phone: string;
-        try {
-          phone = normalizePhone(raw.phone, 'phone', company.defaultCountry);
-        } catch {
-          return error('phone', 'INVALID_NUMBER', 'phone is not a valid phone number');
-        }
-        if (raw.name != null && (typeof raw.name !== 'string' || raw.name.length > 100)) return error('name', 'INVALID_VALUE', 'name must be a string of at most 100 characters');
-        const email = typeof raw.email === 'string' && raw.email.trim() !== '' ? raw.email.trim() : null;
-        if (raw.email != null && raw.email !== '' && (typeof raw.email !== 'string' || !email || email.length > 254 || !EMAIL.test(email))) {
-          return error('email', 'INVALID_VALUE', 'email must be an email address');
-        }
-        let customFields: Record<string, unknown> = {};
-        if (raw.custom_fields != null) {
-          if (typeof raw.custom_fields !== 'object' || Array.isArray(raw.custom_fields)) return error('custom_fields', 'INVALID_VALUE', 'custom_fields must be an object');
-          const given = raw.custom_fields as Record<string, unknown>;
-          const checked = checkCustomFields(definitions, input.fromText ? fromText(definitions, given) : given);
-          const problem = checked.problems[0];
-          if (problem) return error(problem.field, problem.code, problem.message);
-          customFields = Object.fromEntries(Object.entries(checked.values).filter(([, v]) => v !== null));
-        }
-        let tagIds: string[] = [...globalTags];
-        if (raw.tag_ids != null) {
-          if (!Array.isArray(raw.tag_ids) || raw.tag_ids.some((t) => typeof t !== 'string')) return error('tag_ids', 'INVALID_VALUE', 'tag_ids must be an array of ids');
-          const unknown = (raw.tag_ids as string[]).filter((t) => !knownTags.has(t));
-          if (unknown.length > 0) return error('tag_ids', 'TAG_NOT_FOUND', `unknown tags: ${unknown.join(', ')}`);
-          tagIds = [...new Set([...tagIds, ...(raw.tag_ids as string[])])];
-        }
-        const key = phoneMatchKey(phone);
-        if (seen.has(key)) return { row, duplicate: true };
-        seen.add(key);
-        const name = typeof raw.name === 'string' && raw.name.trim() !== '' ? raw.name.trim() : null;
-        return { row, write: { phone, name, email, customFields, tagIds } };
-      });
-      const batches: PreparedImportRow[][] = [];
-      for (let i = 0; i < prepared.length; i += IMPORT_BATCH_SIZE) batches.push(prepared.slice(i, i + IMPORT_BATCH_SIZE));
-      const job: ContactImport = {
-        id: this.ids.newId(),
-        companyId: company.id,
-        status: 'queued',
-        mode: input.mode ?? 'fill',
-        total: prepared.length,
-        processed: 0,
-        created: 0,
-        updated: 0,
-        skipped: 0,
-        failed: 0,
-        errors: [],
-        batches: batches.length,
-        nextBatch: 0,
-        error: null,
-        leaseUntil: null,
-        startedAt: null,
-        finishedAt: null,
-        createdAt: now,
-        updatedAt: now,
-      };
-      await repos.contactImports.insert(job, batches);
-      await repos.jobs.enqueue(ContactQueues.import, { importId: job.id }, { singletonKey: job.id });
-      return job;
+  /** The creation inside the caller's transaction (an Idempotency-Key's, for one). */
+  async run(
+    repos: Repositories<ContactRepositories & TagRepositories>,
+    company: { id: string; defaultCountry?: string },
+    input: { rows: ImportRowInput[]; mode?: ContactImportMode; tagIds?: string[]; fromText?: boolean },
+  ): Promise<ContactImport> {
+    if (input.rows.length < 1 || input.rows.length > MAX_IMPORT_ROWS) {
+      throw new DomainError('VALIDATION_ERROR', `An import has 1-${MAX_IMPORT_ROWS} rows`, { field: 'rows', total: input.rows.length });
+    }
+    const globalTags = [...new Set(input.tagIds ?? [])];
+    const now = this.clock.now();
+    const active = await repos.contactImports.lockAndCountActive(company.id);
+    if (active >= MAX_ACTIVE_IMPORTS) {
+      throw new DomainError('CONCURRENT_LIMIT_EXCEEDED', `At most ${MAX_ACTIVE_IMPORTS} imports run at once`, { limit: MAX_ACTIVE_IMPORTS, active });
+    }
+    const definitions = await repos.contactFields.list(company.id);
+    const rowTagIds = new Set<string>(globalTags);
+    for (const row of input.rows) if (Array.isArray(row.tag_ids)) for (const t of row.tag_ids) if (typeof t === 'string') rowTagIds.add(t);
+    const knownTags = new Set((await repos.tags.findManyByIds(company.id, [...rowTagIds])).map((t) => t.id));
+    const unknownGlobal = globalTags.filter((t) => !knownTags.has(t));
+    if (unknownGlobal.length > 0) throw new NotFoundError('Tag', { tag_ids: unknownGlobal });
+
+    const seen = new Set<string>();
+    const prepared: PreparedImportRow[] = input.rows.map((raw, index) => {
+      const row = index + 1;
+      const error = (field: string | null, code: string, message: string): PreparedImportRow => ({ row, error: { row, field, code, message } });
+      let phone: string;
+      try {
+        phone = normalizePhone(raw.phone, 'phone', company.defaultCountry);
+      } catch {
+        return error('phone', 'INVALID_NUMBER', 'phone is not a valid phone number');
+      }
+      if (raw.name != null && (typeof raw.name !== 'string' || raw.name.length > 100)) return error('name', 'INVALID_VALUE', 'name must be a string of at most 100 characters');
+      const email = typeof raw.email === 'string' && raw.email.trim() !== '' ? raw.email.trim() : null;
+      if (raw.email != null && raw.email !== '' && (typeof raw.email !== 'string' || !email || email.length > 254 || !EMAIL.test(email))) {
+        return error('email', 'INVALID_VALUE', 'email must be an email address');
+      }
+      let customFields: Record<string, unknown> = {};
+      if (raw.custom_fields != null) {
+        if (typeof raw.custom_fields !== 'object' || Array.isArray(raw.custom_fields)) return error('custom_fields', 'INVALID_VALUE', 'custom_fields must be an object');
+        const given = raw.custom_fields as Record<string, unknown>;
+        const checked = checkCustomFields(definitions, input.fromText ? fromText(definitions, given) : given);
+        const problem = checked.problems[0];
+        if (problem) return error(problem.field, problem.code, problem.message);
+        customFields = Object.fromEntries(Object.entries(checked.values).filter(([, v]) => v !== null));
+      }
+      let tagIds: string[] = [...globalTags];
+      if (raw.tag_ids != null) {
+        if (!Array.isArray(raw.tag_ids) || raw.tag_ids.some((t) => typeof t !== 'string')) return error('tag_ids', 'INVALID_VALUE', 'tag_ids must be an array of ids');
+        const unknown = (raw.tag_ids as string[]).filter((t) => !knownTags.has(t));
+        if (unknown.length > 0) return error('tag_ids', 'TAG_NOT_FOUND', `unknown tags: ${unknown.join(', ')}`);
+        tagIds = [...new Set([...tagIds, ...(raw.tag_ids as string[])])];
+      }
+      const key = phoneMatchKey(phone);
+      if (seen.has(key)) return { row, duplicate: true };
+      seen.add(key);
+      const name = typeof raw.name === 'string' && raw.name.trim() !== '' ? raw.name.trim() : null;
+      return { row, write: { phone, name, email, customFields, tagIds } };
     });
+    const batches: PreparedImportRow[][] = [];
+    for (let i = 0; i < prepared.length; i += IMPORT_BATCH_SIZE) batches.push(prepared.slice(i, i + IMPORT_BATCH_SIZE));
+    const job: ContactImport = {
+      id: this.ids.newId(),
+      companyId: company.id,
+      status: 'queued',
+      mode: input.mode ?? 'fill',
+      total: prepared.length,
+      processed: 0,
+      created: 0,
+      updated: 0,
+      skipped: 0,
+      failed: 0,
+      errors: [],
+      batches: batches.length,
+      nextBatch: 0,
+      error: null,
+      leaseUntil: null,
+      startedAt: null,
+      finishedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await repos.contactImports.insert(job, batches);
+    await repos.jobs.enqueue(ContactQueues.import, { importId: job.id }, { singletonKey: job.id });
+    return job;
   }
 }
 

@@ -2,7 +2,7 @@ import { apiActor, type DomainEvent } from '../shared/domain-event.js';
 import type { Clock } from '../shared/clock.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
-import type { UnitOfWork } from '../shared/unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { normalizePhone } from '../phone/index.js';
 import type { TagRepositories } from '../tags/index.js';
 import { createContact, type Contact } from './contact.js';
@@ -44,48 +44,52 @@ export class UpsertContact {
   ) {}
 
   async execute(company: { id: string; defaultCountry?: string }, input: UpsertContactInput): Promise<UpsertContactResult> {
+    normalizePhone(input.phone, 'phone', company.defaultCountry);
+    return this.uow.transaction((repos) => this.run(repos, company, input));
+  }
+
+  /** The upsert inside the caller's transaction (an Idempotency-Key's, for one). */
+  async run(repos: Repositories<ContactRepositories & TagRepositories>, company: { id: string; defaultCountry?: string }, input: UpsertContactInput): Promise<UpsertContactResult> {
     const phone = normalizePhone(input.phone, 'phone', company.defaultCountry);
     const tagIds = [...new Set(input.tagIds ?? [])];
-    return this.uow.transaction(async (repos) => {
-      const now = this.clock.now();
-      const customFields = input.customFields
-        ? Object.fromEntries(Object.entries(validateCustomFields(await repos.contactFields.list(company.id), input.customFields)).filter(([, v]) => v !== null))
-        : {};
-      if (tagIds.length > 0) {
-        const found = new Set((await repos.tags.findManyByIds(company.id, tagIds)).map((t) => t.id));
-        const unknown = tagIds.filter((id) => !found.has(id));
-        if (unknown.length > 0) throw new NotFoundError('Tag', { tag_ids: unknown });
+    const now = this.clock.now();
+    const customFields = input.customFields
+      ? Object.fromEntries(Object.entries(validateCustomFields(await repos.contactFields.list(company.id), input.customFields)).filter(([, v]) => v !== null))
+      : {};
+    if (tagIds.length > 0) {
+      const found = new Set((await repos.tags.findManyByIds(company.id, tagIds)).map((t) => t.id));
+      const unknown = tagIds.filter((id) => !found.has(id));
+      if (unknown.length > 0) throw new NotFoundError('Tag', { tag_ids: unknown });
+    }
+    const candidate = createContact(this.ids.newId(), company.id, phone, input.name ?? null, now, { email: input.email ?? null, customFields });
+    const { contact: stored, created } = await repos.contacts.insertOrLock(candidate);
+    let contact = stored;
+    let filled: string[];
+    let kept: string[] = [];
+    if (created) {
+      filled = fieldsOf(stored);
+    } else {
+      const write = applyContactWrite(stored, { name: input.name, email: input.email, customFields }, 'fill', now);
+      ({ filled, kept } = write);
+      if (write.changed) {
+        await repos.contacts.update(write.contact);
+        contact = write.contact;
       }
-      const candidate = createContact(this.ids.newId(), company.id, phone, input.name ?? null, now, { email: input.email ?? null, customFields });
-      const { contact: stored, created } = await repos.contacts.insertOrLock(candidate);
-      let contact = stored;
-      let filled: string[];
-      let kept: string[] = [];
-      if (created) {
-        filled = fieldsOf(stored);
-      } else {
-        const write = applyContactWrite(stored, { name: input.name, email: input.email, customFields }, 'fill', now);
-        ({ filled, kept } = write);
-        if (write.changed) {
-          await repos.contacts.update(write.contact);
-          contact = write.contact;
-        }
-      }
-      const tagsAdded = tagIds.length > 0 ? await repos.tags.tagContact(contact.id, tagIds, now) : [];
-      const event = (name: DomainEvent['event'], data: Record<string, unknown>): DomainEvent => ({
-        id: this.ids.newId(),
-        event: name,
-        companyId: company.id,
-        setorId: null,
-        occurredAt: now,
-        data,
-        actor: apiActor,
-      });
-      const events: DomainEvent[] = [];
-      if (created) events.push(event('contact.created', { contactId: contact.id, phone: contact.phone, name: contact.name, source: 'api' }));
-      if (tagsAdded.length > 0) events.push(event('contact.tagged', { contactId: contact.id, tagIds: tagsAdded, source: 'api', ruleId: null }));
-      if (events.length > 0) await repos.events.record(events);
-      return { contact, created, filled, kept, tagsAdded, tagIds: await repos.tags.tagIdsOfContact(contact.id) };
+    }
+    const tagsAdded = tagIds.length > 0 ? await repos.tags.tagContact(contact.id, tagIds, now) : [];
+    const event = (name: DomainEvent['event'], data: Record<string, unknown>): DomainEvent => ({
+      id: this.ids.newId(),
+      event: name,
+      companyId: company.id,
+      setorId: null,
+      occurredAt: now,
+      data,
+      actor: apiActor,
     });
+    const events: DomainEvent[] = [];
+    if (created) events.push(event('contact.created', { contactId: contact.id, phone: contact.phone, name: contact.name, source: 'api' }));
+    if (tagsAdded.length > 0) events.push(event('contact.tagged', { contactId: contact.id, tagIds: tagsAdded, source: 'api', ruleId: null }));
+    if (events.length > 0) await repos.events.record(events);
+    return { contact, created, filled, kept, tagsAdded, tagIds: await repos.tags.tagIdsOfContact(contact.id) };
   }
 }
