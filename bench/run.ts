@@ -11,13 +11,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runCampaignsBench, type CampaignsBenchResult } from './campaigns.bench.js';
 import { runContactsBench, type ContactsBenchResult } from './contacts.bench.js';
+import { crmRows, crmSection, runCrmBench, type CrmBenchResult } from './crm.bench.js';
 import { runHttpBench, type HttpBenchResult } from './http.bench.js';
 import { runMemoryBench, type MemoryBenchResult } from './memory.bench.js';
 import { ROOT, type ServerBuild } from './support/processes.js';
 import { runWebhooksBench, type WebhooksBenchResult } from './webhooks.bench.js';
 
-type Name = 'campaigns' | 'webhooks' | 'http' | 'memory' | 'contacts';
-const ALL: Name[] = ['campaigns', 'webhooks', 'http', 'memory', 'contacts'];
+type Name = 'campaigns' | 'webhooks' | 'http' | 'memory' | 'contacts' | 'crm';
+const ALL: Name[] = ['campaigns', 'webhooks', 'http', 'memory', 'contacts', 'crm'];
 
 interface Outcome<T> {
   result?: T;
@@ -197,7 +198,7 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
   const h = outcomes.http?.result as HttpBenchResult | undefined;
   const m = outcomes.memory?.result as MemoryBenchResult | undefined;
   const k = outcomes.contacts?.result as ContactsBenchResult | undefined;
-  const table = rows(c, w, h, m, k);
+  const table = rows(c, w, h, m, k).concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined));
   const failed = ALL.filter((n) => outcomes[n]?.error);
   const L: string[] = [];
   const cpuLine = (label: string, shares: Record<string, number> | undefined) =>
@@ -404,6 +405,8 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
     L.push('');
   } else L.push(`Did not run: ${outcomes.contacts?.error ?? 'skipped'}`, '');
 
+  L.push(...crmSection(outcomes.crm?.result as CrmBenchResult | undefined, outcomes.crm?.error));
+
   L.push('## Running it', '');
   L.push(
     '`npm run bench` builds with `tsc -b`, runs the four benchmarks one after the other (each starts and stops its own',
@@ -429,6 +432,7 @@ async function main(): Promise<number> {
   if (selected.includes('http')) outcomes.http = await attempt('http', () => runHttpBench(log, serverBuild));
   if (selected.includes('memory')) outcomes.memory = await attempt('memory', () => runMemoryBench(log, serverBuild));
   if (selected.includes('contacts')) outcomes.contacts = await attempt('contacts', () => runContactsBench(log));
+  if (selected.includes('crm')) outcomes.crm = await attempt('crm', () => runCrmBench(log));
   const totalSeconds = (performance.now() - started) / 1000;
 
   const cpus = os.cpus();
@@ -448,7 +452,7 @@ async function main(): Promise<number> {
     outcomes.http?.result as HttpBenchResult | undefined,
     outcomes.memory?.result as MemoryBenchResult | undefined,
     outcomes.contacts?.result as ContactsBenchResult | undefined,
-  );
+  ).concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined));
   log('\n== summary');
   for (const r of table) log(`${r.ok === null ? '    ' : r.ok ? 'PASS' : 'MISS'}  ${r.figure}: ${r.result}${r.baseline ? ` (${r.baseline})` : ''}; target ${r.target}`);
   const failed = selected.filter((n) => outcomes[n]?.error);

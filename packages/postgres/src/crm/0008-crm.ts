@@ -94,6 +94,65 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE INDEX crm_opportunities_stage_idx ON crm_opportunities (stage_id);
     CREATE INDEX crm_opportunities_client_idx ON crm_opportunities (company_id, client_id);
 
+    -- Title search (q) by trigram.
+    CREATE EXTENSION IF NOT EXISTS pg_trgm;
+    CREATE INDEX crm_opportunities_title_trgm_idx ON crm_opportunities USING gin (title gin_trgm_ops) WHERE deleted_at IS NULL;
+
+    -- Counts and value totals per stage, status and assignee, kept by statement triggers: the count and the list's
+    -- total answer from a few rows instead of scanning every opportunity (filters by client or title still scan).
+    -- An unassigned opportunity counts under the nil uuid.
+    CREATE TABLE crm_opportunity_totals (
+      company_id uuid NOT NULL,
+      stage_id uuid NOT NULL,
+      status text NOT NULL,
+      assignee_key uuid NOT NULL,
+      opportunities bigint NOT NULL,
+      value_cents bigint NOT NULL,
+      PRIMARY KEY (company_id, stage_id, status, assignee_key)
+    );
+
+    CREATE FUNCTION crm_opportunity_totals_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO crm_opportunity_totals (company_id, stage_id, status, assignee_key, opportunities, value_cents)
+      SELECT company_id, stage_id, status, assignee_key, sum(n), sum(v)
+      FROM (
+        SELECT company_id, stage_id, status, COALESCE(assignee_id, '00000000-0000-0000-0000-000000000000'::uuid) AS assignee_key, 1 AS n, effective_value_cents AS v
+        FROM new_rows WHERE deleted_at IS NULL AND TG_OP IN ('INSERT', 'UPDATE')
+      ) AS changes
+      GROUP BY company_id, stage_id, status, assignee_key
+      ON CONFLICT (company_id, stage_id, status, assignee_key) DO UPDATE
+        SET opportunities = crm_opportunity_totals.opportunities + EXCLUDED.opportunities,
+            value_cents = crm_opportunity_totals.value_cents + EXCLUDED.value_cents;
+      RETURN NULL;
+    END
+    $$;
+
+    CREATE FUNCTION crm_opportunity_totals_remove() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO crm_opportunity_totals (company_id, stage_id, status, assignee_key, opportunities, value_cents)
+      SELECT company_id, stage_id, status, assignee_key, -sum(n), -sum(v)
+      FROM (
+        SELECT company_id, stage_id, status, COALESCE(assignee_id, '00000000-0000-0000-0000-000000000000'::uuid) AS assignee_key, 1 AS n, effective_value_cents AS v
+        FROM old_rows WHERE deleted_at IS NULL
+      ) AS changes
+      GROUP BY company_id, stage_id, status, assignee_key
+      ON CONFLICT (company_id, stage_id, status, assignee_key) DO UPDATE
+        SET opportunities = crm_opportunity_totals.opportunities + EXCLUDED.opportunities,
+            value_cents = crm_opportunity_totals.value_cents + EXCLUDED.value_cents;
+      RETURN NULL;
+    END
+    $$;
+
+    CREATE TRIGGER crm_opportunity_totals_insert AFTER INSERT ON crm_opportunities
+      REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION crm_opportunity_totals_apply();
+    -- An update removes the old rows' share, then adds the new rows' (two triggers, in name order).
+    CREATE TRIGGER crm_opportunity_totals_update_a AFTER UPDATE ON crm_opportunities
+      REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION crm_opportunity_totals_remove();
+    CREATE TRIGGER crm_opportunity_totals_update_b AFTER UPDATE ON crm_opportunities
+      REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION crm_opportunity_totals_apply();
+    CREATE TRIGGER crm_opportunity_totals_delete AFTER DELETE ON crm_opportunities
+      REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION crm_opportunity_totals_remove();
+
     CREATE TABLE crm_opportunity_history (
       seq bigserial PRIMARY KEY,
       id uuid NOT NULL UNIQUE,

@@ -64,12 +64,22 @@ export interface CrmOpportunityHistoryTable {
   changes: Json<unknown>;
 }
 
+export interface CrmOpportunityTotalsTable {
+  company_id: string;
+  stage_id: string;
+  status: string;
+  assignee_key: string;
+  opportunities: number;
+  value_cents: number;
+}
+
 /** Tables of the CRM area (migration `0008-crm.ts`). */
 export interface CrmTables {
   crm_stages: CrmStagesTable;
   crm_products: CrmProductsTable;
   crm_opportunities: CrmOpportunitiesTable;
   crm_opportunity_history: CrmOpportunityHistoryTable;
+  crm_opportunity_totals: CrmOpportunityTotalsTable;
 }
 
 declare module '../shared/database.js' {

@@ -221,6 +221,9 @@ function opportunityRow(o: Opportunity) {
   };
 }
 
+/** The key of unassigned opportunities in `crm_opportunity_totals`. */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
 type OpportunityQuery = SelectQueryBuilder<Database, 'crm_opportunities', object>;
 
 function filtered(db: Kysely<Database>, companyId: string, filter: OpportunityFilter): OpportunityQuery {
@@ -267,12 +270,24 @@ export class KyselyOpportunityRepository implements OpportunityRepository {
     const query = filtered(this.db, companyId, filter);
     const [rows, total] = await Promise.all([
       query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      this.count(companyId, filter),
     ]);
-    return toPage(rows.map(toOpportunity), Number(total.n), page);
+    return toPage(rows.map(toOpportunity), total.count, page);
   }
 
   async count(companyId: string, filter: OpportunityFilter): Promise<{ count: number; valueTotal: Cents }> {
+    // Filters by stage, status and assignee read the totals the triggers keep; by client or title, the rows.
+    if (!filter.clientId && !filter.q) {
+      let totals = this.db.selectFrom('crm_opportunity_totals').where('company_id', '=', companyId);
+      if (filter.status) totals = totals.where('status', '=', filter.status);
+      else if (!filter.includeClosed) totals = totals.where('status', '=', 'open');
+      if (filter.stageId) totals = totals.where('stage_id', '=', filter.stageId);
+      if (filter.assigneeId !== undefined) totals = totals.where('assignee_key', '=', filter.assigneeId ?? NIL_UUID);
+      const row = await totals
+        .select([sql<number>`coalesce(sum(opportunities), 0)::bigint`.as('n'), sql<number>`coalesce(sum(value_cents), 0)::bigint`.as('total')])
+        .executeTakeFirstOrThrow();
+      return { count: Number(row.n), valueTotal: Number(row.total) };
+    }
     const row = await filtered(this.db, companyId, filter)
       .select((eb) => [eb.fn.countAll<number>().as('n'), sql<number>`coalesce(sum(effective_value_cents), 0)::bigint`.as('total')])
       .executeTakeFirstOrThrow();
