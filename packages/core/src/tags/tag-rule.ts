@@ -159,30 +159,52 @@ function patternUnion(patterns: readonly string[], caseSensitive: boolean): RE2J
   return union;
 }
 
-/** The enabled rules of `rules` that match `text` received on box `setorId` (input capped at {@link RULE_INPUT_LIMIT}). */
+/** What running a list of rules on one box's texts needs, worked out once per list and box. */
+interface RulePlan {
+  /** The enabled rules for the box, compiled. */
+  items: CompiledTagRule[];
+  /** Unions of the regex rules per case mode (null: fewer than two, or too big for RE2). */
+  unions: { exact: RE2JS | null; folded: RE2JS | null };
+}
+
+const plans = new WeakMap<readonly (TagRule | CompiledTagRule)[], Map<string | null, RulePlan>>();
+
+function planFor(rules: readonly (TagRule | CompiledTagRule)[], setorId: string | null): RulePlan {
+  let byBox = plans.get(rules);
+  const known = byBox?.get(setorId);
+  if (known) return known;
+  const items = rules
+    .filter((item) => {
+      const rule = 'test' in item ? item.rule : item;
+      return rule.enabled && (rule.setorIds.length === 0 || (setorId !== null && rule.setorIds.includes(setorId)));
+    })
+    .map((item) => ('test' in item ? item : compileTagRule(item)));
+  const union = (caseSensitive: boolean) => {
+    const patterns = items.filter((c) => c.rule.matchType === 'regex' && c.rule.caseSensitive === caseSensitive).map((c) => c.rule.matchValue);
+    return patterns.length < 2 ? null : patternUnion(patterns, caseSensitive);
+  };
+  const plan: RulePlan = { items, unions: { exact: union(true), folded: union(false) } };
+  if (!byBox) plans.set(rules, (byBox = new Map()));
+  byBox.set(setorId, plan);
+  return plan;
+}
+
+/**
+ * The enabled rules of `rules` that match `text` received on box `setorId` (input capped at {@link RULE_INPUT_LIMIT}).
+ * The list's plan (filtered, compiled, regex unions) is kept while the list object lives, so that evaluating one list
+ * on many texts (the dry run, benchmarks) does that work once.
+ */
 export function matchingRules(rules: readonly (TagRule | CompiledTagRule)[], text: string, setorId: string | null): TagRule[] {
   const capped = text.length > RULE_INPUT_LIMIT ? text.slice(0, RULE_INPUT_LIMIT) : text;
   const input = { exact: foldText(capped, true), folded: foldText(capped, false) };
-  const candidates = rules.filter((item) => {
-    const rule = 'test' in item ? item.rule : item;
-    return rule.enabled && (rule.setorIds.length === 0 || (setorId !== null && rule.setorIds.includes(setorId)));
-  });
+  const plan = planFor(rules, setorId);
   // Most texts match none of the regexes: one union per case mode rules them all out in one pass.
-  const skipRegex = { exact: false, folded: false };
-  for (const caseSensitive of [true, false]) {
-    const patterns = candidates.map((item) => ('test' in item ? item.rule : item)).filter((r) => r.matchType === 'regex' && r.caseSensitive === caseSensitive);
-    if (patterns.length < 2) continue;
-    const union = patternUnion(
-      patterns.map((r) => r.matchValue),
-      caseSensitive,
-    );
-    if (union && !union.test(caseSensitive ? input.exact : input.folded)) skipRegex[caseSensitive ? 'exact' : 'folded'] = true;
-  }
+  const skipExact = plan.unions.exact !== null && !plan.unions.exact.test(input.exact);
+  const skipFolded = plan.unions.folded !== null && !plan.unions.folded.test(input.folded);
   const out: TagRule[] = [];
-  for (const item of candidates) {
-    const rule = 'test' in item ? item.rule : item;
-    if (rule.matchType === 'regex' && skipRegex[rule.caseSensitive ? 'exact' : 'folded']) continue;
-    const compiled = 'test' in item ? item : compileTagRule(item);
+  for (const compiled of plan.items) {
+    const rule = compiled.rule;
+    if (rule.matchType === 'regex' && (rule.caseSensitive ? skipExact : skipFolded)) continue;
     if (compiled.test(input)) out.push(rule);
   }
   return out;
