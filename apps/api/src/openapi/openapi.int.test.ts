@@ -120,6 +120,7 @@ describe('real answers conform to the documented response schemas', () => {
     };
 
     await call('get', '/v1/limits', {}, 200);
+    await call('get', '/v1/me', {}, 200);
     await call('get', '/v1/billing/balance', {}, 200);
     await call('get', '/v1/setores', {}, 200);
     await call('get', '/v1/teams', {}, 200);
@@ -297,6 +298,7 @@ describe('real answers conform to the documented response schemas', () => {
       await call('get', '/v1/leads/search/:jobId', { jobId: search.data.jobId }, 200);
       await call('post', '/v1/leads/save-to-crm', {}, 200, { body: { items: [{ cnpj: '11222333000181', name: 'Padaria', phone: '+5511987654399' }], job_id: search.data.jobId } });
       await call('post', '/v1/leads/validate-email-mx', {}, 200, { body: { emails: ['a@nullmx.test', 'b@example.com'] } });
+      await call('post', '/v1/leads/validate-channel', {}, 200, { body: { phones: ['+5511987654398', '+5511987650001'], setor_id: setor.id } });
       await call('get', '/v1/reports/summary', {}, 200);
     }
 
