@@ -214,5 +214,11 @@ describe('contracts: /v1/contracts, templates, send, the signing simulator and p
     const sixth = await draft(clientId, {}, live);
     const refused = await request(api.app).post(`/v1/contracts/${sixth.id}/send`).set(as(live)).set(actor).send({}).expect(402);
     expect(refused.body.error).toMatchObject({ code: 'PLAN_LIMIT_REACHED', details: { quota: 'contracts_per_month', limit: 5, used: 5, resets_at: expect.any(String) } });
+    const limits = await request(api.app).get('/v1/limits').set(as(live)).expect(200);
+    expect(limits.body.data.quotas.contracts_per_month).toMatchObject({ limit: 5, used: 5, remaining: 0 });
+    // Test keys are never refused, and their sends do not count.
+    const test = await api.createKey(trial.id, { scopes: ['*'], rpm: 100_000 });
+    await request(api.app).post(`/v1/contracts/${sixth.id}/send`).set(as(test)).set(actor).send({}).expect(200);
+    expect((await request(api.app).get('/v1/limits').set(as(live)).expect(200)).body.data.quotas.contracts_per_month.used).toBe(5);
   });
 });

@@ -8,6 +8,7 @@ import {
   IdGenerator,
   ListContractTemplates,
   ManageContractTemplates,
+  QuotaUsageCounter,
   ReadContracts,
   Repositories,
   SendContract,
@@ -43,6 +44,11 @@ export const contractsModule = new ContainerModule(({ bind }) => {
       [UnitOfWork, ChannelGateway, ContractRenderer, SigningProviders, IdGenerator, Clock],
     )
     .inSingletonScope();
+  // The plan quota of this area, as GET /v1/limits shows it: contracts sent by live keys in the month.
+  bind<QuotaUsageCounter>(QuotaUsageCounter).toResolvedValue(
+    (repos: ServiceRepositories) => ({ quota: 'contracts_per_month', count: (company, window) => repos.contracts.countSentSince(company.id, window!.from) }),
+    [Repositories],
+  );
   bind(ListContractTemplates)
     .toResolvedValue((repos: ServiceRepositories) => new ListContractTemplates(repos), [Repositories])
     .inSingletonScope();

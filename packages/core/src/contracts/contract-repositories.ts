@@ -24,7 +24,7 @@ export interface ContractRepository {
   findByProviderRefForUpdate(provider: string, providerRef: string): Promise<Contract | null>;
   /** Newest first. */
   list(companyId: string, filter: ContractFilter, page: PageRequest): Promise<Page<Contract>>;
-  /** Contracts of the company sent at or after `since` (the contracts_per_month quota). */
+  /** Contracts of the company sent by live keys at or after `since` (the contracts_per_month quota). */
   countSentSince(companyId: string, since: Date): Promise<number>;
   /** Contracts `sending` since before `before` (sends that died half-way), oldest first. */
   stuckSending(before: Date, limit: number): Promise<Contract[]>;

@@ -1,3 +1,4 @@
+import type { KeyMode } from '../api-keys/index.js';
 import { DomainError, InvalidTransitionError, NotFoundError } from '../shared/errors.js';
 import type { Decider } from '../shared/decider.js';
 import type { Cents } from '../shared/money.js';
@@ -31,6 +32,8 @@ export interface ContractDocument {
 export interface ContractDelivery {
   setorId: string;
   messageIds: string[];
+  /** The mode of the key that sent it: sends of test keys never count toward the plan quota. */
+  mode?: KeyMode;
 }
 
 /** A contract for signature (business.md §4). */

@@ -216,7 +216,7 @@ export class SendContract {
         type: 'complete_send',
         at: this.clock.now(),
         document: { pages: document.pages, sha256: document.sha256 },
-        delivery: { setorId: box.setor.id, messageIds },
+        delivery: { setorId: box.setor.id, messageIds, mode: input.mode },
         expiresAt,
       });
     } catch (error) {
@@ -229,7 +229,7 @@ export class SendContract {
       sentAt: contract.sentAt!.toISOString(),
       expiresAt: contract.expiresAt!.toISOString(),
       signers: contract.signers.map((s) => ({ id: s.id, name: s.name, phone: s.phone, status: s.status })),
-      delivery: contract.delivery!,
+      delivery: { setorId: contract.delivery!.setorId, messageIds: contract.delivery!.messageIds },
       durationMs: this.clock.now().getTime() - started.getTime(),
     };
   }

@@ -15,7 +15,7 @@ import type {
   TemplateVariable,
 } from '@carteiro/core';
 import { pageOffset, toPage } from '@carteiro/core';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
 import type { ContractTemplatesTable, ContractsTable } from './contracts-tables.js';
 
@@ -137,6 +137,7 @@ export class KyselyContractRepository implements ContractRepository {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('company_id', '=', companyId)
       .where('sent_at', '>=', since)
+      .where(sql<string>`coalesce(delivery->>'mode', 'live')`, '<>', 'test')
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }

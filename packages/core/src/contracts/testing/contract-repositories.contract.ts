@@ -105,6 +105,8 @@ export function describeContractRepositoriesContract(name: string, setup: () => 
       expect(await ids_({ clientId: ids.newId() })).toEqual([]);
       expect(await repos.contracts.countSentSince(company.id, at(0))).toBe(1);
       expect(await repos.contracts.countSentSince(company.id, at(-100))).toBe(2);
+      await repos.contracts.insert(contract({ status: 'sent', sentAt: at(20), delivery: { setorId: ids.newId(), messageIds: [], mode: 'test' } }));
+      expect(await repos.contracts.countSentSince(company.id, at(0))).toBe(1);
       expect((await repos.contracts.stuckSending(at(6), 10)).map((x) => x.id)).toContain(c.id);
       expect((await repos.contracts.stuckSending(at(5), 10)).map((x) => x.id)).not.toContain(c.id);
       expect((await repos.contracts.awaitingSignature(1000)).map((x) => x.id)).toContain(b.id);

@@ -42,7 +42,7 @@ export class InMemoryContractRepository implements ContractRepository {
     return paginate(all.map((c) => structuredClone(c)), page);
   }
   async countSentSince(companyId: string, since: Date) {
-    return [...contracts(this.store).values()].filter((c) => c.companyId === companyId && c.sentAt !== null && c.sentAt >= since).length;
+    return [...contracts(this.store).values()].filter((c) => c.companyId === companyId && c.sentAt !== null && c.sentAt >= since && c.delivery?.mode !== 'test').length;
   }
   async stuckSending(before: Date, limit: number) {
     return [...contracts(this.store).values()]
