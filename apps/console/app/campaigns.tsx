@@ -131,7 +131,7 @@ export function CampaignDetailPage({ id }: { id: string }) {
           <ProgressBar total={c.total_destinatarios} sent={c.total_enviados} failed={c.total_falhas} skipped={c.total_pulados} />
           <dl class="facts">
             <dt>{t('detail.mode')}</dt>
-            <dd>{c.execution_mode}</dd>
+            <dd data-mode={c.execution_mode}>{t(`mode.${c.execution_mode}` as MessageKey)}</dd>
             <dt>{t('detail.scheduled')}</dt>
             <dd>{formatDateTime(c.scheduled_for)}</dd>
             <dt>{t('detail.numbers')}</dt>

@@ -173,6 +173,8 @@ async function story(page: Page): Promise<void> {
   await dialog.getByText(/^Conectado: \+\d+/).waitFor({ timeout: 15_000 });
   await dialog.getByRole('button', { name: 'Fechar' }).click();
   await vendas.getByText('Conectado', { exact: true }).waitFor();
+  // The check the connection enqueued shows up as its health and the first bar of its history chart.
+  await vendas.getByRole('img', { name: /^Histórico da última hora: / }).waitFor({ timeout: 15_000 });
   await audit(page, 'numbers');
 
   // Readable at a phone's width: nothing wider than the screen.
@@ -313,7 +315,7 @@ it("turns the API's 403 answers into choices: schedule at the suggested time, or
     await page.getByText(/^Fora do horário seguro da empresa/).waitFor();
     await page.getByRole('button', { name: /^Agendar para / }).click();
     await page.getByRole('heading', { name: 'Aviso' }).waitFor();
-    await page.getByText('scheduled', { exact: true }).waitFor();
+    await page.locator('[data-mode="scheduled"]', { hasText: 'Agendada' }).waitFor();
 
     await create('Segundo aviso');
     const choice = page.locator('.choice');
