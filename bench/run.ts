@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of the service in one run on one machine, then docs/benchmarks.md
 // written from the figures of that run. Missed targets are reported as misses; the exit code is
 // non-zero only when a benchmark could not run.
-// Env: BENCH_ONLY=campaigns,webhooks,http,memory,contacts (a subset; the document is then not written unless
+// Env: BENCH_ONLY=campaigns,webhooks,http,memory,contacts,scheduling (a subset; the document is then not written unless
 //      BENCH_WRITE_DOC=1), BENCH_SERVER=dist|source, and each benchmark's own knobs.
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
@@ -15,10 +15,11 @@ import { crmRows, crmSection, runCrmBench, type CrmBenchResult } from './crm.ben
 import { runHttpBench, type HttpBenchResult } from './http.bench.js';
 import { runMemoryBench, type MemoryBenchResult } from './memory.bench.js';
 import { ROOT, type ServerBuild } from './support/processes.js';
+import { runSchedulingBench, schedulingRows, schedulingSection, type SchedulingBenchResult } from './scheduling.bench.js';
 import { runWebhooksBench, type WebhooksBenchResult } from './webhooks.bench.js';
 
-type Name = 'campaigns' | 'webhooks' | 'http' | 'memory' | 'contacts' | 'crm';
-const ALL: Name[] = ['campaigns', 'webhooks', 'http', 'memory', 'contacts', 'crm'];
+type Name = 'campaigns' | 'webhooks' | 'http' | 'memory' | 'contacts' | 'crm' | 'scheduling';
+const ALL: Name[] = ['campaigns', 'webhooks', 'http', 'memory', 'contacts', 'crm', 'scheduling'];
 
 interface Outcome<T> {
   result?: T;
@@ -198,7 +199,9 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
   const h = outcomes.http?.result as HttpBenchResult | undefined;
   const m = outcomes.memory?.result as MemoryBenchResult | undefined;
   const k = outcomes.contacts?.result as ContactsBenchResult | undefined;
-  const table = rows(c, w, h, m, k).concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined));
+  const table = rows(c, w, h, m, k)
+    .concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined))
+    .concat(schedulingRows(outcomes.scheduling?.result as SchedulingBenchResult | undefined));
   const failed = ALL.filter((n) => outcomes[n]?.error);
   const L: string[] = [];
   const cpuLine = (label: string, shares: Record<string, number> | undefined) =>
@@ -406,6 +409,7 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
   } else L.push(`Did not run: ${outcomes.contacts?.error ?? 'skipped'}`, '');
 
   L.push(...crmSection(outcomes.crm?.result as CrmBenchResult | undefined, outcomes.crm?.error));
+  L.push(...schedulingSection(outcomes.scheduling?.result as SchedulingBenchResult | undefined, outcomes.scheduling?.error));
 
   L.push('## Running it', '');
   L.push(
@@ -433,6 +437,7 @@ async function main(): Promise<number> {
   if (selected.includes('memory')) outcomes.memory = await attempt('memory', () => runMemoryBench(log, serverBuild));
   if (selected.includes('contacts')) outcomes.contacts = await attempt('contacts', () => runContactsBench(log));
   if (selected.includes('crm')) outcomes.crm = await attempt('crm', () => runCrmBench(log));
+  if (selected.includes('scheduling')) outcomes.scheduling = await attempt('scheduling', () => runSchedulingBench(log));
   const totalSeconds = (performance.now() - started) / 1000;
 
   const cpus = os.cpus();
@@ -452,7 +457,9 @@ async function main(): Promise<number> {
     outcomes.http?.result as HttpBenchResult | undefined,
     outcomes.memory?.result as MemoryBenchResult | undefined,
     outcomes.contacts?.result as ContactsBenchResult | undefined,
-  ).concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined));
+  )
+    .concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined))
+    .concat(schedulingRows(outcomes.scheduling?.result as SchedulingBenchResult | undefined));
   log('\n== summary');
   for (const r of table) log(`${r.ok === null ? '    ' : r.ok ? 'PASS' : 'MISS'}  ${r.figure}: ${r.result}${r.baseline ? ` (${r.baseline})` : ''}; target ${r.target}`);
   const failed = selected.filter((n) => outcomes[n]?.error);

@@ -179,7 +179,7 @@ describe('timed sends through the dispatch lanes (scheduled messages and reminde
     const setor = (await repos.setores.findById(t.setores[0]!)) as Setor;
     const instance = (await repos.channelInstances.findBySetor(setor.id)) as ChannelInstance;
     const gateway = worker.container.get<ChannelGateway>(ChannelGateway);
-    const first = await gateway.send({ setor, instance, mode: 'live', to: claimed!.phone, content: { type: 'text', text: 'Lembrete' }, clientMessageId: timedClientMessageId(claimed!) });
+    const first = await gateway.send({ setor, instance, mode: 'live', to: claimed!.phone, content: { kind: 'text', text: 'Lembrete' }, clientMessageId: timedClientMessageId(claimed!) });
     expect(first.ok).toBe(true);
     expect(await outbox(api.database.db, t.company.id)).toHaveLength(1);
 

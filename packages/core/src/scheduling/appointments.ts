@@ -10,13 +10,14 @@ import { apiActor, type DomainEvent, type EventActor } from '../shared/domain-ev
 import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
-import { zonedClock, zonedDay } from '../shared/zoned-time.js';
+import { zonedDay } from '../shared/zoned-time.js';
 import type { SetorRepositories } from '../setores/index.js';
 import { appointmentDecider, type Appointment, type AppointmentStatus, type Attendance } from './appointment.js';
 import {
   bookingRefusal,
   computeAvailability,
   isFree,
+  localFields,
   localParts,
   offers,
   parseDate,
@@ -41,7 +42,7 @@ export const MAX_AVAILABILITY_ITEMS = 2_000;
 
 /** Wall-clock fields of an instant where it matters (`local { date, time, timezone }`). */
 export function localOf(instant: Date, timezone: string): { date: string; time: string; timezone: string } {
-  return { date: zonedDay(instant, timezone), time: zonedClock(instant, timezone), timezone };
+  return localFields(instant, timezone);
 }
 
 /** A free slot offered instead of a taken one (`details.alternatives[]`). */

@@ -1,5 +1,5 @@
 import type { SafeHours } from '../companies/index.js';
-import { zonedTime, zonedToInstant } from '../shared/zoned-time.js';
+import { zonedTime, zonedToInstant, zoneOffsetMinutes } from '../shared/zoned-time.js';
 import type { AppointmentType, Professional, Unit } from './catalog.js';
 
 /** A time range `[from, to)`. */
@@ -94,6 +94,43 @@ function overlapsAny(sorted: readonly Interval[] | undefined, from: number, to: 
   return lo > 0 && sorted[lo - 1]!.to.getTime() > from;
 }
 
+const dayInfos = new Map<string, { midnight: number; uniform: boolean }>();
+
+/** Local midnight of a date in a zone and whether that day has 24 hours (memoised: zone rules do not change at run time). */
+function dayOf(date: string, timeZone: string): { midnight: number; uniform: boolean } {
+  const key = `${timeZone}|${date}`;
+  let day = dayInfos.get(key);
+  if (!day) {
+    const midnight = wallClockInstant(date, 0, timeZone).getTime();
+    day = { midnight, uniform: wallClockInstant(date, 1440, timeZone).getTime() - midnight === DAY && localParts(new Date(midnight), timeZone).minute === 0 };
+    if (dayInfos.size > 100_000) dayInfos.clear();
+    dayInfos.set(key, day);
+  }
+  return day;
+}
+
+const dayOffsets = new Map<string, readonly [number, number]>();
+
+/** The zone's UTC offset at an instant, in minutes, with Intl called twice per UTC day and zone (memoised). */
+export function offsetAt(instant: Date, timeZone: string): number {
+  const dayStart = Math.floor(instant.getTime() / DAY) * DAY;
+  const key = `${timeZone}|${dayStart}`;
+  let offsets = dayOffsets.get(key);
+  if (!offsets) {
+    offsets = [zoneOffsetMinutes(new Date(dayStart), timeZone), zoneOffsetMinutes(new Date(dayStart + DAY - 1), timeZone)] as const;
+    if (dayOffsets.size > 100_000) dayOffsets.clear();
+    dayOffsets.set(key, offsets);
+  }
+  // The same offset at both ends of the day: no change inside it (zones change at most once a day).
+  return offsets[0] === offsets[1] ? offsets[0] : zoneOffsetMinutes(instant, timeZone);
+}
+
+/** `local { date, time, timezone }` of an instant (the answers' wall-clock fields). */
+export function localFields(instant: Date, timeZone: string): { date: string; time: string; timezone: string } {
+  const shifted = new Date(instant.getTime() + offsetAt(instant, timeZone) * MINUTE).toISOString();
+  return { date: shifted.slice(0, 10), time: shifted.slice(11, 16), timezone: timeZone };
+}
+
 /** Whether a professional works at a unit for the whole `[startMinute, startMinute + duration)` of a weekday. */
 export function withinSchedule(professional: Professional, unitId: string, weekday: number, startMinute: number, durationMinutes: number): boolean {
   return professional.schedule.some((e) => e.unitId === unitId && e.weekday === weekday && e.startMinute <= startMinute && startMinute + durationMinutes <= e.endMinute);
@@ -123,48 +160,52 @@ export function computeAvailability(input: AvailabilityInput): { items: Availabl
   const earliest = now.getTime() + type.minNoticeMinutes * MINUTE;
   const latest = now.getTime() + type.maxAdvanceDays * DAY;
   const after = input.after?.getTime() ?? -Infinity;
-  const slots = new Map<string, AvailableSlot>();
-  const dates = datesBetween(input.from, input.to);
+  const before = type.bufferBeforeMinutes * MINUTE;
+  const span = (type.durationMinutes + type.bufferAfterMinutes) * MINUTE;
+  // Slots by unit and start (ms): the professionals free for each.
+  const slots = new Map<string, Map<number, string[]>>();
+  const dates = datesBetween(input.from, input.to).map((date) => ({ date, weekday: new Date(parseDate(date)!).getUTCDay() }));
   for (const unit of input.units) {
     const staff = input.professionals.filter((p) => p.active && offers(p, type.id, unit.id));
     if (staff.length === 0) continue;
-    const instants = new Map<number, Date>();
-    const instantAt = (date: string, minute: number) => {
-      const key = parseDate(date)! + minute;
-      let found = instants.get(key);
-      if (!found) {
-        found = wallClockInstant(date, minute, unit.timezone);
-        instants.set(key, found);
-      }
-      return found;
-    };
-    for (const date of dates) {
+    const byStart = new Map<number, string[]>();
+    slots.set(unit.id, byStart);
+    for (const { date, weekday } of dates) {
       if (!unit.openOnHolidays && input.isHoliday(unit, date)) continue;
-      const weekday = new Date(parseDate(date)!).getUTCDay();
+      // On a day of 24 hours a wall time is local midnight plus its minutes; only a daylight-saving day converts
+      // each slot with Intl (the slow part) and drops the wall times the change skips.
+      const day = dayOf(date, unit.timezone);
+      const startOf = (minute: number): number | null => {
+        if (day.uniform) return day.midnight + minute * MINUTE;
+        const instant = wallClockInstant(date, minute, unit.timezone);
+        const local = localParts(instant, unit.timezone);
+        return local.date === date && local.minute === minute % 1440 ? instant.getTime() : null;
+      };
       for (const professional of staff) {
+        const busy = input.busy.get(professional.id);
         for (const window of professional.schedule) {
           if (window.unitId !== unit.id || window.weekday !== weekday) continue;
           for (let m = window.startMinute; m + type.durationMinutes <= window.endMinute; m += type.slotIntervalMinutes) {
-            const start = instantAt(date, m);
-            const t = start.getTime();
-            if (t < earliest || t > latest || t <= after) continue;
-            // A wall time skipped by a daylight-saving change maps to another local time: not a real slot.
-            if (localParts(start, unit.timezone).date !== date) continue;
-            if (!isFree(input.busy.get(professional.id), type, start)) continue;
-            const key = `${t}|${unit.id}`;
-            const slot = slots.get(key);
-            if (slot) {
-              if (!slot.professionalIds.includes(professional.id)) slot.professionalIds.push(professional.id);
-            } else {
-              slots.set(key, { startsAt: start, endsAt: new Date(t + type.durationMinutes * MINUTE), unitId: unit.id, timezone: unit.timezone, professionalIds: [professional.id] });
-            }
+            const t = startOf(m);
+            if (t === null || t < earliest || t > latest || t <= after) continue;
+            if (overlapsAny(busy, t - before, t + span)) continue;
+            const free = byStart.get(t);
+            if (!free) byStart.set(t, [professional.id]);
+            else if (!free.includes(professional.id)) free.push(professional.id);
           }
         }
       }
     }
   }
-  const all = [...slots.values()].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || (a.unitId < b.unitId ? -1 : a.unitId > b.unitId ? 1 : 0));
-  for (const slot of all) slot.professionalIds.sort();
+  const all: AvailableSlot[] = [];
+  const unitsById = new Map(input.units.map((u) => [u.id, u]));
+  for (const [unitId, byStart] of slots) {
+    const timezone = unitsById.get(unitId)!.timezone;
+    for (const [t, professionalIds] of byStart) {
+      all.push({ startsAt: new Date(t), endsAt: new Date(t + type.durationMinutes * MINUTE), unitId, timezone, professionalIds: professionalIds.sort() });
+    }
+  }
+  all.sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || (a.unitId < b.unitId ? -1 : a.unitId > b.unitId ? 1 : 0));
   return { items: all.slice(0, input.limit), truncated: all.length > input.limit };
 }
 
