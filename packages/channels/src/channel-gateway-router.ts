@@ -1,4 +1,5 @@
 import type {
+  NumberCheck,
   ChannelCapabilities,
   ChannelGateway,
   HealthProbe,
@@ -92,5 +93,8 @@ export class ChannelGatewayRouter implements ChannelGateway {
   }
   react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult> {
     return this.pick(target).react(target, message);
+  }
+  checkNumbers(target: SessionTarget, phones: readonly string[]): Promise<NumberCheck[]> {
+    return this.pick(target).checkNumbers(target, phones);
   }
 }

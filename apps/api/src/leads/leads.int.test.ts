@@ -113,6 +113,39 @@ describe('save-to-crm', () => {
   });
 });
 
+describe('validate-channel', () => {
+  it("checks numbers through the box's connected session (simulator for test keys), 404 without one", async () => {
+    const company = await api.createCompany();
+    const key = { Authorization: `Bearer ${await api.createKey(company.id)}` };
+    const setor = await api.createSetor(company.id);
+    const body = { phones: ['+5511987654321', '11987650001', 'telefone'], setor_id: setor.id };
+    expect((await request(api.app).post('/v1/leads/validate-channel').set(key).send(body)).status).toBe(404);
+    await api.connectSetor(company.id, setor.id);
+    const res = await request(api.app).post('/v1/leads/validate-channel').set(key).send(body);
+    expect(res.status).toBe(200);
+    expect(res.body.data.results).toEqual([
+      { input: '+5511987654321', phone: '+5511987654321', has_channel: true, reason: 'checked' },
+      { input: '11987650001', phone: '+5511987650001', has_channel: false, reason: 'checked' },
+      { input: 'telefone', phone: null, has_channel: null, reason: 'invalid_number' },
+    ]);
+    // Another company's box is not found.
+    expect((await request(api.app).post('/v1/leads/validate-channel').set(auth).send(body)).status).toBe(404);
+    expect((await request(api.app).post('/v1/leads/validate-channel').set(key).send({ phones: [], setor_id: setor.id })).status).toBe(400);
+  });
+
+  it('caches live answers for 7 days per box', async () => {
+    const company = await api.createCompany();
+    const live = { Authorization: `Bearer ${await api.createKey(company.id, { mode: 'live' })}` };
+    const setor = await api.createSetor(company.id);
+    await api.connectSetor(company.id, setor.id);
+    const body = { phones: ['+5511987654321'], setor_id: setor.id };
+    expect((await request(api.app).post('/v1/leads/validate-channel').set(live).send(body)).body.data.results[0]).toMatchObject({ has_channel: true, reason: 'checked' });
+    expect((await request(api.app).post('/v1/leads/validate-channel').set(live).send(body)).body.data.results[0]).toMatchObject({ has_channel: true, reason: 'cached' });
+    await api.database.db.updateTable('lead_channel_checks').set({ checked_at: new Date(Date.now() - 8 * 86_400_000) }).where('company_id', '=', company.id).execute();
+    expect((await request(api.app).post('/v1/leads/validate-channel').set(live).send(body)).body.data.results[0]).toMatchObject({ reason: 'checked' });
+  });
+});
+
 describe('validate-email-mx', () => {
   it('answers the test-key DNS: no domain, null MX, implicit MX, timeout, deliverable; bad syntax', async () => {
     const res = await request(api.app)

@@ -10,7 +10,9 @@ import {
   SimulatedDnsResolverToken,
   StartLeadSearch,
   UnitOfWork,
+  ValidateChannel,
   ValidateEmailMx,
+  ChannelGateway,
 } from '@carteiro/core';
 import { QueueDefinitions } from '@carteiro/pgboss';
 import { ContainerModule } from 'inversify';
@@ -35,6 +37,9 @@ export const leadsModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(SaveLeadsToCrm)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new SaveLeadsToCrm(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
+    .inSingletonScope();
+  bind(ValidateChannel)
+    .toResolvedValue((repos: ServiceRepositories, gateway: ChannelGateway, clock: Clock) => new ValidateChannel(repos, gateway, clock), [Repositories, ChannelGateway, Clock])
     .inSingletonScope();
   bind(ValidateEmailMx)
     .toResolvedValue((live: DnsResolver, test: DnsResolver, clock: Clock) => new ValidateEmailMx({ live, test }, clock), [DnsResolver, SimulatedDnsResolverToken, Clock])

@@ -1,4 +1,4 @@
-import { ReadLeadSearch, SaveLeadsToCrm, StartLeadSearch, ValidateEmailMx, searchCnaes, searchMunicipios, UFS } from '@carteiro/core';
+import { ReadLeadSearch, SaveLeadsToCrm, StartLeadSearch, ValidateChannel, ValidateEmailMx, searchCnaes, searchMunicipios, UFS } from '@carteiro/core';
 import { defineRoute, idParam } from '../http/route.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { emailMxView, leadSearchView, savedLeadsView } from './lead-views.js';
@@ -49,6 +49,10 @@ interface SaveBody {
 }
 interface EmailsBody {
   emails: string[];
+}
+interface PhonesBody {
+  phones: string[];
+  setor_id: string;
 }
 
 const cnaeCode = { type: 'string', pattern: '^[0-9]{4}-?[0-9]/?[0-9]{2}$', description: 'A CNAE 2.3 subclass: 7 digits or `NNNN-N/NN`.' };
@@ -240,6 +244,48 @@ export const leadsRoutes = [
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     async handler({ body, principal, use }) {
       return savedLeadsView(await use(SaveLeadsToCrm).execute(principal.company, body.items, body.tag_ids ?? [], body.job_id ?? null));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/v1/leads/validate-channel',
+    auth: write,
+    operationId: 'validateLeadPhones',
+    summary: 'Check which phones have an account on the channel',
+    description:
+      "Asked through the box's connected session (`setor_id`): the QR provider checks 50 numbers a call, 1 s apart; the official Cloud API cannot tell (`has_channel` null); test keys ask the simulator (numbers ending in 0001 have no account). Live answers are cached 7 days per box (`reason` cached).",
+    tag: 'Leads',
+    body: {
+      schema: typed<PhonesBody>({
+        type: 'object',
+        required: ['phones', 'setor_id'],
+        additionalProperties: false,
+        properties: {
+          phones: { type: 'array', minItems: 1, maxItems: 200, items: { type: 'string', minLength: 1, maxLength: 40 } },
+          setor_id: { type: 'string', format: 'uuid' },
+        },
+      }),
+      example: { phones: ['+5511987654321', '+5511987650001'], setor_id: '3f0c2a9e-8d1b-4c3e-9a7f-2b6d5e4c1a00' },
+    },
+    validationCode: 'BAD_REQUEST',
+    response: {
+      status: 200,
+      description: 'One result per phone, in order.',
+      data: s.object({
+        results: s.array(
+          s.object({
+            input: s.string(),
+            phone: s.nullableString({ description: 'E.164; null when the input is not a phone number.' }),
+            has_channel: { type: ['boolean', 'null'] },
+            reason: s.enum(['checked', 'cached', 'provider_cannot_tell', 'invalid_number']),
+          }),
+        ),
+      }),
+    },
+    errors: ['BAD_REQUEST', 'NOT_FOUND', 'PROVIDER_ERROR'],
+    async handler({ body, principal, use }) {
+      const results = await use(ValidateChannel).execute(principal.company, body.setor_id, body.phones, principal.apiKey.mode);
+      return { results: results.map((r) => ({ input: r.input, phone: r.phone, has_channel: r.hasChannel, reason: r.reason })) };
     },
   }),
   defineRoute({

@@ -20,6 +20,7 @@ import {
   type SessionState,
   type SessionTarget,
   type Setor,
+  type NumberCheck,
 } from '@carteiro/core';
 import { OFFICIAL_CAPABILITIES } from '../channel-capabilities.js';
 import { describeOutcome, JsonHttpClient, type HttpOutcome } from '../http/json-http-client.js';
@@ -212,6 +213,11 @@ export class CloudApiGateway implements ChannelGateway {
     const http = await this.postMessage(target.setor, body, true);
     if (!('kind' in http)) return http;
     return http.ok ? { ok: true, at: this.clock.now() } : classify(http);
+  }
+
+  /** The Cloud API has no lookup of whether a number has an account (only a send tells): null for each. */
+  async checkNumbers(_target: SessionTarget, phones: readonly string[]): Promise<NumberCheck[]> {
+    return phones.map((phone) => ({ phone, hasChannel: null }));
   }
 
   /** Uploads an inline document (multipart, as the Cloud API's media endpoint takes it); its media id, or a classified failure. */

@@ -52,6 +52,25 @@ describe('QR provider (Evolution API) adapter', () => {
     expect(fake.requests.filter((r) => r.path === '/instance/create')).toHaveLength(1);
   });
 
+  it('checks numbers 50 per call, paced apart, and answers in the order asked', async () => {
+    const box = qrBox();
+    const name = `carteiro-${box.instance.id}`;
+    await gateway.connect({ ...box, mode: 'live' });
+    fake.scan(name, '5511977770000');
+    const paced = new EvolutionGateway({ baseUrl: fake.url, ...options, numberCheckPauseMs: 200 }, clock);
+    const phones = Array.from({ length: 120 }, (_, i) => `+55119${String(80_000_000 + i * 10 + 1)}`);
+    const started = performance.now();
+    const checks = await paced.checkNumbers({ ...box, instance: { ...box.instance, providerRef: name }, mode: 'live' }, phones);
+    const elapsed = performance.now() - started;
+    const calls = fake.requests.filter((r) => r.path === `/chat/whatsappNumbers/${name}`);
+    expect(calls.map((c) => (c.body as { numbers: string[] }).numbers.length)).toEqual([50, 50, 20]);
+    expect((calls[0]!.body as { numbers: string[] }).numbers[0]).toBe(phones[0]!.slice(1));
+    expect(elapsed).toBeGreaterThanOrEqual(2 * 200 - 5);
+    expect(checks.map((c) => c.phone)).toEqual(phones);
+    expect(checks.filter((c) => c.hasChannel === false).map((c) => c.phone)).toEqual(phones.filter((p) => p.endsWith('0001')));
+    expect(checks.every((c) => c.hasChannel !== null)).toBe(true);
+  });
+
   it('sends each kind of content on its Evolution route with the published body', async () => {
     const box = qrBox();
     const name = `carteiro-${box.instance.id}`;

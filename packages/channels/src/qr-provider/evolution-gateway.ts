@@ -20,6 +20,7 @@ import {
   type SessionState,
   type SessionTarget,
   type Setor,
+  type NumberCheck,
 } from '@carteiro/core';
 import { QR_CAPABILITIES } from '../channel-capabilities.js';
 import { describeOutcome, JsonHttpClient, type HttpOutcome } from '../http/json-http-client.js';
@@ -42,8 +43,13 @@ export interface EvolutionGatewayOptions {
   nativeInteractive?: boolean;
   /** `QR_PROVIDER_PROXIES`: each session goes through one of them (picked by instance id); empty: direct. */
   proxies?: readonly EvolutionProxy[];
+  /** Pause between number-check calls of 50 numbers (default 1 s). */
+  numberCheckPauseMs?: number;
   fetch?: typeof fetch;
 }
+
+/** Numbers per `chat/whatsappNumbers` call. */
+export const NUMBER_CHECK_BATCH = 50;
 
 /** Baileys' disconnect reasons, as Evolution reports them in `disconnectionReasonCode`. */
 const DISCONNECT_REASONS: Record<number, SendFailureCode> = {
@@ -283,6 +289,29 @@ export class EvolutionGateway implements ChannelGateway {
 
   react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult> {
     return this.operate(target, 'POST', 'message/sendReaction', { key: EvolutionGateway.messageKey(message), reaction: message.emoji }, true);
+  }
+
+  /**
+   * `POST /chat/whatsappNumbers/{instance}` with `{ numbers }` (digits), at most 50 numbers a call and
+   * `numberCheckPauseMs` (1 s) between calls, so a long list does not look like a scrape to the channel.
+   * Answers `[{ exists, jid, number }]`; a number missing from the answer reads null.
+   */
+  async checkNumbers(target: SessionTarget, phones: readonly string[]): Promise<NumberCheck[]> {
+    const name = encodeURIComponent(EvolutionGateway.instanceName(target.instance));
+    const found = new Map<string, boolean>();
+    const pauseMs = this.options.numberCheckPauseMs ?? 1000;
+    for (let start = 0; start < phones.length; start += NUMBER_CHECK_BATCH) {
+      if (start > 0 && pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      const numbers = phones.slice(start, start + NUMBER_CHECK_BATCH).map((p) => p.replace(/\D/g, ''));
+      const outcome = await this.http.call({ method: 'POST', path: `/chat/whatsappNumbers/${name}`, body: { numbers }, timeoutMs: this.timeoutMs, idempotent: true });
+      if (!outcome.ok || outcome.kind !== 'response') throw providerError('check numbers through', outcome);
+      const answers = Array.isArray(outcome.body) ? outcome.body.map(asRecord) : [];
+      answers.forEach((answer, i) => {
+        const digits = String(answer.number ?? phoneFromJid(answer.jid as string | undefined) ?? numbers[i] ?? '').replace(/\D/g, '');
+        if (typeof answer.exists === 'boolean') found.set(digits, answer.exists);
+      });
+    }
+    return phones.map((phone) => ({ phone, hasChannel: found.get(phone.replace(/\D/g, '')) ?? null }));
   }
 
   private async operate(

@@ -32,6 +32,7 @@ import {
   type SimulatedMessageKind,
   type SimulatedSessionEnd,
   supportsOperation,
+  type NumberCheck,
 } from '@carteiro/core';
 import { OFFICIAL_CAPABILITIES, QR_CAPABILITIES } from '../channel-capabilities.js';
 import { qrPngDataUrl } from '../qr-image.js';
@@ -208,6 +209,11 @@ export class ChannelSimulator implements ChannelGateway {
 
   react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult> {
     return this.operate('reaction', target, message, message.emoji === '' ? null : message.emoji, { emoji: message.emoji });
+  }
+
+  /** By the magic numbers: a number ending in 0001 has no account, every other one has. */
+  async checkNumbers(_target: SessionTarget, phones: readonly string[]): Promise<NumberCheck[]> {
+    return phones.map((phone) => ({ phone, hasChannel: MAGIC_RECIPIENTS[phone.replace(/\D/g, '').slice(-4)]?.code !== 'RECIP_NOT_WHATSAPP' }));
   }
 
   /**

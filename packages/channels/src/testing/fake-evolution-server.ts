@@ -205,6 +205,14 @@ export class FakeEvolutionServer {
       return { status: 200, body: instance.proxy ?? {} };
     }
     if (group === 'chat' && action === 'findMessages' && request.method === 'POST') return this.findMessages(instance, request, notFound);
+    if (group === 'chat' && action === 'whatsappNumbers' && request.method === 'POST') {
+      // Evolution answers every number: …0001 has no account; more than 50 numbers a call is refused here.
+      if (!instance) return notFound();
+      if (instance.state !== 'open') return err(400, ['Connection Closed']);
+      const numbers = ((request.body as { numbers?: unknown } | null)?.numbers ?? []) as string[];
+      if (!Array.isArray(numbers) || numbers.length > 50) return err(400, ['numbers must be an array of at most 50']);
+      return { status: 201, body: numbers.map((n) => ({ exists: lastFour(n) !== '0001', jid: `${String(n).replace(/\D/g, '')}@s.whatsapp.net`, number: String(n) })) };
+    }
     if (group === 'chat' && action === 'updateMessage' && request.method === 'POST') return this.operate('edit', instance, request, notFound);
     if (group === 'chat' && action === 'deleteMessageForEveryone' && request.method === 'DELETE') return this.operate('delete', instance, request, notFound);
     if (group === 'message' && action === 'sendReaction' && request.method === 'POST') return this.operate('reaction', instance, request, notFound);

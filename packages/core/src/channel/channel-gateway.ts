@@ -102,6 +102,13 @@ export interface ProfileUpdate {
   pictureUrl?: string;
 }
 
+/** Whether a number has an account on the box's channel; null when the provider cannot tell. */
+export interface NumberCheck {
+  /** E.164, as asked. */
+  phone: string;
+  hasChannel: boolean | null;
+}
+
 /** The connected number's public profile. */
 export interface Profile {
   name: string | null;
@@ -134,5 +141,12 @@ export interface ChannelGateway {
   deleteMessage(target: SessionTarget, message: SentMessageRef): Promise<MessageOperationResult>;
   /** Sets the number's reaction to a sent message; an empty emoji removes it (`capabilities().reactions`). */
   react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult>;
+  /**
+   * Whether each number (E.164) has an account on the channel, in the order asked, through the box's
+   * connected session: the QR provider asks its server in paced batches, the official Cloud API cannot
+   * tell (null), the simulator answers by its magic numbers (…0001: none). Throws `PROVIDER_ERROR`
+   * when the provider fails.
+   */
+  checkNumbers(target: SessionTarget, phones: readonly string[]): Promise<NumberCheck[]>;
 }
 export const ChannelGateway = Symbol.for('carteiro.ChannelGateway');

@@ -9,3 +9,4 @@ export * from './lead-searches.js';
 export * from './sample-lead-source.js';
 export * from './save-leads-to-crm.js';
 export * from './validate-email-mx.js';
+export * from './validate-channel.js';

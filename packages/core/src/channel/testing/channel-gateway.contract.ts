@@ -133,6 +133,16 @@ export function describeChannelGatewayContract(
         expect(await send(box, ContractRecipients.notOnChannel, pdf)).toMatchObject({ ok: false, code: 'RECIP_NOT_WHATSAPP', providerFailure: false });
       });
 
+      ifQr('check which numbers have an account on the channel, in the order asked', async (make) => {
+        const box = await connected(make);
+        const phones = [ContractRecipients.ok, ContractRecipients.notOnChannel, ContractRecipients.other];
+        expect(await (await sut()).gateway.checkNumbers(target(box), phones)).toEqual([
+          { phone: ContractRecipients.ok, hasChannel: true },
+          { phone: ContractRecipients.notOnChannel, hasChannel: false },
+          { phone: ContractRecipients.other, hasChannel: true },
+        ]);
+      });
+
       ifQr('report what a qr channel carries: text, media and polls, no templates and no 24-hour window', async (make) => {
         const box = await make();
         const caps = (await sut()).gateway.capabilities(box.setor, 'live');
@@ -308,6 +318,14 @@ export function describeChannelGatewayContract(
         await s.openWindow(box, ContractRecipients.ok);
         const pdf: OutboundContent = { kind: 'document', filename: 'contrato.pdf', mimeType: 'application/pdf', data: inlinePdf };
         expect(await send(box, ContractRecipients.ok, pdf)).toMatchObject({ ok: true, providerMessageId: expect.any(String) });
+      });
+
+      ifOfficial('answer a number check with null where the provider cannot tell, never claiming a number it knows has no account', async (make) => {
+        const box = await connected(make);
+        const checks = await (await sut()).gateway.checkNumbers(target(box), [ContractRecipients.ok, ContractRecipients.notOnChannel]);
+        expect(checks.map((c) => c.phone)).toEqual([ContractRecipients.ok, ContractRecipients.notOnChannel]);
+        expect([true, null]).toContain(checks[0]!.hasChannel);
+        expect([false, null]).toContain(checks[1]!.hasChannel);
       });
 
       ifOfficial('report what the official channel carries: templates and interactive, no polls or events, a 24-hour window', async (make) => {

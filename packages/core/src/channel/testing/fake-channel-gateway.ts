@@ -1,5 +1,6 @@
 import type { KeyMode } from '../../api-keys/index.js';
 import type {
+  NumberCheck,
   ChannelGateway,
   HealthProbe,
   MessageOperationResult,
@@ -131,6 +132,14 @@ export class FakeChannelGateway implements ChannelGateway {
 
   react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult> {
     return this.operate('reaction', target, message, { emoji: message.emoji });
+  }
+
+  /** Numbers checked, in order (one entry per call). */
+  readonly numberChecks: string[][] = [];
+  /** A number has an account unless a RECIP_NOT_WHATSAPP failure is scripted for it. */
+  async checkNumbers(_target: SessionTarget, phones: readonly string[]): Promise<NumberCheck[]> {
+    this.numberChecks.push([...phones]);
+    return phones.map((phone) => ({ phone, hasChannel: this.failures.get(phone)?.code !== 'RECIP_NOT_WHATSAPP' }));
   }
 
   private async operate(
