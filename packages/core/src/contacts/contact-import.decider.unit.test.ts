@@ -21,6 +21,7 @@ const job = (fields: Partial<ContactImport> = {}): ContactImport => ({
   nextBatch: 0,
   error: null,
   leaseUntil: null,
+  stalledClaims: 0,
   startedAt: null,
   finishedAt: null,
   createdAt: at,
@@ -37,6 +38,16 @@ describe('contact import decider', () => {
       .thenState({ status: 'running', leaseUntil: lease, startedAt: new Date(0) });
     given(contactImportDecider, job({ status: 'running', leaseUntil: lease })).when({ type: 'claim', at, leaseUntil: lease }).thenThrows(DomainError);
     given(contactImportDecider, job({ status: 'completed' })).when({ type: 'claim', at, leaseUntil: lease }).then([]);
+  });
+
+  it('counts claims without progress and fails the import as stalled after five', () => {
+    const claimed = given(contactImportDecider, job()).when({ type: 'claim', at, leaseUntil: lease }).thenState({ stalledClaims: 1 });
+    given(contactImportDecider, claimed)
+      .when({ type: 'recordBatch', at, batch: 0, leaseUntil: lease, counts, errors: [] })
+      .thenState({ stalledClaims: 0 });
+    given(contactImportDecider, job({ status: 'running', stalledClaims: 5, nextBatch: 1 }))
+      .when({ type: 'claim', at, leaseUntil: lease })
+      .thenState({ status: 'failed', error: { code: 'IMPORT_STALLED', message: 'Batch 2 failed 5 times in a row' } });
   });
 
   it('records the next batch once: a repeat of a committed batch changes nothing', () => {

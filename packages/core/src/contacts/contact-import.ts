@@ -13,6 +13,8 @@ export const MAX_IMPORT_ROWS = 10_000;
 export const MAX_IMPORT_ERRORS = 1000;
 /** Imports of a company queued or running at once; a third is refused. */
 export const MAX_ACTIVE_IMPORTS = 2;
+/** Claims of one import without a batch committed in between before it is failed as stalled (a batch that always crashes its worker). */
+export const MAX_STALLED_CLAIMS = 5;
 
 /** A row the import could not write: `row` counts from 1 in the order sent (CSV: the header is row 0). */
 export interface ImportRowError {
@@ -52,6 +54,8 @@ export interface ContactImport {
   error: { code: string; message: string } | null;
   /** The worker processing it holds it until then; an expired lease lets another resume it. */
   leaseUntil: Date | null;
+  /** Claims since the last committed batch: a batch that keeps failing stops the import after {@link MAX_STALLED_CLAIMS}. */
+  stalledClaims: number;
   startedAt: Date | null;
   finishedAt: Date | null;
   createdAt: Date;
@@ -105,6 +109,9 @@ export const contactImportDecider: Decider<ContactImport, ContactImportCommand, 
         if (state.status === 'running' && state.leaseUntil && state.leaseUntil.getTime() > command.at.getTime()) {
           throw new DomainError('CONFLICT', 'The import is being processed by another worker', { leaseUntil: state.leaseUntil.toISOString() });
         }
+        if (state.stalledClaims >= MAX_STALLED_CLAIMS) {
+          return [{ type: 'failed', at: command.at, error: { code: 'IMPORT_STALLED', message: `Batch ${state.nextBatch + 1} failed ${state.stalledClaims} times in a row` } }];
+        }
         return [{ type: 'claimed', at: command.at, leaseUntil: command.leaseUntil, first: state.status === 'queued' }];
       case 'recordBatch':
         if (state.status !== 'running') throw new InvalidTransitionError('import', state.status, 'record a batch of', ['running']);
@@ -122,12 +129,20 @@ export const contactImportDecider: Decider<ContactImport, ContactImportCommand, 
   evolve(state, event) {
     switch (event.type) {
       case 'claimed':
-        return { ...state, status: 'running', leaseUntil: event.leaseUntil, startedAt: state.startedAt ?? event.at, updatedAt: event.at };
+        return {
+          ...state,
+          status: 'running',
+          leaseUntil: event.leaseUntil,
+          stalledClaims: state.stalledClaims + 1,
+          startedAt: state.startedAt ?? event.at,
+          updatedAt: event.at,
+        };
       case 'batchRecorded':
         return {
           ...state,
           nextBatch: event.batch + 1,
           leaseUntil: event.leaseUntil,
+          stalledClaims: 0,
           processed: state.processed + event.counts.processed,
           created: state.created + event.counts.created,
           updated: state.updated + event.counts.updated,

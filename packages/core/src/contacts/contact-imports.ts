@@ -148,6 +148,7 @@ export class CreateContactImport {
       nextBatch: 0,
       error: null,
       leaseUntil: null,
+      stalledClaims: 0,
       startedAt: null,
       finishedAt: null,
       createdAt: now,
@@ -201,11 +202,16 @@ export class RunContactImport {
       if (!job) return 'missing' as const;
       if (job.status === 'completed' || job.status === 'failed') return 'finished' as const;
       const at = this.clock.now();
+      let claimed: ContactImport;
       try {
-        await this.step(repos, job, { type: 'claim', at, leaseUntil: new Date(at.getTime() + this.leaseMs) });
+        claimed = await this.step(repos, job, { type: 'claim', at, leaseUntil: new Date(at.getTime() + this.leaseMs) });
       } catch (error) {
         if (error instanceof DomainError && error.code === 'CONFLICT') return 'busy' as const;
         throw error;
+      }
+      if (claimed.status === 'failed') {
+        await repos.events.record([this.event(claimed, 'import.failed', { jobId: claimed.id, processed: claimed.processed, error: claimed.error }, at)]);
+        return 'failed' as const;
       }
       return 'claimed' as const;
     });

@@ -78,6 +78,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       next_batch integer NOT NULL,
       error jsonb,
       lease_until timestamptz,
+      stalled_claims integer NOT NULL,
       started_at timestamptz,
       finished_at timestamptz,
       created_at timestamptz NOT NULL,

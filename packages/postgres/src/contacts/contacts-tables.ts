@@ -83,6 +83,7 @@ export interface ContactImportsTable {
   next_batch: number;
   error: JSONColumnType<{ code: string; message: string } | null, string | null, string | null>;
   lease_until: Timestamp | null;
+  stalled_claims: number;
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
   created_at: Timestamp;

@@ -309,7 +309,10 @@ export class KyselyContactRepository implements ContactRepository {
     if (linkContacts.length > 0) {
       const links = await sql<{ contact_id: string; tag_id: string }>`
         INSERT INTO contact_tags (contact_id, tag_id, created_at)
-        SELECT * , ${now}::timestamptz FROM unnest(${linkContacts}::uuid[], ${linkTags}::uuid[])
+        SELECT u.contact_id, u.tag_id, ${now}::timestamptz
+        FROM unnest(${linkContacts}::uuid[], ${linkTags}::uuid[]) AS u(contact_id, tag_id)
+        -- A tag deleted since the import was checked is skipped, not a failed batch.
+        JOIN tags t ON t.id = u.tag_id AND t.company_id = ${companyId}::uuid
         ON CONFLICT DO NOTHING
         RETURNING contact_id, tag_id`.execute(this.db);
       for (const l of links.rows) added.set(l.contact_id, [...(added.get(l.contact_id) ?? []), l.tag_id]);

@@ -167,6 +167,9 @@ export function describeContactAreaContract(name: string, setup: () => Promise<R
       );
       expect(createOnly.map((o) => o.outcome)).toEqual(['unchanged', 'created']);
       expect(createOnly[0]!.tagsAdded).toEqual([]);
+      // A tag deleted since the import was checked is skipped.
+      const gone = await repos.contacts.writeBatch(company.id, [{ phone: '+5541987654321', name: null, email: null, customFields: {}, tagIds: [ids.newId(), tag.id] }], 'fill', ids, later(5));
+      expect(gone[0]).toMatchObject({ outcome: 'created', tagsAdded: [tag.id] });
       expect((await repos.contacts.findById(company.id, existing.id))?.name).toBe('Outra');
     });
 
@@ -188,6 +191,7 @@ export function describeContactAreaContract(name: string, setup: () => Promise<R
         nextBatch: 0,
         error: null,
         leaseUntil: null,
+        stalledClaims: 0,
         startedAt: null,
         finishedAt: null,
         createdAt: t0,
@@ -203,7 +207,7 @@ export function describeContactAreaContract(name: string, setup: () => Promise<R
       expect(await repos.contactImports.lockAndCountActive(company.id)).toBe(1);
       expect(await repos.contactImports.listStale(later(1), t0)).toEqual([]);
       expect(await repos.contactImports.listStale(later(120_000), later(60_000))).toEqual([job.id]);
-      const running = { ...job, status: 'running' as const, leaseUntil: later(30_000), startedAt: t0, processed: 2, created: 1, skipped: 1, nextBatch: 1, errors: [{ row: 2, field: 'phone', code: 'DUPLICATE_IN_FILE', message: 'x' }], updatedAt: later(1) };
+      const running = { ...job, status: 'running' as const, leaseUntil: later(30_000), stalledClaims: 1, startedAt: t0, processed: 2, created: 1, skipped: 1, nextBatch: 1, errors: [{ row: 2, field: 'phone', code: 'DUPLICATE_IN_FILE', message: 'x' }], updatedAt: later(1) };
       await repos.contactImports.save(running);
       expect(await repos.contactImports.findByIdForUpdate(job.id)).toEqual(running);
       expect(await repos.contactImports.listStale(later(10_000), later(60_000))).toEqual([]);

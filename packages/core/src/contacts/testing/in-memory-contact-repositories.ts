@@ -196,7 +196,9 @@ export class InMemoryContactRepository implements ContactRepository {
       }
       const tagsAdded: string[] = [];
       if (outcome === 'created' || mode !== 'create_only') {
+        const tags = this.store.table('tags', () => new Map<string, { companyId: string }>());
         for (const tagId of new Set(row.tagIds)) {
+          if (tags.get(tagId)?.companyId !== companyId) continue;
           if (this.links.some((l) => l.contactId === contactId && l.tagId === tagId)) continue;
           this.links.push({ contactId, tagId, createdAt: now });
           tagsAdded.push(tagId);
