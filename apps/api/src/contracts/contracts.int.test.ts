@@ -111,7 +111,8 @@ describe('contracts: /v1/contracts, templates, send, the signing simulator and p
   it('sends through the simulators: PDF then link on the channel, contract.sent with the actor, a sanitised detail; the simulator signs once', async () => {
     const clientId = await contact('+5511987650403');
     const c = await draft(clientId);
-    await request(api.app).post(`/v1/contracts/${c.id}/send`).set(as(key)).send({}).expect(400);
+    const noActor = await request(api.app).post(`/v1/contracts/${c.id}/send`).set(as(key)).send({}).expect(400);
+    expect(noActor.body.error.details).toEqual({ field: 'x-actor-user-id' });
     const sent = await request(api.app).post(`/v1/contracts/${c.id}/send`).set(as(key)).set(actor).set('Idempotency-Key', `send-${c.id}`).send({ setor_id: setorId }).expect(200);
     expect(sent.body.data).toMatchObject({ id: c.id, status: 'sent', signers: [{ name: 'Joana Conceição', status: 'pending' }], delivery: { setor_id: setorId, message_ids: expect.any(Array) }, duration_ms: expect.any(Number) });
     expect(sent.body.data.delivery.message_ids).toHaveLength(2);
@@ -198,7 +199,7 @@ describe('contracts: /v1/contracts, templates, send, the signing simulator and p
     expect((await request(api.app).post('/webhooks/signing/zapsign').set('x-carteiro-secret', 'hook-secret').send(body).expect(200)).body.data).toEqual({ received: 1, applied: 0, duplicates: 1 });
     expect((await request(api.app).get(`/v1/contracts/${c.id}`).set(as(key))).body.data).toMatchObject({ status: 'signed', provider: 'zapsign' });
     expect(await events('contract.signed', c.id)).toHaveLength(1);
-    await request(api.app).post('/webhooks/signing/other').send({}).expect(400);
+    await request(api.app).post('/webhooks/signing/other').send({}).expect(404);
   });
 
   it('refuses live sends past the plan quota (trial: 5 a month) with 402 PLAN_LIMIT_REACHED', async () => {

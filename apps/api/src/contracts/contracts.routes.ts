@@ -9,6 +9,7 @@ import {
   SendContract,
   SimulateSignature,
   UpdateContract,
+  ValidationError,
   requestFingerprint,
   toCents,
   type ContractStatus,
@@ -323,7 +324,8 @@ export const contractsRoutes = [
     tag: 'Contracts',
     params: contractId,
     headers: {
-      'x-actor-user-id': { schema: { type: 'string', minLength: 1, maxLength: 200 }, required: true, description: 'The user sending: `contract.sent`\'s `actor.user_id`.' },
+      // Required, but checked by the handler after the body, so that a bad body is named first.
+      'x-actor-user-id': { schema: { type: 'string', minLength: 1, maxLength: 200 }, description: 'Required: the user sending, `contract.sent`\'s `actor.user_id` (400 without it).' },
       'Idempotency-Key': { schema: { type: 'string' }, description: 'A repeated call within 24 hours answers the first result with `meta.idempotent_replay: true`.' },
     },
     body: { schema: sendSchema, required: false, example: { message: 'Olá {{cliente_nome}}, assine aqui: {{link}}' } },
@@ -343,13 +345,15 @@ export const contractsRoutes = [
     },
     errors: ['NOT_FOUND', 'CONFLICT', 'PLAN_LIMIT_REACHED', 'UNPROCESSABLE', 'PROVIDER_ERROR', 'SERVICE_UNAVAILABLE', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
     async handler({ params, body, headers, principal, res, use }) {
+      const actorUserId = headers['x-actor-user-id'];
+      if (!actorUserId) throw new ValidationError('The x-actor-user-id header is required', { field: 'x-actor-user-id' }, 'BAD_REQUEST');
       const key = headers['Idempotency-Key'];
       const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: `/v1/contracts/${params.id}/send`, body }) };
       const { sent, replay } = await use(SendContract).execute(
         {
           companyId: principal.company.id,
           contractId: params.id,
-          actorUserId: headers['x-actor-user-id']!,
+          actorUserId,
           mode: principal.apiKey.mode,
           setorId: body?.setor_id,
           message: body?.message,
@@ -454,7 +458,7 @@ export const contractsRoutes = [
     summary: "A signing provider's webhook",
     description: 'For the provider (ZapSign: `doc_signed`, `doc_refused`, `doc_viewed`), checked by its secret header; facts are deduplicated by event.',
     tag: 'Contracts',
-    params: { provider: { schema: { type: 'string', enum: ['zapsign', 'simulator'] }, description: 'The provider.' } },
+    params: { provider: { schema: { type: 'string', minLength: 1, maxLength: 50 }, description: 'The provider (`zapsign`); an unknown one is 404.' } },
     body: { schema: typed<Record<string, unknown>>({ type: 'object' }), example: { event_type: 'doc_signed', token: '…' } },
     response: { status: 200, description: 'Received.', data: s.object({ received: s.integer(), applied: s.integer(), duplicates: s.integer() }) },
     errors: ['UNAUTHORIZED', 'NOT_FOUND'],

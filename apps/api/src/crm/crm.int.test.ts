@@ -204,6 +204,7 @@ describe('CRM: /v1/crm and the operator funnel routes', () => {
     const final = (await request(api.app).get('/v1/crm/stages').set(as(k)).expect(200)).body.data;
     expect(final.map((s: { name: string; position: number }) => `${s.position}:${s.name}`)).toEqual(['1:Novo', '2:Demo', '3:Qualificado', '4:Negociação', '5:Ganho', '6:Perdido']);
     await request(api.app).delete('/admin/v1/crm/stages/00000000-0000-4000-8000-000000000000').set(admin).expect(404);
+    await request(api.app).get('/admin/v1/companies/00000000-0000-4000-8000-000000000000/crm/stages').set(admin).expect(404);
     await request(api.app).post(`/admin/v1/companies/${c.id}/crm/stages`).set(as(k)).send({ name: 'x' }).expect(401);
   });
 });

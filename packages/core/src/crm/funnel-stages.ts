@@ -19,15 +19,20 @@ export async function ensureFunnel(repos: Repositories<CrmRepositories>, company
   return seeded;
 }
 
-/** `GET /v1/crm/stages`: by position. */
+/** `GET /v1/crm/stages` (and the operator's read): by position; an unknown company is 404. */
 export class ListFunnelStages {
   constructor(
-    private readonly uow: UnitOfWork<CrmRepositories>,
+    private readonly uow: UnitOfWork<CrmRepositories & CompanyRepositories>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
   execute(companyId: string): Promise<FunnelStage[]> {
-    return this.uow.transaction((repos) => ensureFunnel(repos, companyId, this.ids, this.clock.now()));
+    return this.uow.transaction(async (repos) => {
+      const stages = await repos.funnelStages.listByCompany(companyId);
+      if (stages.length > 0) return stages;
+      if (!(await repos.companies.findById(companyId))) throw new NotFoundError('Company');
+      return ensureFunnel(repos, companyId, this.ids, this.clock.now());
+    });
   }
 }
 
