@@ -138,7 +138,7 @@ async function withDiagnostics(steps: (page: Page) => Promise<void>): Promise<vo
   }
 }
 
-it('runs the newcomer story in a real browser, accessible, talking to this service only', () => withDiagnostics(story), 90_000);
+it('runs the newcomer story in a real browser, accessible, talking to this service only', () => withDiagnostics(story), 120_000);
 
 async function story(page: Page): Promise<void> {
   const requests: string[] = [];
@@ -165,12 +165,21 @@ async function story(page: Page): Promise<void> {
   await page.getByLabel('Nome da nova caixa').fill('Vendas');
   await page.getByRole('button', { name: 'Criar caixa' }).click();
   const vendas = page.locator('li.card', { has: page.getByRole('heading', { name: 'Vendas' }) });
+  // Codes that live 11 s instead of 60: the console must ask for a new one (10 s before expiry) while it waits.
+  let qrFetches = 0;
+  await page.route(/\/v1\/channel\/instances\/[^/]+\/qr$/, async (route) => {
+    qrFetches += 1;
+    const response = await route.fetch();
+    const body = (await response.json()) as { data: { expires_in: number } };
+    await route.fulfill({ response, json: { ...body, data: { ...body.data, expires_in: 11 } } });
+  });
   await vendas.getByRole('button', { name: 'Conectar por QR' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('img', { name: 'Código QR para conectar Vendas' }).waitFor();
   expect(await dialog.getByRole('img').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
   await audit(page, 'numbers-qr');
   await dialog.getByText(/^Conectado: \+\d+/).waitFor({ timeout: 15_000 });
+  expect(qrFetches).toBeGreaterThanOrEqual(2);
   await dialog.getByRole('button', { name: 'Fechar' }).click();
   await vendas.getByText('Conectado', { exact: true }).waitFor();
   // The check the connection enqueued shows up as its health and the first bar of its history chart.
