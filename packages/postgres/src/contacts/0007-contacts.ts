@@ -22,9 +22,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     -- posting lists of the domain's trigrams, shared by most of the company's contacts.
     CREATE INDEX contacts_email_prefix_idx ON contacts (company_id, lower(email) text_pattern_ops);
     -- Digits in q match the end of the number (last digits, the national number, the whole number in either
-    -- ninth-digit form): reversed digits make that a prefix, which a btree answers at once.
-    CREATE INDEX contacts_digits_suffix_idx ON contacts (company_id, reverse(regexp_replace(phone, '[^0-9]', '', 'g')) text_pattern_ops);
-    CREATE INDEX contacts_key_digits_suffix_idx ON contacts (company_id, reverse(regexp_replace(phone_key, '[^0-9]', '', 'g')) text_pattern_ops);
+    -- ninth-digit form): reversed digits (E.164 without its +) make that a prefix, which a btree answers at once.
+    CREATE INDEX contacts_digits_suffix_idx ON contacts (company_id, reverse(ltrim(phone, '+')) text_pattern_ops);
+    CREATE INDEX contacts_key_digits_suffix_idx ON contacts (company_id, reverse(ltrim(phone_key, '+')) text_pattern_ops);
 
     ALTER TABLE tags
       ADD COLUMN description text,

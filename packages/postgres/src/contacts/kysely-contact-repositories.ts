@@ -137,7 +137,7 @@ export class KyselyContactRepository implements ContactRepository {
         // The end of the number: reversed digits make it a prefix, which the btree indexes of 0007 answer.
         const reversed = `${[...q.replace(/\D/g, '')].reverse().join('')}%`;
         query = query.where((eb) =>
-          eb.or([eb(sql`reverse(regexp_replace(c.phone, '[^0-9]', '', 'g'))`, 'like', reversed), eb(sql`reverse(regexp_replace(c.phone_key, '[^0-9]', '', 'g'))`, 'like', reversed)]),
+          eb.or([eb(sql`reverse(ltrim(c.phone, '+'))`, 'like', reversed), eb(sql`reverse(ltrim(c.phone_key, '+'))`, 'like', reversed)]),
         );
       } else if (kind === 'email') {
         query = query.where(sql`lower(c.email)`, 'like', likePrefix(q));
