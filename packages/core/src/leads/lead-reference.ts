@@ -35,19 +35,21 @@ export function formatCnaeCode(code: string): string {
 interface Indexed<T> {
   item: T;
   folded: string;
-  words: string[];
+  /** `folded` with a leading space: a term starts a word where `' ' + term` occurs. */
+  spaced: string;
 }
 
 let cnaeIndex: Indexed<Cnae>[] | null = null;
 let cnaeByCode: Map<string, Cnae> | null = null;
 let municipioIndex: Indexed<Municipio>[] | null = null;
 let municipioByCode: Map<string, Municipio> | null = null;
+let municipiosByName: Indexed<Municipio>[] = [];
 
 function cnaes(): Indexed<Cnae>[] {
   if (!cnaeIndex) {
     cnaeIndex = CNAE_ROWS.map(([code, description]) => {
       const folded = foldReferenceText(description);
-      return { item: { code, formatted: formatCnaeCode(code), description }, folded, words: folded.split(' ') };
+      return { item: { code, formatted: formatCnaeCode(code), description }, folded, spaced: ` ${folded}` };
     });
     cnaeByCode = new Map(cnaeIndex.map((c) => [c.item.code, c.item]));
   }
@@ -58,8 +60,9 @@ function municipios(): Indexed<Municipio>[] {
   if (!municipioIndex) {
     municipioIndex = MUNICIPIO_ROWS.map(([ibgeCode, name, uf, timezone]) => {
       const folded = foldReferenceText(name);
-      return { item: { ibgeCode, name, uf, timezone }, folded, words: folded.split(' ') };
+      return { item: { ibgeCode, name, uf, timezone }, folded, spaced: ` ${folded}` };
     });
+    municipiosByName = [...municipioIndex].sort((a, b) => (a.folded < b.folded ? -1 : a.folded > b.folded ? 1 : 0));
     municipioByCode = new Map(municipioIndex.map((m) => [m.item.ibgeCode, m.item]));
   }
   return municipioIndex;
@@ -94,19 +97,18 @@ export function findMunicipio(ibgeCode: string): Municipio | null {
 function wordMatches<T>(index: Indexed<T>[], query: string, limit: number, accept: (item: T) => boolean = () => true): T[] {
   const folded = foldReferenceText(query);
   if (folded === '') return [];
-  const terms = folded.split(' ');
+  const terms = folded.split(' ').map((t) => ` ${t}`);
   const hits: { rank: number; len: number; pos: number; item: T }[] = [];
   for (let pos = 0; pos < index.length; pos++) {
     const entry = index[pos]!;
-    if (!accept(entry.item)) continue;
     let ok = true;
     for (const term of terms) {
-      if (!entry.words.some((w) => w.startsWith(term))) {
+      if (!entry.spaced.includes(term)) {
         ok = false;
         break;
       }
     }
-    if (!ok) continue;
+    if (!ok || !accept(entry.item)) continue;
     const rank = entry.folded.startsWith(folded) ? 0 : entry.folded.includes(folded) ? 1 : 2;
     hits.push({ rank, len: entry.folded.length, pos, item: entry.item });
   }
@@ -146,11 +148,14 @@ export function searchMunicipios(q: string | undefined, uf: string | undefined, 
   const inState = (m: Municipio) => state === undefined || m.uf === state;
   const query = (q ?? '').trim();
   if (query === '') {
-    return index
-      .filter((e) => inState(e.item))
-      .sort((a, b) => a.folded.localeCompare(b.folded))
-      .slice(0, limit)
-      .map((e) => e.item);
+    const out: Municipio[] = [];
+    for (const entry of municipiosByName) {
+      if (inState(entry.item)) {
+        out.push(entry.item);
+        if (out.length >= limit) break;
+      }
+    }
+    return out;
   }
   if (/^[0-9]+$/.test(query)) {
     const out: Municipio[] = [];
