@@ -78,7 +78,9 @@ export interface paths {
         };
         /**
          * Read prepaid balances
-         * @description Requires an API key with the scope `credits:read`.
+         * @description The three prepaid kinds (avulso send units, assistant credits, lead credits; -1 for unlimited companies), the low-balance threshold of each (null: none) and `low[]`, the kinds at or below their threshold or at 0. `billing.low_balance` fires when a debit crosses a threshold or reaches 0, once until a payment.
+         *
+         *     Requires an API key with the scope `credits:read`.
          */
         get: operations["getBalance"];
         put?: never;
@@ -807,6 +809,1076 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List or search contacts
+         * @description `phone` matches either ninth-digit form; `q` part of the name, email or phone digits; `tag_id` (comma-separated) contacts holding all.
+         *
+         *     Requires an API key with the scope `contacts:read`.
+         */
+        get: operations["listContacts"];
+        put?: never;
+        /**
+         * Create or fill a contact by phone
+         * @description Creates the contact (201) or, when one has the number in either ninth-digit form, writes only its empty fields (200): `filled` lists what was written, `kept` what was left as it was. Tags are only added.
+         *
+         *     Requires an API key with the scope `contacts:write`.
+         */
+        post: operations["upsertContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a contact (360 view)
+         * @description Requires an API key with the scope `contacts:read`.
+         */
+        get: operations["getContact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a contact
+         * @description Each field given replaces the stored one; `null` clears it (a custom field: removes its value). Custom fields are checked against their definitions.
+         *
+         *     Requires an API key with the scope `contacts:write`.
+         */
+        patch: operations["updateContact"];
+        trace?: never;
+    };
+    "/v1/contacts/{id}/assistant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Pause or resume the contact's assistant
+         * @description `ia_ativa` switches it; `paused_until` (at most 30 days ahead) pauses it, and it is active again after that instant.
+         *
+         *     Requires an API key with the scope `contacts:write`.
+         */
+        patch: operations["setContactAssistant"];
+        trace?: never;
+    };
+    "/v1/contacts/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge another contact into this one
+         * @description In one transaction: conversations, messages, tags, affinities and empty fields move to this contact; the other is deleted; `contact.merged`.
+         *
+         *     Requires an API key with the scope `contacts:write`.
+         */
+        post: operations["mergeContacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contact-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the custom-field definitions
+         * @description Requires an API key with the scope `contacts:read`.
+         */
+        get: operations["listContactFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/contact-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Define a custom contact field
+         * @description `key` unique in the company (409), `type` never changes, `options` (select types) only grow.
+         */
+        post: operations["adminCreateContactField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/contact-fields/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom contact field
+         * @description Its values are removed from every contact.
+         */
+        delete: operations["adminDeleteContactField"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a custom contact field
+         * @description The label, and options added (every current option must be kept). Another `type` or `key` is a 400.
+         */
+        patch: operations["adminUpdateContactField"];
+        trace?: never;
+    };
+    "/v1/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tags
+         * @description Requires an API key with the scope `tags:read`.
+         */
+        get: operations["listTags"];
+        put?: never;
+        /**
+         * Create a tag
+         * @description Names are unique ignoring case: a duplicate is a 409 with `details.tag_id` of the existing tag.
+         *
+         *     Requires an API key with the scope `tags:write`.
+         */
+        post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag with its links and rules
+         * @description Requires an API key with the scope `tags:write`.
+         */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a tag
+         * @description Requires an API key with the scope `tags:write`.
+         */
+        patch: operations["updateTag"];
+        trace?: never;
+    };
+    "/v1/tag-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List auto-tagging rules
+         * @description Requires an API key with the scope `tags:read`.
+         */
+        get: operations["listTagRules"];
+        put?: never;
+        /**
+         * Create an auto-tagging rule
+         * @description Runs on inbound text only. `regex` uses RE2 syntax (linear time): backreferences and lookaround are a 400; input is capped at 4096 characters.
+         *
+         *     Requires an API key with the scope `tags:write`.
+         */
+        post: operations["createTagRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tag-rules/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry-run the rules on a text
+         * @description Which enabled rules would match `text` received on `setor_id`; nothing is tagged.
+         *
+         *     Requires an API key with the scope `tags:read`.
+         */
+        post: operations["testTagRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tag-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an auto-tagging rule
+         * @description Requires an API key with the scope `tags:write`.
+         */
+        delete: operations["deleteTagRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an auto-tagging rule
+         * @description Requires an API key with the scope `tags:write`.
+         */
+        patch: operations["updateTagRule"];
+        trace?: never;
+    };
+    "/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a contact import
+         * @description `rows` (1-10,000) or `csv` (text with a header: phone, name, email, tag_ids separated by `;`, other columns as custom fields; up to 5 MB). Batches of 500 are written in turn; a third queued or running import is a 403 CONCURRENT_LIMIT_EXCEEDED.
+         *
+         *     Requires an API key with the scope `imports:write`.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a contact import
+         * @description Requires an API key with the scope `imports:write`.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/stages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the funnel stages
+         * @description One funnel per company: exactly one won stage, at least one lost and one open. Seeded with Novo, Qualificado, Proposta, Negociação, Ganho, Perdido.
+         *
+         *     Requires an API key with the scope `crm:read`.
+         */
+        get: operations["listCrmStages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/opportunities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List opportunities
+         * @description Requires an API key with the scope `crm:read`.
+         */
+        get: operations["listCrmOpportunities"];
+        put?: never;
+        /**
+         * Create an opportunity
+         * @description Emits `opportunity.created` (then `opportunity.won`/`.lost` when created in a final stage).
+         *
+         *     Requires an API key with the scope `crm:write`.
+         */
+        post: operations["createCrmOpportunity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/opportunities/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count opportunities
+         * @description The same filters as the list: how many match and the sum of their values.
+         *
+         *     Requires an API key with the scope `crm:read`.
+         */
+        get: operations["countCrmOpportunities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/opportunities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an opportunity
+         * @description Requires an API key with the scope `crm:read`.
+         */
+        get: operations["getCrmOpportunity"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an opportunity
+         * @description Soft: it no longer reads, lists or counts; its history stays.
+         *
+         *     Requires an API key with the scope `crm:write`.
+         */
+        delete: operations["deleteCrmOpportunity"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an opportunity
+         * @description `products` replaces every line. The stage changes only through move-stage (`stage_id` here is a 400).
+         *
+         *     Requires an API key with the scope `crm:write`.
+         */
+        patch: operations["updateCrmOpportunity"];
+        trace?: never;
+    };
+    "/v1/crm/opportunities/{id}/move-stage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an opportunity to another stage
+         * @description Under the opportunity's row lock: the won stage wins it (`opportunity.won`), a lost stage loses it (`opportunity.lost`, with `lost_reason`), an open stage moves it (reopening a closed one, no event). The same stage is 409 INVALID_TRANSITION.
+         *
+         *     Requires an API key with the scope `crm:write`.
+         */
+        post: operations["moveCrmOpportunityStage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crm/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the product catalogue
+         * @description Requires an API key with the scope `crm:read`.
+         */
+        get: operations["listCrmProducts"];
+        put?: never;
+        /**
+         * Add a product
+         * @description Names and SKUs are unique in the company (case-insensitive): a duplicate is 409 CONFLICT with `details.field`.
+         *
+         *     Requires an API key with the scope `crm:write`.
+         */
+        post: operations["createCrmProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/crm/stages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a company's funnel stages */
+        get: operations["adminListCrmStages"];
+        put?: never;
+        /**
+         * Add a funnel stage
+         * @description The funnel keeps exactly one won stage, at least one lost and one open: a change breaking that is 409 CONFLICT with `details.invariant`.
+         */
+        post: operations["adminCreateCrmStage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/crm/stages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a funnel stage
+         * @description A stage any opportunity is or was in is 409 CONFLICT (`invariant: stage_in_use`).
+         */
+        delete: operations["adminDeleteCrmStage"];
+        options?: never;
+        head?: never;
+        /** Change a funnel stage */
+        patch: operations["adminUpdateCrmStage"];
+        trace?: never;
+    };
+    "/v1/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contracts
+         * @description Requires an API key with the scope `contracts:read`.
+         */
+        get: operations["listContracts"];
+        put?: never;
+        /**
+         * Create a contract draft
+         * @description From a template (`template_id` + `variables`; missing required ones: 422 `reason: missing_variables`) or from `content`. Automatic variables: {{cliente_nome}} {{empresa_nome}} {{titulo}} {{valor}} {{data}}.
+         *
+         *     Requires an API key with the scope `contracts:write`.
+         */
+        post: operations["createContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contracts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a contract
+         * @description Sanitised: never the PDF bytes, provider tokens or signing links.
+         *
+         *     Requires an API key with the scope `contracts:read`.
+         */
+        get: operations["getContract"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a contract
+         * @description A draft or a sent contract (its envelope is cancelled at the provider); a repeat answers the same. Signed, refused or expired ones: 409 INVALID_TRANSITION.
+         *
+         *     Requires an API key with the scope `contracts:write`.
+         */
+        delete: operations["cancelContract"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a draft
+         * @description The POST fields but the client; only while draft (409 CONFLICT otherwise).
+         *
+         *     Requires an API key with the scope `contracts:write`.
+         */
+        patch: operations["updateContract"];
+        trace?: never;
+    };
+    "/v1/contracts/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a draft for signature
+         * @description Synchronous saga: draft → sending, PDF rendered, envelope created at the signing provider (test keys: the simulator), the PDF and then each signer's link sent over the company's channel, sent + `contract.sent`. Any failure cancels the envelope and returns the draft. 402 PLAN_LIMIT_REACHED past `contracts_per_month`; 422 when a recipient cannot receive; 502 PROVIDER_ERROR with `details.stage` signing or channel.
+         *
+         *     Requires an API key with the scope `contracts:write`.
+         */
+        post: operations["sendContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contract-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contract templates
+         * @description Requires an API key with the scope `contracts:read`.
+         */
+        get: operations["listContractTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/contract-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a contract template */
+        post: operations["adminCreateContractTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/contract-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate a contract template
+         * @description Drafts already made from it keep their text; it no longer lists nor makes new drafts.
+         */
+        delete: operations["adminDeactivateContractTemplate"];
+        options?: never;
+        head?: never;
+        /** Change a contract template */
+        patch: operations["adminUpdateContractTemplate"];
+        trace?: never;
+    };
+    "/admin/v1/simulator/contracts/{id}/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign or refuse a contract in the signing simulator
+         * @description As the simulator's webhook would: deduplicated (a repeat changes nothing), `contract.signed` once every signer signed, `contract.refused` on a refusal.
+         */
+        post: operations["adminSimulatorSignContract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/signing/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signing provider's webhook
+         * @description For the provider (ZapSign: `doc_signed`, `doc_refused`, `doc_viewed`), checked by its secret header; facts are deduplicated by event.
+         */
+        post: operations["signingProviderWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scheduled-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scheduled messages
+         * @description By `send_at`. Filters: `status`, `client_id`, `setor_id`, `from`/`to` (instants with an offset, on `send_at`).
+         *
+         *     Requires an API key with the scope `scheduled_messages:read`.
+         */
+        get: operations["listScheduledMessages"];
+        put?: never;
+        /**
+         * Schedule a message
+         * @description Sent once at `send_at` (now + 60 s to now + 90 days) by the box’s dispatch lane, keeping its pacing. With `respect_safe_hours` (default) a time outside the company’s safe hours moves to the next window (`waiting_reason: outside_safe_hours`). Temporary failures retry at +1, +5 and +15 minutes. Placeholders as in campaigns, filled at send time. 402 PLAN_LIMIT_REACHED past the pending quota.
+         *
+         *     Requires an API key with the scope `scheduled_messages:write`.
+         */
+        post: operations["createScheduledMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scheduled-messages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a scheduled message
+         * @description Requires an API key with the scope `scheduled_messages:read`.
+         */
+        get: operations["getScheduledMessage"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a scheduled message
+         * @description Atomic: either the cancel wins (the message will never be sent) or the lane already took it and the answer is 409 CONFLICT with `details.status`. A repeat answers the same cancellation.
+         *
+         *     Requires an API key with the scope `scheduled_messages:write`.
+         */
+        delete: operations["cancelScheduledMessage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/appointment-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List appointment types
+         * @description Requires an API key with the scope `appointments:read`.
+         */
+        get: operations["listAppointmentTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/professionals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List professionals
+         * @description Requires an API key with the scope `appointments:read`.
+         */
+        get: operations["listProfessionals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/units": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List units
+         * @description Requires an API key with the scope `appointments:read`.
+         */
+        get: operations["listUnits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/appointments/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free slots of an appointment type
+         * @description Dates `from`/`to` (both inclusive, at most 31 days) in the unit’s zone; hours are converted date by date. Leaves out busy time with buffers, notice, maximum advance and holidays. At most 2,000 items (`truncated`).
+         *
+         *     Requires an API key with the scope `appointments:read`.
+         */
+        get: operations["getAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/appointments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List appointments
+         * @description By `starts_at`, then id, with a cursor. `from`/`to` take dates (company zone) or instants; default today + 31 days, at most 92 days; or `client_id` alone. Cancelled ones only with `status=cancelled`.
+         *
+         *     Requires an API key with the scope `appointments:read`.
+         */
+        get: operations["listAppointments"];
+        put?: never;
+        /**
+         * Book an appointment
+         * @description Double booking is impossible: the professional’s busy time is one PostgreSQL exclusion constraint. 409 SLOT_TAKEN / APPOINTMENT_CONFLICT carry `details { conflict { starts_at, ends_at }, alternatives[] { starts_at, ends_at, local, professional_id, unit_id } }` (the next 3 free slots). 422 `details.reason`: outside_working_hours, min_notice, max_advance, holiday, not_enabled. Without `professional_id`, the least-booked free professional.
+         *
+         *     Requires an API key with the scope `appointments:write`.
+         */
+        post: operations["createAppointment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/appointments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an appointment
+         * @description Requires an API key with the scope `appointments:read`.
+         */
+        get: operations["getAppointment"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an appointment
+         * @description Final. Pending reminders are cancelled in the same transaction. A repeat answers the same 200.
+         *
+         *     Requires an API key with the scope `appointments:write`.
+         */
+        delete: operations["cancelAppointment"];
+        options?: never;
+        head?: never;
+        /**
+         * Reschedule, confirm or mark attendance
+         * @description One of `starts_at` (+ `professional_id`, `unit_id`), `attendance` (from the start on) or `status: "confirmed"`; `description` alongside. 409 SLOT_TAKEN / APPOINTMENT_CONFLICT carry `details { conflict { starts_at, ends_at }, alternatives[] { starts_at, ends_at, local, professional_id, unit_id } }` (the next 3 free slots).
+         *
+         *     Requires an API key with the scope `appointments:write`.
+         */
+        patch: operations["updateAppointment"];
+        trace?: never;
+    };
+    "/v1/leads/cnaes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Autocomplete CNAE activities
+         * @description CNAE 2.3 subclasses: digits match by code prefix (in code order), words by accent-free word prefixes of the description (whole-query prefix first, then words in order, then any order; shorter descriptions first).
+         *
+         *     Requires an API key with the scope `leads:read`.
+         */
+        get: operations["searchLeadCnaes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/municipios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Autocomplete IBGE municipalities
+         * @description By IBGE code prefix or accent-free name words; `uf` narrows to one state (without `q`: its municipalities by name).
+         *
+         *     Requires an API key with the scope `leads:read`.
+         */
+        get: operations["searchLeadMunicipios"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search companies (a job)
+         * @description Queues a search of companies by activity (`cnaes`) in `municipios` or `ufs`; read the results with `GET /v1/leads/search/{jobId}` for 7 days; `lead.search_completed` when done. Each lead returned costs 1 lead credit (live keys; test keys read the sample source free). 402 PLAN_LIMIT_REACHED past the plan's `lead_searches_per_day`, 402 INSUFFICIENT_CREDITS with no lead credits left.
+         *
+         *     Requires an API key with the scope `leads:write`.
+         */
+        post: operations["startLeadSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/search/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a lead search and its leads
+         * @description The status (queued/running/completed/failed), counts and a page of leads; kept 7 days.
+         *
+         *     Requires an API key with the scope `leads:read`.
+         */
+        get: operations["getLeadSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/save-to-crm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save leads as contacts
+         * @description Upserts up to 200 contacts by phone in one transaction, fill-only (a name or e-mail already there is kept), with `tag_ids` added; leads without a valid phone are skipped. `lead.saved_to_crm`.
+         *
+         *     Requires an API key with the scope `leads:write`.
+         */
+        post: operations["saveLeadsToCrm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/validate-channel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check which phones have an account on the channel
+         * @description Asked through the box's connected session (`setor_id`): the QR provider checks 50 numbers a call, 1 s apart; the official Cloud API cannot tell (`has_channel` null); test keys ask the simulator (numbers ending in 0001 have no account). Live answers are cached 7 days per box (`reason` cached).
+         *
+         *     Requires an API key with the scope `leads:write`.
+         */
+        post: operations["validateLeadPhones"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/validate-email-mx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check e-mail domains (MX)
+         * @description Per domain: NXDOMAIN → undeliverable `no_domain`; MX "." → undeliverable `null_mx` (RFC 7505); MX records → deliverable; only A/AAAA → deliverable with `implicit_mx` (RFC 5321); no answer in time → unknown. Test keys: `*.invalid`, `nullmx.test`, `nomx.test` (implicit MX) and `timeout.test` answer those cases, every other domain is deliverable.
+         *
+         *     Requires an API key with the scope `leads:write`.
+         */
+        post: operations["validateLeadEmails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summary report of a period
+         * @description Counts over `[from, to)` (default: the 30 days before now; at most 366 days): single and timed messages sent/failed and inbound messages received, the average first response of conversations opened in the period, campaigns created in it with their recipients and outcomes, appointments starting in it, opportunities closed in it. CSAT answers zeros until tickets keep ratings. `setor_id` narrows messages, response time and campaigns to one box.
+         *
+         *     Requires an API key with the scope `reports:read`.
+         */
+        get: operations["getSummaryReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/companies": {
         parameters: {
             query?: never;
@@ -962,6 +2034,227 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/companies/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a company's payments */
+        get: operations["adminListPayments"];
+        put?: never;
+        /**
+         * Record a payment (credits a balance)
+         * @description Credits `units` of `kind` (messages: the avulso balance; lead_credits; ai_credits) and records `payment.received` in the same transaction; re-arms the kind's low-balance alert. Idempotent by `external_ref`: a replay answers 200 with the payment already recorded (201 the first time).
+         */
+        post: operations["adminRecordPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/low-balance-thresholds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a company's low-balance thresholds
+         * @description Per kind; omitted kinds keep theirs, null restores the default (messages 100, lead_credits 50, ai_credits none).
+         */
+        put: operations["adminSetLowBalanceThresholds"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/units": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a unit */
+        post: operations["adminCreateUnit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/units/{unitId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a unit */
+        patch: operations["adminUpdateUnit"];
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/professionals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a professional */
+        post: operations["adminCreateProfessional"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/professionals/{professionalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a professional */
+        patch: operations["adminUpdateProfessional"];
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/professionals/{professionalId}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a professional’s schedule
+         * @description Weekdays 0-6 (0 Sunday), `HH:MM` in the unit’s zone; windows of one unit and weekday may not overlap.
+         */
+        put: operations["adminReplaceProfessionalSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/professionals/{professionalId}/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a professional’s services */
+        put: operations["adminReplaceProfessionalServices"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/professionals/{professionalId}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block a professional’s time
+         * @description 409 CONFLICT over an appointment or another block (the same exclusion constraint as bookings).
+         */
+        post: operations["adminBlockProfessionalTime"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/appointment-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an appointment type */
+        post: operations["adminCreateAppointmentType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/appointment-types/{typeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update an appointment type */
+        patch: operations["adminUpdateAppointmentType"];
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/reminder-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A company’s reminder settings */
+        get: operations["adminGetReminderSettings"];
+        /**
+         * Set a company’s reminder offsets and text
+         * @description `reminder_offsets_minutes` (null: the default [1440, 120]) and `reminder_text` (null: the default text). The placeholders of campaigns plus {{servico}} {{profissional}} {{unidade}} {{endereco}} {{data_agendamento}} {{hora_agendamento}}.
+         */
+        put: operations["adminSaveReminderSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/simulator/inbound": {
         parameters: {
             query?: never;
@@ -1074,7 +2367,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A message was sent (campaign or single send)
+         * A message was sent (campaign, single send, scheduled message or reminder)
          * @description Delivered to every active webhook subscribed to `message.sent`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onMessageSentEvent"];
@@ -1134,7 +2427,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A message failed (campaign or single send)
+         * A message failed (campaign, single send, scheduled message or reminder)
          * @description Delivered to every active webhook subscribed to `message.failed`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onMessageFailedEvent"];
@@ -1234,7 +2527,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A contact was created by a send or an inbound message
+         * A contact was created by a send, an inbound message, POST /v1/contacts or an import
          * @description Delivered to every active webhook subscribed to `contact.created`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onContactCreatedEvent"];
@@ -1254,7 +2547,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Tags were added to a contact (first contact)
+         * Tags were added to a contact (first contact, POST /v1/contacts, an auto-tagging rule, an import)
          * @description Delivered to every active webhook subscribed to `contact.tagged`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onContactTaggedEvent"];
@@ -1274,7 +2567,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * contact.merged (not emitted yet)
+         * Another contact was merged into this one
          * @description Delivered to every active webhook subscribed to `contact.merged`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onContactMergedEvent"];
@@ -1294,7 +2587,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * appointment.created (not emitted yet)
+         * An appointment was booked (POST /v1/appointments)
          * @description Delivered to every active webhook subscribed to `appointment.created`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onAppointmentCreatedEvent"];
@@ -1314,7 +2607,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * appointment.rescheduled (not emitted yet)
+         * An appointment moved to another time, professional or unit
          * @description Delivered to every active webhook subscribed to `appointment.rescheduled`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onAppointmentRescheduledEvent"];
@@ -1334,7 +2627,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * appointment.cancelled (not emitted yet)
+         * An appointment was cancelled; its pending reminders with it
          * @description Delivered to every active webhook subscribed to `appointment.cancelled`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onAppointmentCancelledEvent"];
@@ -1354,7 +2647,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * opportunity.created (not emitted yet)
+         * An opportunity was created (POST /v1/crm/opportunities)
          * @description Delivered to every active webhook subscribed to `opportunity.created`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onOpportunityCreatedEvent"];
@@ -1374,7 +2667,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * opportunity.won (not emitted yet)
+         * An opportunity reached the won stage
          * @description Delivered to every active webhook subscribed to `opportunity.won`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onOpportunityWonEvent"];
@@ -1394,7 +2687,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * opportunity.lost (not emitted yet)
+         * An opportunity reached a lost stage
          * @description Delivered to every active webhook subscribed to `opportunity.lost`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onOpportunityLostEvent"];
@@ -1414,7 +2707,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * contract.sent (not emitted yet)
+         * A contract was sent for signature (POST /v1/contracts/:id/send); actor.user_id is the x-actor-user-id header
          * @description Delivered to every active webhook subscribed to `contract.sent`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onContractSentEvent"];
@@ -1434,7 +2727,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * contract.signed (not emitted yet)
+         * Every signer signed a contract
          * @description Delivered to every active webhook subscribed to `contract.signed`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onContractSignedEvent"];
@@ -1454,7 +2747,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * contract.refused (not emitted yet)
+         * A signer refused a contract
          * @description Delivered to every active webhook subscribed to `contract.refused`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onContractRefusedEvent"];
@@ -1474,7 +2767,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * lead.search_completed (not emitted yet)
+         * A lead search finished (POST /v1/leads/search)
          * @description Delivered to every active webhook subscribed to `lead.search_completed`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onLeadSearchCompletedEvent"];
@@ -1494,7 +2787,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * lead.saved_to_crm (not emitted yet)
+         * Leads were saved as contacts (POST /v1/leads/save-to-crm)
          * @description Delivered to every active webhook subscribed to `lead.saved_to_crm`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onLeadSavedToCrmEvent"];
@@ -1514,7 +2807,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * import.completed (not emitted yet)
+         * A contact import wrote its last batch
          * @description Delivered to every active webhook subscribed to `import.completed`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onImportCompletedEvent"];
@@ -1534,7 +2827,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * import.failed (not emitted yet)
+         * A contact import stopped
          * @description Delivered to every active webhook subscribed to `import.failed`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onImportFailedEvent"];
@@ -1554,7 +2847,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * payment.received (not emitted yet)
+         * The operator recorded a payment (POST /admin/v1/companies/{id}/payments)
          * @description Delivered to every active webhook subscribed to `payment.received`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onPaymentReceivedEvent"];
@@ -1574,7 +2867,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * billing.low_balance (not emitted yet)
+         * A debit crossed a balance's threshold or emptied it (once until a payment)
          * @description Delivered to every active webhook subscribed to `billing.low_balance`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onBillingLowBalanceEvent"];
@@ -1701,6 +2994,37 @@ export interface components {
             };
             /** @description IANA time zone of the company (safe hours, {{hora}}, {{data}}). */
             timezone: string;
+            /** @description Plan quotas: limit (null for unlimited companies), live-key usage, what remains and when the window resets (null for the pending count). */
+            quotas: {
+                appointments_per_month: {
+                    limit: number | null;
+                    used: number;
+                    remaining: number | null;
+                    /** Format: date-time */
+                    resets_at: string | null;
+                };
+                scheduled_messages_pending: {
+                    limit: number | null;
+                    used: number;
+                    remaining: number | null;
+                    /** Format: date-time */
+                    resets_at: string | null;
+                };
+                contracts_per_month: {
+                    limit: number | null;
+                    used: number;
+                    remaining: number | null;
+                    /** Format: date-time */
+                    resets_at: string | null;
+                };
+                lead_searches_per_day: {
+                    limit: number | null;
+                    used: number;
+                    remaining: number | null;
+                    /** Format: date-time */
+                    resets_at: string | null;
+                };
+            };
         };
         SetorListItem: {
             /** Format: uuid */
@@ -1925,42 +3249,68 @@ export interface components {
             emoji: string;
         };
         CreateCampaignRequest: {
-            name?: string | null;
+            /** @description Shown in the history and in webhooks; not blank. */
+            name: string;
             title?: string | null;
             description?: string | null;
+            /** @description One number; omitted auto-selects. Unknown: 404. */
             setor_id?: string | null;
             setor_ids?: string[] | null;
-            distribution_mode?: string | null;
+            /** @enum {string|null} */
+            distribution_mode?: "single" | "multi_number" | null;
             multi_number?: boolean | null;
             team_id?: string | null;
-            recipients?: {
+            /** @description 1 to 10,000 recipients; each needs phone or client_id. */
+            recipients: {
+                /** @description E.164, or national in the company default country; needed without client_id. */
                 phone?: string | null;
+                /** @description A contact of the company; wins over phone. */
                 client_id?: string | null;
                 name?: string | null;
                 text?: string | null;
+                /**
+                 * Format: uri
+                 * @description HTTPS; needs media_type.
+                 */
                 media_url?: string | null;
-                media_type?: string | null;
+                /** @enum {string|null} */
+                media_type?: "image" | "video" | "audio" | "document" | null;
                 variables?: {
                     [key: string]: string;
                 } | null;
-            }[] | null;
-            message?: {
+            }[];
+            message: {
+                /** @description Required unless template_name is sent. */
                 text?: string | null;
                 variants?: string[] | null;
+                /**
+                 * Format: uri
+                 * @description HTTPS; needs media_type.
+                 */
                 media_url?: string | null;
-                media_type?: string | null;
-                media_delivery?: string | null;
+                /** @enum {string|null} */
+                media_type?: "image" | "video" | "audio" | "document" | null;
+                /** @enum {string|null} */
+                media_delivery?: "inline" | "after_text" | "media_first" | null;
                 media_filename?: string | null;
                 template_name?: string | null;
+                /** @description Required with template_name. */
                 template_language?: string | null;
                 template_components?: unknown[] | null;
                 template_raw?: unknown[] | null;
                 template_vars?: string[] | null;
-            } | null;
+            };
             options?: {
+                /** @description ISO 8601 date-time in the future; omitted starts at once. */
                 schedule_at?: string | null;
-                anti_ban_level?: string | null;
-                distribution?: string | null;
+                /** @enum {string|null} */
+                anti_ban_level?: "normal" | "seguro" | "lento" | "muito_lento" | "ultra_lento" | "moderate" | "aggressive" | "conservative" | null;
+                /** @enum {string|null} */
+                distribution?: "interleaved" | "sequential" | null;
+                /**
+                 * Format: uri
+                 * @description Called when this campaign finishes (https, public address).
+                 */
                 callback_url?: string | null;
             } | null;
         };
@@ -2196,7 +3546,7 @@ export interface components {
                 /** @description Why this item failed; null when it succeeded. */
                 error: {
                     /** @enum {string} */
-                    code: "BAD_REQUEST" | "VALIDATION_ERROR" | "INVALID_NUMBER" | "UNAUTHORIZED" | "BULK_DISABLED" | "PLAN_EXPIRED" | "FORBIDDEN" | "MULTI_NUMBER_DISABLED" | "SAFE_HOUR_VIOLATION" | "CONCURRENT_LIMIT_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "WINDOW_EXPIRED" | "TOO_MANY_REQUESTS" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE";
+                    code: "BAD_REQUEST" | "VALIDATION_ERROR" | "INVALID_NUMBER" | "UNAUTHORIZED" | "BULK_DISABLED" | "PLAN_EXPIRED" | "PLAN_LIMIT_REACHED" | "INSUFFICIENT_CREDITS" | "FORBIDDEN" | "MULTI_NUMBER_DISABLED" | "SAFE_HOUR_VIOLATION" | "CONCURRENT_LIMIT_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "SLOT_TAKEN" | "APPOINTMENT_CONFLICT" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "WINDOW_EXPIRED" | "TOO_MANY_REQUESTS" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE";
                     message: string;
                 } | null;
             }[];
@@ -2318,6 +3668,1024 @@ export interface components {
                 /** @enum {string} */
                 result: "succeeded" | "retry" | "failed";
             }[];
+        };
+        Contact: {
+            /** Format: uuid */
+            id: string;
+            /** @description E.164. */
+            phone: string;
+            name: string | null;
+            email: string | null;
+            custom_fields: {
+                [key: string]: unknown;
+            };
+            tag_ids: string[];
+            /** @description The assistant in effect now: switched on and not paused. */
+            ia_ativa: boolean;
+            /** Format: date-time */
+            ia_paused_until: string | null;
+            /** Format: date-time */
+            last_inbound_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        UpsertContactRequest: {
+            phone: string;
+            name?: string | null;
+            /** Format: email */
+            email?: string | null;
+            /** @description Values by field key, checked against the definitions (GET /v1/contact-fields). */
+            custom_fields?: {
+                [key: string]: unknown;
+            };
+            tag_ids?: string[];
+        };
+        ContactDetail: {
+            /** Format: uuid */
+            id: string;
+            /** @description E.164. */
+            phone: string;
+            name: string | null;
+            email: string | null;
+            custom_fields: {
+                [key: string]: unknown;
+            };
+            tag_ids: string[];
+            /** @description The assistant in effect now: switched on and not paused. */
+            ia_ativa: boolean;
+            /** Format: date-time */
+            ia_paused_until: string | null;
+            /** Format: date-time */
+            last_inbound_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            tags: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                description: string | null;
+                color: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+            }[];
+            /** @description Empty until the tickets area exists. */
+            active_tickets: Record<string, never>[];
+            /** @description Empty until the tickets area exists. */
+            recent_tickets: Record<string, never>[];
+            /** @description Empty until the scheduling area exists. */
+            upcoming_appointments: Record<string, never>[];
+            affinities: {
+                /** Format: uuid */
+                setor_id: string;
+                source: string;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            stats: {
+                conversations: number;
+                messages_sent: number;
+                /** Format: date-time */
+                last_inbound_at: string | null;
+                /** Format: date-time */
+                last_outbound_at: string | null;
+            };
+        };
+        UpdateContactRequest: {
+            name?: string | null;
+            /** Format: email */
+            email?: string | null;
+            /** @description Values by field key, checked against the definitions (GET /v1/contact-fields). */
+            custom_fields?: {
+                [key: string]: unknown;
+            };
+        };
+        SetContactAssistantRequest: {
+            ia_ativa?: boolean;
+            /** Format: date-time */
+            paused_until?: string | null;
+        };
+        MergeContactsRequest: {
+            /** Format: uuid */
+            merge_contact_id: string;
+        };
+        ContactField: {
+            /** Format: uuid */
+            id: string;
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "number" | "boolean" | "date" | "select" | "multi_select" | "email" | "url" | "cpf" | "cnpj";
+            options: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AdminCreateContactFieldRequest: {
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "number" | "boolean" | "date" | "select" | "multi_select" | "email" | "url" | "cpf" | "cnpj";
+            options?: string[];
+        };
+        AdminUpdateContactFieldRequest: {
+            key?: string;
+            label?: string;
+            /** @enum {string} */
+            type?: "text" | "number" | "boolean" | "date" | "select" | "multi_select" | "email" | "url" | "cpf" | "cnpj";
+            options?: string[];
+        };
+        Tag: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            color: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateTagRequest: {
+            name: string;
+            description?: string | null;
+            color?: string | null;
+        };
+        UpdateTagRequest: {
+            name?: string;
+            description?: string | null;
+            color?: string | null;
+        };
+        TagRule: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tag_id: string;
+            /** @enum {string} */
+            match_type: "contains" | "starts_with" | "equals" | "regex";
+            match_value: string;
+            case_sensitive: boolean;
+            /** @enum {string} */
+            scope: "contact" | "conversation";
+            setor_ids: string[];
+            enabled: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateTagRuleRequest: {
+            /** Format: uuid */
+            tag_id: string;
+            /** @enum {string} */
+            match_type: "contains" | "starts_with" | "equals" | "regex";
+            match_value: string;
+            /** @description Off (default): both sides lowercased and accent-folded. */
+            case_sensitive?: boolean;
+            /**
+             * @description `contact` tags the contact; `conversation` the ticket (applied by the tickets area).
+             * @enum {string}
+             */
+            scope?: "contact" | "conversation";
+            /** @description Boxes whose inbound messages the rule reads; empty: all. */
+            setor_ids?: string[];
+            enabled?: boolean;
+        };
+        TestTagRulesRequest: {
+            text: string;
+            /** Format: uuid */
+            setor_id?: string;
+        };
+        UpdateTagRuleRequest: {
+            /** Format: uuid */
+            tag_id?: string;
+            /** @enum {string} */
+            match_type?: "contains" | "starts_with" | "equals" | "regex";
+            match_value?: string;
+            /** @description Off (default): both sides lowercased and accent-folded. */
+            case_sensitive?: boolean;
+            /**
+             * @description `contact` tags the contact; `conversation` the ticket (applied by the tickets area).
+             * @enum {string}
+             */
+            scope?: "contact" | "conversation";
+            /** @description Boxes whose inbound messages the rule reads; empty: all. */
+            setor_ids?: string[];
+            enabled?: boolean;
+        };
+        CreateImportRequest: {
+            /** @enum {string} */
+            type: "contacts";
+            rows?: {
+                phone?: string;
+                name?: string | null;
+                email?: string | null;
+                custom_fields?: {
+                    [key: string]: unknown;
+                };
+                tag_ids?: string[];
+            }[];
+            csv?: string;
+            /**
+             * @default fill
+             * @enum {string}
+             */
+            mode: "fill" | "overwrite" | "create_only";
+            tag_ids?: string[];
+        } & (unknown | unknown);
+        ContactImport: {
+            /** Format: uuid */
+            job_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @enum {string} */
+            mode: "fill" | "overwrite" | "create_only";
+            total: number;
+            processed: number;
+            created: number;
+            updated: number;
+            skipped: number;
+            failed: number;
+            progress: number;
+            /** @description Up to 1000 row errors, in row order. */
+            errors: {
+                row: number;
+                field: string | null;
+                code: string;
+                message: string;
+            }[];
+            /** @description Why a failed import stopped. */
+            error: Record<string, never> | null;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CrmStage: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            position: number;
+            is_won: boolean;
+            is_lost: boolean;
+            win_probability: number;
+            color: string | null;
+        };
+        CrmOpportunity: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** @description The value set, else `products_total`. */
+            value: number;
+            products_total: number;
+            /** @enum {string} */
+            status: "open" | "won" | "lost";
+            stage: {
+                /** Format: uuid */
+                id?: string;
+                name?: string;
+                position?: number;
+                is_won?: boolean;
+                is_lost?: boolean;
+            } | null;
+            win_probability: number | null;
+            client: {
+                /** Format: uuid */
+                id: string;
+                name: string | null;
+                phone: string;
+            } | null;
+            /** Format: uuid */
+            assignee_id: string | null;
+            /**
+             * Format: uuid
+             * @description The linked ticket (tickets show the link as `links.crm_opportunities` once that area exists).
+             */
+            ticket_id: string | null;
+            description: string | null;
+            /** Format: date */
+            expected_close_date: string | null;
+            lost_reason: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            products: {
+                /** Format: uuid */
+                product_id: string;
+                name: string;
+                quantity: number;
+                unit_price: number;
+                discount_percent: number;
+                total: number;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateCrmOpportunityRequest: {
+            title: string;
+            /**
+             * Format: uuid
+             * @description An existing contact; or `phone` (+ `name`) to find or create one.
+             */
+            client_id?: string;
+            phone?: string;
+            name?: string;
+            /**
+             * Format: uuid
+             * @description The first open stage when omitted.
+             */
+            stage_id?: string;
+            /** @description The deal value; `products_total` when omitted. */
+            value?: number;
+            /** @description Replaces every line. */
+            products?: {
+                /** Format: uuid */
+                product_id: string;
+                /** @default 1 */
+                quantity: number;
+                /** @description Price of one unit; the catalogue price when omitted. */
+                unit_price?: number;
+                /** @default 0 */
+                discount_percent: number;
+            }[];
+            /** Format: uuid */
+            assignee_id?: string | null;
+            /**
+             * Format: uuid
+             * @description A ticket to link (stored as given until the tickets area exists).
+             */
+            ticket_id?: string | null;
+            description?: string | null;
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`.
+             */
+            expected_close_date?: string | null;
+            /** @description Kept when created in a lost stage. */
+            lost_reason?: string | null;
+        };
+        CrmOpportunityDetail: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** @description The value set, else `products_total`. */
+            value: number;
+            products_total: number;
+            /** @enum {string} */
+            status: "open" | "won" | "lost";
+            stage: {
+                /** Format: uuid */
+                id?: string;
+                name?: string;
+                position?: number;
+                is_won?: boolean;
+                is_lost?: boolean;
+            } | null;
+            win_probability: number | null;
+            client: {
+                /** Format: uuid */
+                id: string;
+                name: string | null;
+                phone: string;
+            } | null;
+            /** Format: uuid */
+            assignee_id: string | null;
+            /**
+             * Format: uuid
+             * @description The linked ticket (tickets show the link as `links.crm_opportunities` once that area exists).
+             */
+            ticket_id: string | null;
+            description: string | null;
+            /** Format: date */
+            expected_close_date: string | null;
+            lost_reason: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            products: {
+                /** Format: uuid */
+                product_id: string;
+                name: string;
+                quantity: number;
+                unit_price: number;
+                discount_percent: number;
+                total: number;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The last 100 changes, newest first. */
+            history: {
+                /** Format: date-time */
+                at: string;
+                actor: {
+                    user_id: string | null;
+                    source: string;
+                };
+                /** @enum {string} */
+                kind: "created" | "updated" | "stage_changed" | "won" | "lost" | "deleted";
+                /** @description field → { from, to } */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+        };
+        UpdateCrmOpportunityRequest: {
+            title?: string;
+            /** @description null: back to `products_total`. */
+            value?: number | null;
+            /** Format: uuid */
+            assignee_id?: string | null;
+            /** @description Replaces every line. */
+            products?: {
+                /** Format: uuid */
+                product_id: string;
+                /** @default 1 */
+                quantity: number;
+                /** @description Price of one unit; the catalogue price when omitted. */
+                unit_price?: number;
+                /** @default 0 */
+                discount_percent: number;
+            }[];
+            description?: string | null;
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`.
+             */
+            expected_close_date?: string | null;
+        };
+        MoveCrmOpportunityStageRequest: {
+            /** Format: uuid */
+            stage_id: string;
+            lost_reason?: string;
+        };
+        CrmProduct: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            price: number;
+            sku: string | null;
+            unit: string | null;
+            description: string | null;
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateCrmProductRequest: {
+            name: string;
+            /** @description Unit price. */
+            price: number;
+            sku?: string | null;
+            unit?: string | null;
+            description?: string | null;
+            /** @default true */
+            active: boolean;
+        };
+        AdminCreateCrmStageRequest: {
+            name: string;
+            /** @description Place in the funnel (others shift). */
+            position?: number;
+            is_won?: boolean;
+            is_lost?: boolean;
+            win_probability?: number;
+            color?: string | null;
+        };
+        AdminUpdateCrmStageRequest: {
+            name?: string;
+            /** @description Place in the funnel (others shift). */
+            position?: number;
+            is_won?: boolean;
+            is_lost?: boolean;
+            win_probability?: number;
+            color?: string | null;
+        };
+        Contract: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** @enum {string} */
+            status: "draft" | "sending" | "sent" | "signed" | "refused" | "expired" | "cancelled";
+            value: number | null;
+            client: {
+                /** Format: uuid */
+                id?: string;
+                name?: string | null;
+                phone?: string;
+            } | null;
+            /** Format: uuid */
+            opportunity_id: string | null;
+            /** Format: uuid */
+            template_id: string | null;
+            variables: {
+                [key: string]: string;
+            };
+            content: string;
+            signers: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** @description Masked. */
+                phone: string;
+                /** @enum {string} */
+                status: "pending" | "viewed" | "signed" | "refused";
+                /** Format: date-time */
+                signed_at: string | null;
+                refusal_reason: string | null;
+            }[];
+            /** @description What identifies the rendered PDF (never its bytes). */
+            document: {
+                pages?: number;
+                sha256?: string;
+            } | null;
+            delivery: {
+                /** Format: uuid */
+                setor_id?: string;
+                message_ids?: string[];
+            } | null;
+            provider: string | null;
+            expires_in_days: number;
+            /** Format: date-time */
+            sent_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            signed_at: string | null;
+            /** Format: date-time */
+            refused_at: string | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateContractRequest: {
+            title: string;
+            /**
+             * Format: uuid
+             * @description A template; its required variables must be given.
+             */
+            template_id?: string | null;
+            /** @description Values of the template variables ({{key}}). */
+            variables?: {
+                [key: string]: string;
+            };
+            /** @description The body (Markdown subset: # headings, paragraphs, - lists, **bold**) instead of a template. */
+            content?: string | null;
+            /** @description BRL, at most 2 decimals. */
+            value?: number | null;
+            /** Format: uuid */
+            opportunity_id?: string | null;
+            /** @description Up to 5 signers besides the client. */
+            signers?: {
+                name: string;
+                phone: string;
+            }[];
+            /** @default 30 */
+            expires_in_days: number;
+            /** Format: uuid */
+            client_id: string;
+        };
+        UpdateContractRequest: {
+            title?: string;
+            /**
+             * Format: uuid
+             * @description A template; its required variables must be given.
+             */
+            template_id?: string | null;
+            /** @description Values of the template variables ({{key}}). */
+            variables?: {
+                [key: string]: string;
+            };
+            /** @description The body (Markdown subset: # headings, paragraphs, - lists, **bold**) instead of a template. */
+            content?: string | null;
+            /** @description BRL, at most 2 decimals. */
+            value?: number | null;
+            /** Format: uuid */
+            opportunity_id?: string | null;
+            /** @description Up to 5 signers besides the client. */
+            signers?: {
+                name: string;
+                phone: string;
+            }[];
+            /** @default 30 */
+            expires_in_days: number;
+        };
+        SendContractRequest: {
+            /**
+             * Format: uuid
+             * @description The box to send from; the company's connected box when omitted.
+             */
+            setor_id?: string;
+            /** @description Text sent after the PDF to each signer; must contain {{link}} (their signing link). */
+            message?: string;
+        };
+        ContractTemplate: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            variables: {
+                key: string;
+                label: string;
+                required: boolean;
+            }[];
+            body: string;
+            active: boolean;
+        };
+        AdminCreateContractTemplateRequest: {
+            name: string;
+            description?: string | null;
+            body: string;
+            variables?: {
+                key: string;
+                label: string;
+                /** @default true */
+                required: boolean;
+            }[];
+            active?: boolean;
+        };
+        AdminUpdateContractTemplateRequest: {
+            name?: string;
+            description?: string | null;
+            body?: string;
+            variables?: {
+                key: string;
+                label: string;
+                /** @default true */
+                required: boolean;
+            }[];
+            active?: boolean;
+        };
+        AdminSimulatorSignContractRequest: {
+            /** Format: uuid */
+            signer_id: string;
+            /** @enum {string} */
+            outcome: "signed" | "refused";
+            reason?: string;
+        };
+        SigningProviderWebhookRequest: Record<string, never>;
+        ScheduledMessage: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "scheduled" | "sending" | "sent" | "failed" | "cancelled" | "skipped";
+            client: {
+                /** Format: uuid */
+                id: string;
+                name: string | null;
+                phone: string;
+            };
+            /** Format: uuid */
+            setor_id: string;
+            text: string | null;
+            media: {
+                url?: string;
+                type?: string | null;
+                filename?: string | null;
+            } | null;
+            /** Format: date-time */
+            send_at: string;
+            /** Format: date-time */
+            effective_send_at: string;
+            respect_safe_hours: boolean;
+            /** @description `outside_safe_hours` or `retry` when effective_send_at is later than send_at. */
+            waiting_reason: string | null;
+            attempts: number;
+            /** Format: date-time */
+            sent_at: string | null;
+            message_id: string | null;
+            error_code: string | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreateScheduledMessageRequest: {
+            /**
+             * Format: uuid
+             * @description An existing contact; wins over phone.
+             */
+            client_id?: string;
+            /** @description Phone of the contact (found or created), when no client_id. */
+            phone?: string;
+            /** @description Name of a contact created from phone. */
+            name?: string;
+            /** Format: uuid */
+            setor_id?: string;
+            text?: string;
+            media_url?: string;
+            /** @enum {string} */
+            media_type?: "image" | "video" | "audio" | "document";
+            media_filename?: string;
+            /**
+             * Format: date-time
+             * @description An instant with an offset.
+             */
+            send_at: string;
+            /** @default true */
+            respect_safe_hours: boolean;
+        };
+        AppointmentType: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            duration_minutes: number;
+            buffer_before_minutes: number;
+            buffer_after_minutes: number;
+            slot_interval_minutes: number;
+            min_notice_minutes: number;
+            max_advance_days: number;
+            price: number | null;
+            unit_ids: string[];
+            units: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                timezone: string;
+            }[];
+            reminder_offsets_minutes: number[] | null;
+            reminder_text: string | null;
+            active: boolean;
+        };
+        Professional: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            phone: string | null;
+            active: boolean;
+            schedule: {
+                /** Format: uuid */
+                unit_id: string;
+                weekday: number;
+                start: string;
+                end: string;
+            }[];
+            services: {
+                /** Format: uuid */
+                appointment_type_id: string;
+                /** Format: uuid */
+                unit_id: string;
+            }[];
+        };
+        Unit: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            address: {
+                street: string | null;
+                number: string | null;
+                district: string | null;
+                city: string | null;
+                uf: string | null;
+                postal_code: string | null;
+                ibge_code: string | null;
+            };
+            timezone: string;
+            open_on_holidays: boolean;
+            active: boolean;
+        };
+        Appointment: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "scheduled" | "confirmed" | "cancelled" | "attended" | "no_show";
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            ends_at: string;
+            local: {
+                /** Format: date */
+                date: string;
+                time: string;
+                timezone: string;
+            };
+            /** Format: uuid */
+            appointment_type_id: string;
+            /** Format: uuid */
+            professional_id: string;
+            /** Format: uuid */
+            unit_id: string;
+            client: {
+                /** Format: uuid */
+                id: string;
+                name: string | null;
+                phone: string;
+            };
+            description: string | null;
+            /** Format: uuid */
+            ticket_id: string | null;
+            /** Format: uuid */
+            setor_id: string | null;
+            /** Format: date-time */
+            confirmed_at: string | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            cancel_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateAppointmentRequest: {
+            /** Format: uuid */
+            appointment_type_id: string;
+            /**
+             * Format: date-time
+             * @description An instant with an offset.
+             */
+            starts_at: string;
+            /**
+             * Format: uuid
+             * @description An existing contact; wins over phone.
+             */
+            client_id?: string;
+            /** @description Phone of the contact (found or created), when no client_id. */
+            phone?: string;
+            /** @description Name of a contact created from phone. */
+            name?: string;
+            /** Format: uuid */
+            professional_id?: string;
+            /** Format: uuid */
+            unit_id?: string;
+            description?: string;
+            /** Format: uuid */
+            ticket_id?: string;
+            /** Format: uuid */
+            setor_id?: string;
+            reminder_offsets_minutes?: number[];
+            allow_outside_hours?: boolean;
+        };
+        AppointmentDetail: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "scheduled" | "confirmed" | "cancelled" | "attended" | "no_show";
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            ends_at: string;
+            local: {
+                /** Format: date */
+                date: string;
+                time: string;
+                timezone: string;
+            };
+            /** Format: uuid */
+            appointment_type_id: string;
+            /** Format: uuid */
+            professional_id: string;
+            /** Format: uuid */
+            unit_id: string;
+            client: {
+                /** Format: uuid */
+                id: string;
+                name: string | null;
+                phone: string;
+            };
+            description: string | null;
+            /** Format: uuid */
+            ticket_id: string | null;
+            /** Format: uuid */
+            setor_id: string | null;
+            /** Format: date-time */
+            confirmed_at: string | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            cancel_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            reminders: {
+                /** Format: uuid */
+                id: string;
+                offset_minutes: number;
+                /** Format: date-time */
+                due_at: string;
+                /** @enum {string} */
+                status: "scheduled" | "sent" | "failed" | "skipped" | "cancelled";
+                /** Format: date-time */
+                sent_at: string | null;
+                message_id: string | null;
+                error_code: string | null;
+                skip_reason: string | null;
+            }[];
+            history: {
+                /** Format: date-time */
+                at: string;
+                action: string;
+                actor: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        UpdateAppointmentRequest: {
+            /** Format: date-time */
+            starts_at?: string;
+            /** Format: uuid */
+            professional_id?: string;
+            /** Format: uuid */
+            unit_id?: string;
+            /** @enum {string} */
+            attendance?: "attended" | "no_show";
+            /** @enum {string} */
+            status?: "confirmed";
+            description?: string | null;
+            notify?: boolean;
+        };
+        CancelAppointmentRequest: {
+            reason?: string;
+            notify?: boolean;
+        };
+        LeadCnae: {
+            code: string;
+            /** @description `NNNN-N/NN`. */
+            formatted: string;
+            description: string;
+        };
+        LeadMunicipio: {
+            ibge_code: string;
+            name: string;
+            uf: string;
+            /** @description IANA zone of the state. */
+            timezone: string;
+        };
+        StartLeadSearchRequest: {
+            cnaes: string[];
+            /** @description Or `ufs`: one of them is required. */
+            municipios?: string[];
+            ufs?: ("AC" | "AL" | "AM" | "AP" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MG" | "MS" | "MT" | "PA" | "PB" | "PE" | "PI" | "PR" | "RJ" | "RN" | "RO" | "RR" | "RS" | "SC" | "SE" | "SP" | "TO")[];
+            /** @default true */
+            include_mei: boolean;
+            /** @default false */
+            only_with_phone: boolean;
+            /** @default false */
+            only_with_email: boolean;
+            /**
+             * @description Leads wanted; each one returned costs 1 lead credit.
+             * @default 100
+             */
+            limit: number;
+        };
+        Lead: {
+            /** @description 14 characters (alphanumeric-ready). */
+            cnpj: string;
+            razao_social: string;
+            nome_fantasia: string | null;
+            cnae_principal: string;
+            situacao: string;
+            /** @enum {string} */
+            porte: "MEI" | "ME" | "EPP" | "DEMAIS";
+            is_mei: boolean;
+            address: {
+                street: string;
+                number: string;
+                district: string;
+                city: string;
+                uf: string;
+                postal_code: string;
+                ibge_code: string;
+            };
+            phones: string[];
+            email: string | null;
+        };
+        SaveLeadsToCrmRequest: {
+            items: {
+                cnpj: string;
+                name?: string | null;
+                phone?: string | null;
+                email?: string | null;
+            }[];
+            tag_ids?: string[];
+            /**
+             * Format: uuid
+             * @description The search the leads came from (carried by `lead.saved_to_crm`).
+             */
+            job_id?: string | null;
+        };
+        ValidateLeadPhonesRequest: {
+            phones: string[];
+            /** Format: uuid */
+            setor_id: string;
+        };
+        ValidateLeadEmailsRequest: {
+            emails: string[];
         };
         AdminCreateCompanyRequest: {
             name: string;
@@ -2521,6 +4889,179 @@ export interface components {
             nome: string;
             setor_ids?: string[];
         };
+        AdminRecordPaymentRequest: {
+            /** @enum {string} */
+            kind: "messages" | "ai_credits" | "lead_credits";
+            units: number;
+            /** @description BRL, at most 2 decimals. */
+            amount: number;
+            /** @enum {string} */
+            method: "pix" | "boleto" | "card" | "manual";
+            external_ref: string;
+            /** Format: date-time */
+            paid_at?: string;
+        };
+        Payment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            company_id: string;
+            /** @enum {string} */
+            kind: "messages" | "ai_credits" | "lead_credits";
+            units: number;
+            /** @description BRL. */
+            amount: number;
+            /** @enum {string} */
+            method: "pix" | "boleto" | "card" | "manual";
+            external_ref: string;
+            balance_after: number;
+            /** Format: date-time */
+            paid_at: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AdminSetLowBalanceThresholdsRequest: {
+            /** @description Units; null restores the default. */
+            messages?: number | null;
+            /** @description Units; null restores the default. */
+            ai_credits?: number | null;
+            /** @description Units; null restores the default. */
+            lead_credits?: number | null;
+        };
+        AdminCreateUnitRequest: {
+            name: string;
+            address?: {
+                street?: string | null;
+                number?: string | null;
+                district?: string | null;
+                city?: string | null;
+                uf?: string | null;
+                postal_code?: string | null;
+                ibge_code?: string | null;
+            };
+            /** @description IANA zone, e.g. America/Manaus. */
+            timezone: string;
+            open_on_holidays?: boolean;
+            active?: boolean;
+        };
+        AdminUpdateUnitRequest: {
+            name?: string;
+            address?: {
+                street?: string | null;
+                number?: string | null;
+                district?: string | null;
+                city?: string | null;
+                uf?: string | null;
+                postal_code?: string | null;
+                ibge_code?: string | null;
+            };
+            /** @description IANA zone, e.g. America/Manaus. */
+            timezone?: string;
+            open_on_holidays?: boolean;
+            active?: boolean;
+        };
+        AdminCreateProfessionalRequest: {
+            name: string;
+            phone?: string | null;
+            active?: boolean;
+            schedule?: {
+                /** Format: uuid */
+                unit_id: string;
+                weekday: number;
+                start: string;
+                end: string;
+            }[];
+            services?: {
+                /** Format: uuid */
+                appointment_type_id: string;
+                /** Format: uuid */
+                unit_id: string;
+            }[];
+        };
+        AdminUpdateProfessionalRequest: {
+            name?: string;
+            phone?: string | null;
+            active?: boolean;
+            schedule?: {
+                /** Format: uuid */
+                unit_id: string;
+                weekday: number;
+                start: string;
+                end: string;
+            }[];
+            services?: {
+                /** Format: uuid */
+                appointment_type_id: string;
+                /** Format: uuid */
+                unit_id: string;
+            }[];
+        };
+        AdminReplaceProfessionalScheduleRequest: {
+            schedule: {
+                /** Format: uuid */
+                unit_id: string;
+                weekday: number;
+                start: string;
+                end: string;
+            }[];
+        };
+        AdminReplaceProfessionalServicesRequest: {
+            services: {
+                /** Format: uuid */
+                appointment_type_id: string;
+                /** Format: uuid */
+                unit_id: string;
+            }[];
+        };
+        AdminBlockProfessionalTimeRequest: {
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            ends_at: string;
+            reason?: string;
+        };
+        AdminCreateAppointmentTypeRequest: {
+            name: string;
+            duration_minutes: number;
+            buffer_before_minutes?: number;
+            buffer_after_minutes?: number;
+            slot_interval_minutes?: number;
+            min_notice_minutes?: number;
+            max_advance_days?: number;
+            price?: number | null;
+            unit_ids?: string[];
+            reminder_offsets_minutes?: number[] | null;
+            reminder_text?: string | null;
+            reminder_template?: {
+                name: string;
+                language: string;
+                parameters?: string[];
+            } | null;
+            active?: boolean;
+        };
+        AdminUpdateAppointmentTypeRequest: {
+            name?: string;
+            duration_minutes?: number;
+            buffer_before_minutes?: number;
+            buffer_after_minutes?: number;
+            slot_interval_minutes?: number;
+            min_notice_minutes?: number;
+            max_advance_days?: number;
+            price?: number | null;
+            unit_ids?: string[];
+            reminder_offsets_minutes?: number[] | null;
+            reminder_text?: string | null;
+            reminder_template?: {
+                name: string;
+                language: string;
+                parameters?: string[];
+            } | null;
+            active?: boolean;
+        };
+        AdminSaveReminderSettingsRequest: {
+            reminder_offsets_minutes?: number[] | null;
+            reminder_text?: string | null;
+        };
         AdminSimulateInboundRequest: {
             /** Format: uuid */
             setor_id: string;
@@ -2563,7 +5104,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "BULK_DISABLED" | "PLAN_EXPIRED";
+                code: "BULK_DISABLED" | "PLAN_EXPIRED" | "PLAN_LIMIT_REACHED" | "INSUFFICIENT_CREDITS";
                 message: string;
                 /** @description Structured details; their fields depend on the code. */
                 details?: Record<string, never>;
@@ -2608,7 +5149,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "CONFLICT" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE";
+                code: "CONFLICT" | "SLOT_TAKEN" | "APPOINTMENT_CONFLICT" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE";
                 message: string;
                 /** @description Structured details; their fields depend on the code. */
                 details?: Record<string, never>;
@@ -2891,8 +5432,28 @@ export interface components {
                  * @description Single sends only.
                  */
                 conversationId?: string;
-                /** @description Single sends only: the channel provider id. */
+                /** @description Single and timed sends: the channel provider id. */
                 providerMessageId?: string | null;
+                /**
+                 * Format: uuid
+                 * @description Scheduled messages only (POST /v1/scheduled-messages).
+                 */
+                scheduledMessageId?: string;
+                /**
+                 * Format: uuid
+                 * @description Appointment reminders only.
+                 */
+                appointmentId?: string;
+                /**
+                 * Format: uuid
+                 * @description Appointment reminders only.
+                 */
+                reminderId?: string;
+                /**
+                 * Format: uuid
+                 * @description Timed sends only: the contact.
+                 */
+                clientId?: string;
             };
             actor: {
                 user_id: string | null;
@@ -3002,8 +5563,28 @@ export interface components {
                  * @description Single sends only.
                  */
                 conversationId?: string;
-                /** @description Single sends only: the channel provider id. */
+                /** @description Single and timed sends: the channel provider id. */
                 providerMessageId?: string | null;
+                /**
+                 * Format: uuid
+                 * @description Scheduled messages only (POST /v1/scheduled-messages).
+                 */
+                scheduledMessageId?: string;
+                /**
+                 * Format: uuid
+                 * @description Appointment reminders only.
+                 */
+                appointmentId?: string;
+                /**
+                 * Format: uuid
+                 * @description Appointment reminders only.
+                 */
+                reminderId?: string;
+                /**
+                 * Format: uuid
+                 * @description Timed sends only: the contact.
+                 */
+                clientId?: string;
             };
             actor: {
                 user_id: string | null;
@@ -3150,7 +5731,7 @@ export interface components {
                 phone: string;
                 name: string | null;
                 /** @enum {string} */
-                source: "first_contact" | "message" | "inbound";
+                source: "first_contact" | "message" | "inbound" | "api" | "import";
             };
             actor: {
                 user_id: string | null;
@@ -3178,7 +5759,18 @@ export interface components {
             data: {
                 /** Format: uuid */
                 contactId: string;
+                /** @description The tags newly added. */
                 tagIds: string[];
+                /**
+                 * @description Absent on first-contact tagging.
+                 * @enum {string}
+                 */
+                source?: "api" | "rule" | "import";
+                /**
+                 * Format: uuid
+                 * @description The rule, when `source` is `rule`.
+                 */
+                ruleId?: string | null;
             };
             actor: {
                 user_id: string | null;
@@ -3203,8 +5795,15 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                contactId: string;
+                /** Format: uuid */
+                mergedContactId: string;
+                phone: string;
+                mergedPhone: string;
+                movedTickets: number;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3228,8 +5827,29 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                appointmentId: string;
+                /** @enum {string} */
+                status: "scheduled" | "confirmed";
+                /** Format: date-time */
+                startsAt: string;
+                /** Format: date-time */
+                endsAt: string;
+                /** @description IANA zone of the unit. */
+                timezone: string;
+                /** Format: uuid */
+                appointmentTypeId: string;
+                /** Format: uuid */
+                professionalId: string;
+                /** Format: uuid */
+                unitId: string;
+                /** Format: uuid */
+                clientId: string;
+                clientPhone: string;
+                /** Format: uuid */
+                ticketId: string | null;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3253,8 +5873,35 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                appointmentId: string;
+                /** @enum {string} */
+                status: "scheduled" | "confirmed";
+                /** Format: date-time */
+                startsAt: string;
+                /** Format: date-time */
+                endsAt: string;
+                /** @description IANA zone of the unit. */
+                timezone: string;
+                /** Format: uuid */
+                appointmentTypeId: string;
+                /** Format: uuid */
+                professionalId: string;
+                /** Format: uuid */
+                unitId: string;
+                /** Format: uuid */
+                clientId: string;
+                clientPhone: string;
+                /** Format: uuid */
+                ticketId: string | null;
+                /** Format: date-time */
+                previousStartsAt: string;
+                /** Format: date-time */
+                previousEndsAt: string;
+                /** Format: uuid */
+                previousProfessionalId: string;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3278,8 +5925,17 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                appointmentId: string;
+                /** Format: date-time */
+                startsAt: string;
+                /** Format: uuid */
+                clientId: string;
+                reason: string | null;
+                /** @enum {string} */
+                cancelledBy: "api" | "admin";
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3303,8 +5959,26 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                opportunityId: string;
+                title: string;
+                /** @description BRL: the value set, else the products total. */
+                value: number;
+                /**
+                 * @description As created (a final stage closes it at once; opportunity.won/.lost follows).
+                 * @enum {string}
+                 */
+                status: "open" | "won" | "lost";
+                /** Format: uuid */
+                stageId: string;
+                /** Format: uuid */
+                clientId: string;
+                /** Format: uuid */
+                assigneeId: string | null;
+                /** Format: uuid */
+                ticketId: string | null;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3328,8 +6002,22 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                opportunityId: string;
+                title: string;
+                value: number;
+                /** Format: uuid */
+                stageId: string;
+                /** Format: uuid */
+                previousStageId: string;
+                /** Format: uuid */
+                clientId: string;
+                /** Format: uuid */
+                assigneeId: string | null;
+                /** Format: date-time */
+                closedAt: string;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3353,8 +6041,23 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                opportunityId: string;
+                title: string;
+                value: number;
+                /** Format: uuid */
+                stageId: string;
+                /** Format: uuid */
+                previousStageId: string;
+                /** Format: uuid */
+                clientId: string;
+                /** Format: uuid */
+                assigneeId: string | null;
+                /** Format: date-time */
+                closedAt: string;
+                lostReason: string | null;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3378,8 +6081,23 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                contractId: string;
+                title: string;
+                value: number | null;
+                /** Format: uuid */
+                clientId: string;
+                /** Format: uuid */
+                opportunityId: string | null;
+                signerCount: number;
+                /** Format: date-time */
+                sentAt: string;
+                /** Format: date-time */
+                expiresAt: string;
+                /** @description simulator or zapsign. */
+                provider: string;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3403,8 +6121,17 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                contractId: string;
+                /** Format: uuid */
+                clientId: string;
+                /** Format: uuid */
+                opportunityId: string | null;
+                /** Format: date-time */
+                signedAt: string;
+                documentSha256: string | null;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3428,8 +6155,19 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                contractId: string;
+                /** Format: uuid */
+                clientId: string;
+                /** Format: uuid */
+                opportunityId: string | null;
+                /** Format: date-time */
+                refusedAt: string;
+                /** Format: uuid */
+                signerId: string;
+                reason: string | null;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3453,8 +6191,19 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                jobId: string;
+                /** @enum {string} */
+                status: "completed" | "failed";
+                /** @description Leads the source has for the criteria. */
+                total: number;
+                /** @description Leads stored (each cost 1 lead credit on live keys). */
+                returned: number;
+                creditsUsed: number;
+                /** @description `lead_credits_exhausted` when credits ran out, or the source failure. */
+                error: string | null;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3478,8 +6227,14 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                jobId: string | null;
+                created: number;
+                updated: number;
+                skipped: number;
+                contactIds: string[];
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3503,8 +6258,15 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                jobId: string;
+                total: number;
+                created: number;
+                updated: number;
+                skipped: number;
+                failed: number;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3528,8 +6290,15 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                jobId: string;
+                processed: number;
+                error: {
+                    code: string;
+                    message: string;
+                };
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3553,8 +6322,21 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                paymentId: string;
+                /** @enum {string} */
+                kind: "messages" | "ai_credits" | "lead_credits";
+                units: number;
+                /** @description BRL. */
+                amount: number;
+                /** @enum {string} */
+                method: "pix" | "boleto" | "card" | "manual";
+                externalRef: string;
+                balanceAfter: number;
+                /** Format: date-time */
+                paidAt: string;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3578,8 +6360,15 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** @enum {string} */
+                kind: "messages" | "ai_credits" | "lead_credits";
+                balance: number;
+                threshold: number | null;
+                /** @enum {string} */
+                level: "low" | "exhausted";
+                modality: string;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -3921,7 +6710,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The three prepaid kinds; only `messages` is used by this service. */
+            /** @description The balances, thresholds and low kinds. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3942,6 +6731,12 @@ export interface operations {
                                 ai_credits: number;
                                 lead_credits: number;
                             };
+                            thresholds: {
+                                messages: number | null;
+                                ai_credits: number | null;
+                                lead_credits: number | null;
+                            };
+                            low: ("messages" | "ai_credits" | "lead_credits")[];
                         };
                     };
                 };
@@ -5762,6 +8557,3249 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listContacts: {
+        parameters: {
+            query?: {
+                phone?: string;
+                q?: string;
+                ia_ativa?: boolean;
+                /** @description Tag ids separated by commas: contacts holding every one. */
+                tag_id?: string;
+                updated_since?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of contacts, newest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Contact"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    upsertContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (a UUID) per request, 1 to 255 visible ASCII characters: a repeated call within 24 hours returns the first answer with `meta.idempotent_replay: true` and writes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone": "+5511987654321",
+                 *       "name": "Ana",
+                 *       "custom_fields": {
+                 *         "plano": "ouro"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpsertContactRequest"];
+            };
+        };
+        responses: {
+            /** @description Created (201) or existing (200). */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description E.164. */
+                            phone: string;
+                            name: string | null;
+                            email: string | null;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            tag_ids: string[];
+                            /** @description The assistant in effect now: switched on and not paused. */
+                            ia_ativa: boolean;
+                            /** Format: date-time */
+                            ia_paused_until: string | null;
+                            /** Format: date-time */
+                            last_inbound_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            created: boolean;
+                            filled: string[];
+                            kept: string[];
+                        };
+                        /** @description Present on an idempotent replay. */
+                        meta?: {
+                            idempotent_replay: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contact. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact with its tags, tickets, appointments, affinities and stats. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContactDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contact. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ana Souza",
+                 *       "custom_fields": {
+                 *         "cpf": "529.982.247-25"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateContactRequest"];
+            };
+        };
+        responses: {
+            /** @description The contact. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description E.164. */
+                            phone: string;
+                            name: string | null;
+                            email: string | null;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            tag_ids: string[];
+                            /** @description The assistant in effect now: switched on and not paused. */
+                            ia_ativa: boolean;
+                            /** Format: date-time */
+                            ia_paused_until: string | null;
+                            /** Format: date-time */
+                            last_inbound_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            changed: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setContactAssistant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contact. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "paused_until": "2026-12-01T12:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetContactAssistantRequest"];
+            };
+        };
+        responses: {
+            /** @description The contact. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description E.164. */
+                            phone: string;
+                            name: string | null;
+                            email: string | null;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            tag_ids: string[];
+                            /** @description The assistant in effect now: switched on and not paused. */
+                            ia_ativa: boolean;
+                            /** Format: date-time */
+                            ia_paused_until: string | null;
+                            /** Format: date-time */
+                            last_inbound_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            changed: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    mergeContacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contact. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergeContactsRequest"];
+            };
+        };
+        responses: {
+            /** @description The surviving contact. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Contact"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listContactFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every definition of the company, by key. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContactField"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminCreateContactField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "plano",
+                 *       "label": "Plano",
+                 *       "type": "select",
+                 *       "options": [
+                 *         "ouro",
+                 *         "prata"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminCreateContactFieldRequest"];
+            };
+        };
+        responses: {
+            /** @description The definition. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContactField"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminDeleteContactField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contact field; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** Format: uuid */
+                            id: string;
+                            values_removed: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateContactField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contact field; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "options": [
+                 *         "ouro",
+                 *         "prata",
+                 *         "bronze"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminUpdateContactFieldRequest"];
+            };
+        };
+        responses: {
+            /** @description The definition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContactField"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: {
+                /** @description Part of the name, any case. */
+                q?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tags by name. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Tag"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Orçamento",
+                 *       "color": "#FFAA00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTagRequest"];
+            };
+        };
+        responses: {
+            /** @description The tag. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Tag"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the tag. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with how many contact links and rules went with it. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** Format: uuid */
+                            id: string;
+                            contacts_untagged: number;
+                            rules_deleted: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the tag. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "color": "#00AA00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTagRequest"];
+            };
+        };
+        responses: {
+            /** @description The tag. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Tag"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTagRules: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rules, oldest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["TagRule"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTagRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tag_id": "00000000-0000-4000-8000-000000000001",
+                 *       "match_type": "contains",
+                 *       "match_value": "orçamento"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTagRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The rule. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TagRule"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testTagRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Quero um orçamento"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestTagRulesRequest"];
+            };
+        };
+        responses: {
+            /** @description The matching rules. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            matches: {
+                                /** Format: uuid */
+                                rule_id: string;
+                                /** Format: uuid */
+                                tag_id: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTagRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the tag rule. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** Format: uuid */
+                            id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateTagRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the tag rule. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTagRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TagRule"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (a UUID) per request, 1 to 255 visible ASCII characters: a repeated call within 24 hours returns the first answer with `meta.idempotent_replay: true` and writes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "contacts",
+                 *       "rows": [
+                 *         {
+                 *           "phone": "+5511987654321",
+                 *           "name": "Ana"
+                 *         }
+                 *       ],
+                 *       "mode": "fill"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateImportRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            job_id: string;
+                            /** @enum {string} */
+                            status: "queued";
+                            total: number;
+                        };
+                        /** @description Present on an idempotent replay. */
+                        meta?: {
+                            idempotent_replay: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the import. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Progress, counts (as the database reported them) and row errors. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContactImport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCrmStages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stages by position. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CrmStage"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCrmOpportunities: {
+        parameters: {
+            query?: {
+                stage_id?: string;
+                /** @description A user id, or `none` for unassigned. */
+                assignee_id?: string;
+                client_id?: string;
+                /** @description Without `status`, won and lost ones are left out unless true. */
+                include_closed?: boolean;
+                status?: "open" | "won" | "lost";
+                /** @description Part of the title. */
+                q?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of opportunities, newest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["CrmOpportunity"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCrmOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (a UUID) per request: a repeated call within 24 hours returns the first answer with `meta.idempotent_replay: true` and creates nothing. */
+                "Idempotency-Key"?: string;
+                /** @description The user acting, recorded in the history and events. */
+                "x-actor-user-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Site institucional",
+                 *       "phone": "+5511987654321",
+                 *       "name": "Ana",
+                 *       "value": 4500
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCrmOpportunityRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CrmOpportunityDetail"];
+                        /** @description Present on an idempotent replay. */
+                        meta?: {
+                            idempotent_replay: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    countCrmOpportunities: {
+        parameters: {
+            query?: {
+                stage_id?: string;
+                /** @description A user id, or `none` for unassigned. */
+                assignee_id?: string;
+                client_id?: string;
+                /** @description Without `status`, won and lost ones are left out unless true. */
+                include_closed?: boolean;
+                status?: "open" | "won" | "lost";
+                /** @description Part of the title. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Count and value total. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            count: number;
+                            value_total: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCrmOpportunity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the opportunity. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The opportunity with its last 100 changes. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CrmOpportunityDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCrmOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The user acting, recorded in the history and events. */
+                "x-actor-user-id"?: string;
+            };
+            path: {
+                /** @description Id of the opportunity. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** Format: uuid */
+                            id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCrmOpportunity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The user acting, recorded in the history and events. */
+                "x-actor-user-id"?: string;
+            };
+            path: {
+                /** @description Id of the opportunity. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "value": 5000,
+                 *       "assignee_id": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateCrmOpportunityRequest"];
+            };
+        };
+        responses: {
+            /** @description The opportunity. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CrmOpportunityDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    moveCrmOpportunityStage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The user acting, recorded in the history and events. */
+                "x-actor-user-id"?: string;
+            };
+            path: {
+                /** @description Id of the opportunity. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "stage_id": "00000000-0000-4000-8000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MoveCrmOpportunityStageRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @enum {string} */
+                            result: "won" | "lost" | "stage_changed";
+                            /** Format: uuid */
+                            previous_stage_id: string;
+                            closed: boolean;
+                            opportunity: components["schemas"]["CrmOpportunity"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCrmProducts: {
+        parameters: {
+            query?: {
+                /** @description Part of the name or SKU. */
+                q?: string;
+                active?: boolean;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products by name. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["CrmProduct"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCrmProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Site institucional",
+                 *       "price": 1500,
+                 *       "sku": "SITE-01",
+                 *       "unit": "un"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCrmProductRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CrmProduct"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminListCrmStages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stages by position. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CrmStage"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminCreateCrmStage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Demonstração",
+                 *       "position": 3,
+                 *       "win_probability": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminCreateCrmStageRequest"];
+            };
+        };
+        responses: {
+            /** @description The stage. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CrmStage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminDeleteCrmStage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the stage; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** Format: uuid */
+                            id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateCrmStage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the stage; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Fechado",
+                 *       "color": "#16a34a"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminUpdateCrmStageRequest"];
+            };
+        };
+        responses: {
+            /** @description The stage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CrmStage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listContracts: {
+        parameters: {
+            query?: {
+                status?: "draft" | "sending" | "sent" | "signed" | "refused" | "expired" | "cancelled";
+                client_id?: string;
+                opportunity_id?: string;
+                /** @description Part of the title. */
+                search?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of contracts, newest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Contract"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Prestação de serviços",
+                 *       "client_id": "00000000-0000-4000-8000-000000000000",
+                 *       "content": "# Contrato\n\nEntre {{empresa_nome}} e {{cliente_nome}}, por {{valor}}."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateContractRequest"];
+            };
+        };
+        responses: {
+            /** @description The draft. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Contract"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contract. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contract. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Contract"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contract. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "cancelled";
+                            /** Format: date-time */
+                            cancelled_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contract. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Prestação de serviços — 2026",
+                 *       "value": 1500
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateContractRequest"];
+            };
+        };
+        responses: {
+            /** @description The draft. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Contract"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendContract: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required: the user sending, `contract.sent`'s `actor.user_id` (400 without it). */
+                "x-actor-user-id"?: string;
+                /** @description A repeated call within 24 hours answers the first result with `meta.idempotent_replay: true`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id of the contract. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Olá {{cliente_nome}}, assine aqui: {{link}}"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SendContractRequest"];
+            };
+        };
+        responses: {
+            /** @description Sent. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "sent";
+                            /** Format: date-time */
+                            sent_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            signers: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                phone: string;
+                                status: string;
+                            }[];
+                            delivery: {
+                                /** Format: uuid */
+                                setor_id: string;
+                                message_ids: string[];
+                            };
+                            duration_ms: number;
+                        };
+                        /** @description Present on an idempotent replay. */
+                        meta?: {
+                            idempotent_replay: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listContractTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active templates, by name. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContractTemplate"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminCreateContractTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Prestação de serviços",
+                 *       "body": "# Contrato\n\nEntre {{empresa_nome}} e {{cliente_nome}}. Prazo: {{prazo}}.",
+                 *       "variables": [
+                 *         {
+                 *           "key": "prazo",
+                 *           "label": "Prazo",
+                 *           "required": true
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminCreateContractTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description The template. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContractTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminDeactivateContractTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contract template; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deactivated template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContractTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateContractTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contract template; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Modelo padrão"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminUpdateContractTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description The template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ContractTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminSimulatorSignContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the contract; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "signer_id": "00000000-0000-4000-8000-000000000000",
+                 *       "outcome": "signed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminSimulatorSignContractRequest"];
+            };
+        };
+        responses: {
+            /** @description What the delivery did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            received: number;
+                            applied: number;
+                            duplicates: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    signingProviderWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider (`zapsign`); an unknown one is 404. */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_type": "doc_signed",
+                 *       "token": "…"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SigningProviderWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            received: number;
+                            applied: number;
+                            duplicates: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listScheduledMessages: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+                status?: "scheduled" | "sending" | "sent" | "failed" | "cancelled";
+                client_id?: string;
+                setor_id?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of scheduled messages. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["ScheduledMessage"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createScheduledMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (a UUID) per request: a repeated call within 24 hours returns the first answer with `meta.idempotent_replay: true` and creates nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone": "+5511987654321",
+                 *       "text": "{{saudacao}}, {{primeiro_nome}}! Lembrete do seu pedido.",
+                 *       "send_at": "2026-12-01T14:00:00-03:00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateScheduledMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description Scheduled. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ScheduledMessage"];
+                        meta?: {
+                            idempotent_replay: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getScheduledMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the scheduled message. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scheduled message. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ScheduledMessage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelScheduledMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the scheduled message. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "cancelled";
+                            /** Format: date-time */
+                            cancelled_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAppointmentTypes: {
+        parameters: {
+            query?: {
+                active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Types with their units. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AppointmentType"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listProfessionals: {
+        parameters: {
+            query?: {
+                unit_id?: string;
+                appointment_type_id?: string;
+                active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Professionals with schedule and services. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Professional"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUnits: {
+        parameters: {
+            query?: {
+                active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Units with address and time zone. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Unit"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAvailability: {
+        parameters: {
+            query: {
+                appointment_type_id: string;
+                /** @description A date YYYY-MM-DD in the unit’s zone. */
+                from: string;
+                /** @description A date YYYY-MM-DD in the unit’s zone. */
+                to: string;
+                professional_id?: string;
+                unit_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free slots. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            timezone: string;
+                            items: {
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                local: {
+                                    /** Format: date */
+                                    date: string;
+                                    time: string;
+                                    timezone: string;
+                                };
+                                /** Format: uuid */
+                                unit_id: string;
+                                professional_ids: string[];
+                            }[];
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAppointments: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                client_id?: string;
+                status?: "scheduled" | "confirmed" | "cancelled" | "attended" | "no_show";
+                professional_id?: string;
+                unit_id?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Appointment"][];
+                            next_cursor: string | null;
+                            limit: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAppointment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (a UUID) per request: a repeated call within 24 hours returns the first answer with `meta.idempotent_replay: true` and creates nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "appointment_type_id": "00000000-0000-4000-8000-000000000001",
+                 *       "starts_at": "2026-12-01T14:00:00-03:00",
+                 *       "phone": "+5511987654321",
+                 *       "name": "Ana"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateAppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Booked. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AppointmentDetail"];
+                        meta?: {
+                            idempotent_replay: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the appointment. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The appointment with reminders and history. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AppointmentDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the appointment. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelAppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "cancelled";
+                            /** Format: date-time */
+                            cancelled_at: string;
+                            reminders_cancelled: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the appointment. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "confirmed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateAppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The appointment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AppointmentDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    searchLeadCnaes: {
+        parameters: {
+            query: {
+                q: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching subclasses, best first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["LeadCnae"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    searchLeadMunicipios: {
+        parameters: {
+            query?: {
+                q?: string;
+                uf?: "AC" | "AL" | "AM" | "AP" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MG" | "MS" | "MT" | "PA" | "PB" | "PE" | "PI" | "PR" | "RJ" | "RN" | "RO" | "RR" | "RS" | "SC" | "SE" | "SP" | "TO" | "ac" | "al" | "am" | "ap" | "ba" | "ce" | "df" | "es" | "go" | "ma" | "mg" | "ms" | "mt" | "pa" | "pb" | "pe" | "pi" | "pr" | "rj" | "rn" | "ro" | "rr" | "rs" | "sc" | "se" | "sp" | "to";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching municipalities with their UF and time zone. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["LeadMunicipio"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    startLeadSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cnaes": [
+                 *         "5611-2/01"
+                 *       ],
+                 *       "municipios": [
+                 *         "3550308"
+                 *       ],
+                 *       "only_with_phone": true,
+                 *       "limit": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["StartLeadSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            jobId: string;
+                            /** @enum {string} */
+                            status: "queued";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLeadSearch: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the lead search. */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The search. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed";
+                            source: string;
+                            total: number;
+                            returned: number;
+                            credits_used: number;
+                            /** @description `YYYY-MM` of the data read. */
+                            dataset_month: string | null;
+                            error: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            completed_at: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            items: components["schemas"]["Lead"][];
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    saveLeadsToCrm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "cnpj": "11222333000181",
+                 *           "name": "Padaria Aurora",
+                 *           "phone": "+5511987654321",
+                 *           "email": "contato@padariaaurora.com.br"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SaveLeadsToCrmRequest"];
+            };
+        };
+        responses: {
+            /** @description What happened to each lead, in order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            results: {
+                                cnpj: string;
+                                phone: string | null;
+                                /** @enum {string} */
+                                status: "created" | "updated" | "skipped";
+                                /** Format: uuid */
+                                contact_id: string | null;
+                                filled: string[];
+                                /** @description `no_phone`, `invalid_phone` or `duplicate` when skipped. */
+                                reason: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    validateLeadPhones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phones": [
+                 *         "+5511987654321",
+                 *         "+5511987650001"
+                 *       ],
+                 *       "setor_id": "3f0c2a9e-8d1b-4c3e-9a7f-2b6d5e4c1a00"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidateLeadPhonesRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per phone, in order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            results: {
+                                input: string;
+                                /** @description E.164; null when the input is not a phone number. */
+                                phone: string | null;
+                                has_channel: boolean | null;
+                                /** @enum {string} */
+                                reason: "checked" | "cached" | "provider_cannot_tell" | "invalid_number";
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ProviderError"];
+        };
+    };
+    validateLeadEmails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "emails": [
+                 *         "contato@example.com.br",
+                 *         "vendas@nullmx.test"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidateLeadEmailsRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per e-mail, in order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            results: {
+                                email: string;
+                                /** @enum {string} */
+                                status: "deliverable" | "undeliverable" | "unknown";
+                                mx: string[];
+                                implicit_mx: boolean;
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSummaryReport: {
+        parameters: {
+            query?: {
+                /** @description An instant with its offset. */
+                from?: string;
+                /** @description An instant with its offset; now when omitted. */
+                to?: string;
+                setor_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            period: {
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                to: string;
+                            };
+                            messages: {
+                                sent: number;
+                                failed: number;
+                                received: number;
+                            };
+                            response_time: {
+                                first_response_avg_seconds: number | null;
+                            };
+                            campaigns: {
+                                created: number;
+                                completed: number;
+                                recipients: number;
+                                sent: number;
+                                failed: number;
+                                skipped: number;
+                            };
+                            csat: {
+                                average: number | null;
+                                responses: number;
+                                distribution: {
+                                    1: number;
+                                    2: number;
+                                    3: number;
+                                    4: number;
+                                    5: number;
+                                };
+                            };
+                            appointments: {
+                                total: number;
+                                attended: number;
+                                no_show: number;
+                                cancelled: number;
+                            };
+                            crm: {
+                                won: number;
+                                lost: number;
+                                /** @description BRL. */
+                                won_value: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     adminCreateCompany: {
         parameters: {
             query?: never;
@@ -6231,6 +12269,594 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    adminListPayments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Payment"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminRecordPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "lead_credits",
+                 *       "units": 500,
+                 *       "amount": 99.9,
+                 *       "method": "pix",
+                 *       "external_ref": "pix-2026-11-0001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminRecordPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment (200 on a replay). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminSetLowBalanceThresholds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "lead_credits": 100
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminSetLowBalanceThresholdsRequest"];
+            };
+        };
+        responses: {
+            /** @description The thresholds in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            messages: number | null;
+                            ai_credits: number | null;
+                            lead_credits: number | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminCreateUnit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Centro",
+                 *       "timezone": "America/Sao_Paulo",
+                 *       "address": {
+                 *         "city": "São Paulo",
+                 *         "uf": "SP"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminCreateUnitRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Unit"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateUnit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+                /** @description Id of the unit; a malformed one is a 400. */
+                unitId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUpdateUnitRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Unit"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminCreateProfessional: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Dra. Ana"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminCreateProfessionalRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Professional"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateProfessional: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+                /** @description Id of the professional; a malformed one is a 400. */
+                professionalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUpdateProfessionalRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Professional"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminReplaceProfessionalSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+                /** @description Id of the professional; a malformed one is a 400. */
+                professionalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminReplaceProfessionalScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Professional"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminReplaceProfessionalServices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+                /** @description Id of the professional; a malformed one is a 400. */
+                professionalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminReplaceProfessionalServicesRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Professional"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminBlockProfessionalTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+                /** @description Id of the professional; a malformed one is a 400. */
+                professionalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminBlockProfessionalTimeRequest"];
+            };
+        };
+        responses: {
+            /** @description Blocked. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            professional_id: string;
+                            /** Format: date-time */
+                            starts_at: string;
+                            /** Format: date-time */
+                            ends_at: string;
+                            reason: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminCreateAppointmentType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Consulta",
+                 *       "duration_minutes": 30,
+                 *       "unit_ids": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminCreateAppointmentTypeRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AppointmentType"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateAppointmentType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+                /** @description Id of the appointment type; a malformed one is a 400. */
+                typeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUpdateAppointmentTypeRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AppointmentType"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminGetReminderSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            reminder_offsets_minutes: number[] | null;
+                            reminder_text: string | null;
+                            effective_reminder_offsets_minutes: number[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminSaveReminderSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminSaveReminderSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            reminder_offsets_minutes: number[] | null;
+                            reminder_text: string | null;
+                            effective_reminder_offsets_minutes: number[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     adminSimulateInbound: {
         parameters: {
             query?: never;
@@ -6278,6 +12904,8 @@ export interface operations {
                             received_at: string;
                             /** Format: date-time */
                             window_open_until: string;
+                            /** @description Tags the auto-tagging rules put on the contact for this text. */
+                            tags_added: string[];
                         };
                     };
                 };
