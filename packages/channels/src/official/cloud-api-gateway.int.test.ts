@@ -72,6 +72,28 @@ describe('official (Cloud API) adapter', () => {
     ]);
   });
 
+  it('uploads an inline document to /{phone_number_id}/media (multipart) and sends it by its media id', async () => {
+    const box = officialBox(fake);
+    const pnid = box.setor.official!.phoneNumberId;
+    fake.openWindow(pnid, '5511955551234');
+    const pdf = new TextEncoder().encode('%PDF-1.4 contrato assinado');
+    const sent = await gateway.send({
+      ...box,
+      mode: 'live',
+      to: '+5511955551234',
+      content: { kind: 'document', filename: 'contrato.pdf', mimeType: 'application/pdf', data: pdf, caption: 'Contrato' },
+      clientMessageId: 'doc',
+    });
+    expect(sent).toMatchObject({ ok: true });
+    const upload = fake.requests.find((r) => r.method === 'POST' && r.path === `/v21.0/${pnid}/media`)!;
+    expect(upload.headers.authorization).toBe('Bearer token-ok');
+    expect(String(upload.headers['content-type'])).toMatch(/^multipart\/form-data; boundary=/);
+    expect(String(upload.body)).toContain('%PDF-1.4 contrato assinado');
+    const [mediaId] = [...fake.media.keys()];
+    const message = fake.requests.filter((r) => r.method === 'POST' && r.path === `/v21.0/${pnid}/messages`).at(-1)!;
+    expect(message.body).toMatchObject({ type: 'document', document: { id: mediaId, filename: 'contrato.pdf', caption: 'Contrato' } });
+  });
+
   it('reacts with a reaction message and refuses edits and deletes without calling the Cloud API', async () => {
     const box = officialBox(fake);
     const pnid = box.setor.official!.phoneNumberId;
