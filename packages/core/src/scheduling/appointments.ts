@@ -100,17 +100,19 @@ async function availability(
   type: AppointmentType,
   q: { from: string; to: string; professionalId?: string; unitId?: string; now: Date; isHoliday: (unit: Unit, date: string) => boolean; limit: number; after?: Date },
 ): Promise<{ timezone: string; items: AvailableSlot[]; truncated: boolean }> {
-  let units: Unit[] = [];
+  // Independent reads in parallel (outside a transaction each takes its own connection).
+  const [listedUnits, listed, professional] = await Promise.all([
+    repos.schedulingCatalog.listUnits(company.id, {}),
+    repos.schedulingCatalog.listProfessionals(company.id, { appointmentTypeId: type.id, active: true }),
+    q.professionalId ? repos.schedulingCatalog.findProfessional(company.id, q.professionalId) : Promise.resolve(null),
+  ]);
+  let units = listedUnits.filter((u) => u.active && type.unitIds.includes(u.id));
   if (q.unitId) {
-    const unit = await repos.schedulingCatalog.findUnit(company.id, q.unitId);
-    if (!unit) throw new NotFoundError('Unit');
-    if (type.unitIds.includes(unit.id) && unit.active) units = [unit];
-  } else {
-    units = (await repos.schedulingCatalog.listUnits(company.id, { active: true })).filter((u) => type.unitIds.includes(u.id));
+    if (!listedUnits.some((u) => u.id === q.unitId)) throw new NotFoundError('Unit');
+    units = units.filter((u) => u.id === q.unitId);
   }
-  let professionals = await repos.schedulingCatalog.listProfessionals(company.id, { appointmentTypeId: type.id, active: true });
+  let professionals = listed;
   if (q.professionalId) {
-    const professional = await repos.schedulingCatalog.findProfessional(company.id, q.professionalId);
     if (!professional) throw new NotFoundError('Professional');
     professionals = professionals.filter((p) => p.id === professional.id);
   }

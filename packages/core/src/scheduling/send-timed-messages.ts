@@ -42,6 +42,9 @@ interface Prepared {
  * its `message.sent`/`message.failed` event and, for a retry, the wake-up at its new time.
  */
 export class SendTimedMessages implements TimedSends {
+  /** Lane runs (owners) that already looked for a dead run's claim. */
+  private readonly checkedOwners = new Set<string>();
+
   constructor(
     private readonly uow: UnitOfWork<SchedulingRepositories & CompanyRepositories & UsageRepositories>,
     private readonly clock: Clock,
@@ -55,7 +58,16 @@ export class SendTimedMessages implements TimedSends {
   }
 
   async sendNext(ctx: TimedSendContext): Promise<TimedSendStep | null> {
-    const prepared = (await this.takeOver(ctx)) ?? (await this.claim(ctx));
+    // A dead run's claim can only be found at the start of a lease: while this run holds it, no other run claims.
+    let prepared: Prepared | { step: TimedSendStep } | null = null;
+    if (!this.checkedOwners.has(ctx.owner)) {
+      prepared = await this.takeOver(ctx);
+      if (!prepared) {
+        if (this.checkedOwners.size > 10_000) this.checkedOwners.clear();
+        this.checkedOwners.add(ctx.owner);
+      }
+    }
+    prepared ??= await this.claim(ctx);
     if (!prepared) return null;
     if ('step' in prepared) return prepared.step;
     const { row } = prepared;

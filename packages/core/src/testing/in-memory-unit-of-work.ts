@@ -7,6 +7,7 @@ import { inMemoryContactRepositories } from '../contacts/testing/in-memory-conta
 import { inMemoryContractRepositories } from '../contracts/testing/in-memory-contract-repositories.js';
 import { inMemoryCrmRepositories } from '../crm/testing/in-memory-crm-repositories.js';
 import { inMemoryMessageRepositories } from '../messages/testing/in-memory-message-repositories.js';
+import { inMemorySchedulingRepositories } from '../scheduling/testing/in-memory-scheduling-repositories.js';
 import { inMemoryTagRepositories } from '../tags/testing/in-memory-tag-repositories.js';
 import { inMemoryWebhookRepositories } from '../webhooks/testing/in-memory-webhook-repositories.js';
 import { InMemoryEventOutbox, inMemoryFoundationRepositories } from './in-memory-foundation-repositories.js';
@@ -23,6 +24,7 @@ const inMemoryAreas = [
   inMemoryCampaignRepositories,
   inMemoryWebhookRepositories,
   inMemoryCrmRepositories,
+  inMemorySchedulingRepositories,
   inMemoryContractRepositories,
   inMemoryLeadRepositories,
   inMemoryBillingRepositories,

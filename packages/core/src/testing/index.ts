@@ -16,6 +16,7 @@ export * from '../messages/testing/index.js';
 export * from '../campaigns/testing/index.js';
 export * from '../webhooks/testing/index.js';
 export * from '../crm/testing/index.js';
+export * from '../scheduling/testing/index.js';
 export * from '../contracts/testing/index.js';
 export * from '../leads/testing/index.js';
 export * from '../billing/testing/index.js';
