@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { CarteiroApiError, hasScope, idempotencyKey, unwrap, type Schema } from './api.js';
-import { formatDateTime, locale, t, type MessageKey } from './i18n.js';
+import { formatDateTime, formatWait, locale, t, type MessageKey } from './i18n.js';
 import { ErrorBox, Notice, ProgressBar, ScopedButton, useApp, usePoll } from './ui.js';
 import { parseRecipients, preview } from './recipients.js';
 
@@ -363,7 +363,7 @@ export function NewCampaignPage() {
               {t('new.concurrent', {
                 active: String(concurrent['active'] ?? '?'),
                 limit: String(concurrent['limit'] ?? '?'),
-                seconds: String(concurrent['retry_after_seconds'] ?? '?'),
+                wait: typeof concurrent['retry_after_seconds'] === 'number' ? formatWait(concurrent['retry_after_seconds']) : '?',
               })}
             </p>
             <ul>

@@ -127,7 +127,7 @@ const ptBR = {
   'new.submit': 'Criar campanha',
   'new.safeHours': 'Fora do horário seguro da empresa. Próximo horário permitido: {when}.',
   'new.useSuggested': 'Agendar para {when}',
-  'new.concurrent': 'Limite de campanhas simultâneas atingido ({active} de {limit}). Tente de novo em cerca de {seconds} s, ou pause/cancele uma destas:',
+  'new.concurrent': 'Limite de campanhas simultâneas atingido ({active} de {limit}). Tente de novo em cerca de {wait}, ou pause/cancele uma destas:',
   'pacing.normal': 'Normal',
   'pacing.seguro': 'Seguro',
   'pacing.lento': 'Lento',
@@ -329,7 +329,7 @@ const en: Record<MessageKey, string> = {
   'new.submit': 'Create campaign',
   'new.safeHours': 'Outside the company’s safe hours. Next allowed time: {when}.',
   'new.useSuggested': 'Schedule for {when}',
-  'new.concurrent': 'Simultaneous campaign limit reached ({active} of {limit}). Try again in about {seconds} s, or pause/cancel one of these:',
+  'new.concurrent': 'Simultaneous campaign limit reached ({active} of {limit}). Try again in about {wait}, or pause/cancel one of these:',
   'pacing.normal': 'Normal',
   'pacing.seguro': 'Safe',
   'pacing.lento': 'Slow',
@@ -420,6 +420,14 @@ export function locale(): Locale {
 /** The text for `key` in the current language, `{name}` placeholders filled from `vars`. */
 export function t(key: MessageKey, vars: Record<string, string | number> = {}): string {
   return catalogue[current][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+}
+
+/** A wait in seconds as people say it: seconds under two minutes, then minutes, then hours. */
+export function formatWait(seconds: number): string {
+  const unit = (value: number, u: 'second' | 'minute' | 'hour') => new Intl.NumberFormat(current, { style: 'unit', unit: u, unitDisplay: 'long' }).format(value);
+  if (seconds < 120) return unit(Math.max(1, Math.round(seconds)), 'second');
+  if (seconds < 7200) return unit(Math.round(seconds / 60), 'minute');
+  return unit(Math.round(seconds / 360) / 10, 'hour');
 }
 
 export function formatDateTime(iso: string | null | undefined): string {

@@ -185,7 +185,7 @@ function QrDialog({ setor, onClose }: { setor: Setor; onClose: () => void }) {
       <h2 id="qr-title">{t('numbers.qrTitle', { name: setor.nome })}</h2>
       <ErrorBox error={error} />
       {connected ? (
-        <p class="connected" role="status">
+        <p class="qr-connected" role="status">
           {t('numbers.connectedAs', { phone: status.phone ?? '—' })}
         </p>
       ) : (
