@@ -93,6 +93,33 @@ describe('QR provider (Evolution API) adapter', () => {
     expect(await gateway.sessionState({ setor: box.setor, instance, mode: 'live' })).toEqual({ status: 'connected', phoneNumber: '+5511977776666' });
   });
 
+  it('sends an inline document as base64 through sendMedia', async () => {
+    const box = qrBox();
+    const name = `carteiro-${box.instance.id}`;
+    await gateway.connect({ ...box, mode: 'live' });
+    fake.scan(name, '5511977776666');
+    const instance = { ...box.instance, providerRef: name, status: 'connected' as const };
+    const pdf = new TextEncoder().encode('%PDF-1.4 contrato');
+    const sent = await gateway.send({
+      setor: box.setor,
+      instance,
+      mode: 'live',
+      to: '+55 11 95555-1234',
+      content: { kind: 'document', filename: 'contrato.pdf', mimeType: 'application/pdf', data: pdf, caption: 'Contrato' },
+      clientMessageId: 'doc',
+    });
+    expect(sent).toMatchObject({ ok: true });
+    const request = fake.requests.find((r) => r.path === `/message/sendMedia/${name}`)!;
+    expect(request.body).toEqual({
+      number: '5511955551234',
+      mediatype: 'document',
+      mimetype: 'application/pdf',
+      media: Buffer.from(pdf).toString('base64'),
+      fileName: 'contrato.pdf',
+      caption: 'Contrato',
+    });
+  });
+
   it('edits, reacts to and deletes a sent message by its key, with the JID the send answered', async () => {
     const box = qrBox();
     const name = `carteiro-${box.instance.id}`;
