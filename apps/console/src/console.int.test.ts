@@ -282,8 +282,17 @@ it("greys out what the key's scopes do not allow, and says which scope is missin
   await page.goto(`${base}/console/`);
   await page.evaluate('localStorage.clear()'); // pt-BR, the default, whatever language an earlier test chose
   await page.reload();
-  await page.getByLabel('Chave de API').fill(readOnlyKey);
-  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByRole('heading', { name: 'Entrar' }).waitFor();
+  // With the keyboard alone: the skip link first, then the language, then the key; Enter signs in.
+  const focused = () => page.evaluate<string>("document.activeElement.getAttribute('aria-label') || document.activeElement.textContent || document.activeElement.type");
+  await page.keyboard.press('Tab');
+  expect(await focused()).toBe('Ir para o conteúdo');
+  await page.keyboard.press('Tab');
+  expect(await focused()).toBe('Idioma');
+  await page.keyboard.press('Tab');
+  expect(await focused()).toBe('password');
+  await page.keyboard.type(readOnlyKey);
+  await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Números' }).waitFor();
   await expect(page.locator('.whoami .chip').allInnerTexts()).resolves.toEqual(['campaigns:read', 'credits:read', 'tickets:read']);
   // No operator token: no operator pages.
