@@ -35,6 +35,8 @@ export interface ChannelCheckRepository {
   /** Checks of these phones made at or after `since`. */
   find(companyId: string, setorId: string, phones: readonly string[], since: Date): Promise<ChannelCheck[]>;
   save(companyId: string, setorId: string, checks: readonly ChannelCheck[]): Promise<void>;
+  /** Deletes answers checked before `before` (past the cache's life); returns how many. */
+  deleteCheckedBefore(before: Date): Promise<number>;
 }
 export const ChannelCheckRepository = Symbol.for('carteiro.ChannelCheckRepository');
 

@@ -11,7 +11,7 @@ import type { Lead, LeadSearchCriteria, LeadSource } from './lead.js';
 import { findCnae, findMunicipio, UFS } from './lead-reference.js';
 import { LeadQueues } from './lead-queues.js';
 import type { LeadRepositories } from './lead-repositories.js';
-import { createLeadSearch, type LeadSearch } from './lead-search.js';
+import { createLeadSearch, LEAD_SEARCH_RETENTION_MS, type LeadSearch } from './lead-search.js';
 
 /** The sources of the searches: the configured one for live keys, the sample for test keys. */
 export interface LeadSources {
@@ -208,13 +208,18 @@ export class ResumeLeadSearches {
   }
 }
 
-/** Housekeeping: deletes searches past their 7 days. */
+/** Housekeeping: deletes searches past their 7 days, and number checks past the cache's 7 days. */
 export class PurgeLeadSearches {
   constructor(
     private readonly uow: UnitOfWork<LeadRepositories>,
     private readonly clock: Clock,
   ) {}
   execute(): Promise<number> {
-    return this.uow.transaction((repos) => repos.leadSearches.deleteExpired(this.clock.now()));
+    return this.uow.transaction(async (repos) => {
+      const now = this.clock.now();
+      const searches = await repos.leadSearches.deleteExpired(now);
+      const checks = await repos.channelChecks.deleteCheckedBefore(new Date(now.getTime() - LEAD_SEARCH_RETENTION_MS));
+      return searches + checks;
+    });
   }
 }

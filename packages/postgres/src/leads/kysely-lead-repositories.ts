@@ -128,6 +128,10 @@ export class KyselyChannelCheckRepository implements ChannelCheckRepository {
       .onConflict((oc) => oc.columns(['company_id', 'setor_id', 'phone']).doUpdateSet((eb) => ({ has_channel: eb.ref('excluded.has_channel'), checked_at: eb.ref('excluded.checked_at') })))
       .execute();
   }
+  async deleteCheckedBefore(before: Date) {
+    const result = await this.db.deleteFrom('lead_channel_checks').where('checked_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }
 
 export function kyselyLeadRepositories(db: Kysely<Database>): LeadRepositories {

@@ -65,6 +65,16 @@ export class InMemoryChannelCheckRepository implements ChannelCheckRepository {
   async save(companyId: string, setorId: string, list: readonly ChannelCheck[]) {
     for (const c of list) checks(this.store).set(`${companyId}:${setorId}:${c.phone}`, structuredClone(c));
   }
+  async deleteCheckedBefore(before: Date) {
+    let n = 0;
+    for (const [key, c] of checks(this.store)) {
+      if (c.checkedAt < before) {
+        checks(this.store).delete(key);
+        n++;
+      }
+    }
+    return n;
+  }
 }
 
 export function inMemoryLeadRepositories(store: InMemoryStore): LeadRepositories {
