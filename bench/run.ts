@@ -388,7 +388,7 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
   L.push(
     '`bench/contacts.bench.ts` (`runContactsBench()`; env `BENCH_CONTACTS` 1000000, `BENCH_LOOKUPS` 1000, `BENCH_SEARCHES` 300,',
     '`BENCH_IMPORT_ROWS` 10000, `BENCH_RULE_TEXTS` 100000). One embedded PostgreSQL, migrated; one company seeded with',
-    'the contacts by `generate_series` (then `ANALYZE`).',
+    'the contacts by `generate_series` (secondary indexes rebuilt after, then `VACUUM (ANALYZE)`).',
     '',
     '- **Lookup by phone**: the repository query of `GET /v1/contacts?phone=` (one statement: the page with its window',
     '  count, tags and last inbound message), half the numbers in the form without the ninth digit.',
