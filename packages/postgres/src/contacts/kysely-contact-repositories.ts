@@ -154,14 +154,26 @@ export class KyselyContactRepository implements ContactRepository {
       if (!isUuid(tagId)) return { items: [], total: 0, page: page.page, limit: page.limit, totalPages: 0 };
       query = query.where((eb) => eb.exists(eb.selectFrom('contact_tags as ct').select(sql`1`.as('one')).where('ct.contact_id', '=', eb.ref('c.id')).where('ct.tag_id', '=', tagId)));
     }
-    // One round trip: the page with its total (a window count) and each row's tags and last inbound message.
-    const rows = await query
+    const withDetails = query
       .selectAll('c')
       .select((eb) => [
         eb.selectFrom('conversations as v').select((e) => e.fn.max('v.last_inbound_at').as('m')).where('v.contact_id', '=', eb.ref('c.id')).as('last_inbound_at'),
         sql<string[] | null>`(SELECT array_agg(ct.tag_id ORDER BY ct.created_at, ct.tag_id) FROM contact_tags ct WHERE ct.contact_id = c.id)`.as('tag_ids'),
-        sql<string>`count(*) OVER ()`.as('total'),
-      ])
+      ]);
+    const item = (r: Awaited<ReturnType<typeof withDetails.execute>>[number]): ContactListItem => ({
+      ...toContact(r),
+      tagIds: r.tag_ids ?? [],
+      lastInboundAt: (r.last_inbound_at as Date | null) ?? null,
+    });
+    if (search.phone) {
+      // A phone is a unique key: at most one row, no ordering or window count to plan (the hot lookup).
+      const found = await withDetails.execute();
+      const items = page.page === 1 ? found.slice(0, page.limit).map(item) : [];
+      return { items, total: found.length, page: page.page, limit: page.limit, totalPages: Math.ceil(found.length / page.limit) };
+    }
+    // One round trip: the page with its total (a window count) and each row's tags and last inbound message.
+    const rows = await withDetails
+      .select(sql<string>`count(*) OVER ()`.as('total'))
       .orderBy('c.created_at', 'desc')
       .orderBy('c.id', 'desc')
       .limit(page.limit)
@@ -175,11 +187,7 @@ export class KyselyContactRepository implements ContactRepository {
           ? 0
           : Number((await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
     return {
-      items: rows.map((r) => ({
-        ...toContact(r),
-        tagIds: r.tag_ids ?? [],
-        lastInboundAt: (r.last_inbound_at as Date | null) ?? null,
-      })),
+      items: rows.map(item),
       total,
       page: page.page,
       limit: page.limit,

@@ -73,6 +73,8 @@ export function describeContactAreaContract(name: string, setup: () => Promise<R
       const idsOf = async (search: Parameters<typeof repos.contacts.search>[1]) => (await repos.contacts.search(company.id, search, page, now)).items.map((c) => c.id);
       expect(await idsOf({})).toEqual([cid.id, bia.id, ana.id]);
       expect(await idsOf({ phone: '+551187654321' })).toEqual([ana.id]);
+      expect(await repos.contacts.search(company.id, { phone: '+5511987654321' }, { page: 2, limit: 10 }, now)).toEqual({ items: [], total: 1, page: 2, limit: 10, totalPages: 1 });
+      expect((await repos.contacts.search(company.id, { phone: '+5511900000000' }, page, now)).total).toBe(0);
       expect(await idsOf({ q: 'souz' })).toEqual([ana.id]);
       expect(await idsOf({ q: 'ANA@ACME' })).toEqual([ana.id]);
       expect(await idsOf({ q: 'ANA@' })).toEqual([ana.id]);
