@@ -1,3 +1,4 @@
+import { noteBalanceDebit } from '../billing/index.js';
 import type { Clock } from '../shared/clock.js';
 import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
@@ -84,8 +85,11 @@ export class RetryCampaignMessages {
         return { message: to ? transition(campaignMessageDecider, m, { type: 'reassign', at: now, setorId: to }).state : m, expectedStatus: 'falha' };
       });
 
-      if (chargesCredits(campaign) && (await repos.companies.adjustBalance(campaign.companyId, -retried.length)) === null) {
-        throw new DomainError('BULK_DISABLED', 'Insufficient balance to retry these messages', { required: retried.length });
+      if (chargesCredits(campaign)) {
+        const balance = await repos.companies.adjustBalance(campaign.companyId, -retried.length);
+        if (balance === null) throw new DomainError('BULK_DISABLED', 'Insufficient balance to retry these messages', { required: retried.length });
+        const company = await repos.companies.findById(campaign.companyId);
+        if (company) await noteBalanceDebit(repos, company, 'messages', balance + retried.length, balance, now, campaign.mode);
       }
       const written = await repos.campaigns.updateMessages(changes);
       await repos.campaigns.addTotals(campaign.id, { enviados: 0, falhas: -written.length, pulados: 0 });
