@@ -12,7 +12,7 @@ import { resolveAdminToken, seedDemo, type FirstStartSecrets } from './first-sta
 import { createLogger } from './logger.js';
 
 function banner(url: string, secrets: FirstStartSecrets): string {
-  const lines = [`Carteiro is listening on ${url}  (docs: ${url}/docs, health: ${url}/healthz)`];
+  const lines = [`Carteiro is listening on ${url}  (console: ${url}/console, docs: ${url}/docs, health: ${url}/healthz)`];
   if (secrets.adminToken || secrets.demo) {
     lines.push('', 'First start: save these now, they are not shown again.');
     if (secrets.adminToken) lines.push(`  export ADMIN_TOKEN=${secrets.adminToken}`);
