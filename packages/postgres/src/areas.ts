@@ -1,11 +1,11 @@
-import { campaignsArea } from './campaigns/campaigns-area.js';
-import { leadsArea } from './leads/leads-area.js';
 import { billingArea } from './billing/billing-area.js';
+import { campaignsArea } from './campaigns/campaigns-area.js';
 import { channelArea } from './channel/channel-area.js';
+import { contactsArea } from './contacts/contacts-area.js';
 import { contractsArea } from './contracts/contracts-area.js';
 import { crmArea } from './crm/crm-area.js';
-import { contactsArea } from './contacts/contacts-area.js';
 import { foundationArea } from './foundation/foundation-area.js';
+import { leadsArea } from './leads/leads-area.js';
 import { messagesArea } from './messages/messages-area.js';
 import { schedulingArea } from './scheduling/scheduling-area.js';
 import { webhooksArea } from './webhooks/webhooks-area.js';
