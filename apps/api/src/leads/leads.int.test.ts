@@ -69,6 +69,8 @@ describe('lead searches', () => {
     await request(api.app).post(`/admin/v1/companies/${company.id}/payments`).set(api.adminAuth).send({ kind: 'lead_credits', units: 100, amount: 10, method: 'pix', external_ref: 'q-1' }).expect(201);
     expect((await request(api.app).post('/v1/leads/search').set(live).send(body)).status).toBe(202);
     expect((await request(api.app).post('/v1/leads/search').set(live).send(body)).status).toBe(202);
+    const limits = await request(api.app).get('/v1/limits').set(live);
+    expect(limits.body.data.quotas.lead_searches_per_day).toMatchObject({ limit: 2, used: 2, remaining: 0 });
     const third = await request(api.app).post('/v1/leads/search').set(live).send(body);
     expect(third.status).toBe(402);
     expect(third.body.error).toMatchObject({ code: 'PLAN_LIMIT_REACHED', details: { quota: 'lead_searches_per_day', limit: 2, used: 2 } });

@@ -13,6 +13,7 @@ import {
   ValidateChannel,
   ValidateEmailMx,
   ChannelGateway,
+  QuotaUsageCounter,
 } from '@carteiro/core';
 import { QueueDefinitions } from '@carteiro/pgboss';
 import { ContainerModule } from 'inversify';
@@ -38,6 +39,11 @@ export const leadsModule = new ContainerModule(({ bind }) => {
   bind(SaveLeadsToCrm)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new SaveLeadsToCrm(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
     .inSingletonScope();
+  // The plan quota of this area, as GET /v1/limits shows it: live-key searches of the company's day.
+  bind<QuotaUsageCounter>(QuotaUsageCounter).toResolvedValue(
+    (repos: ServiceRepositories) => ({ quota: 'lead_searches_per_day', count: (company, window) => repos.leadSearches.countLiveSince(company.id, window!.from) }),
+    [Repositories],
+  );
   bind(ValidateChannel)
     .toResolvedValue((repos: ServiceRepositories, gateway: ChannelGateway, clock: Clock) => new ValidateChannel(repos, gateway, clock), [Repositories, ChannelGateway, Clock])
     .inSingletonScope();
