@@ -113,6 +113,7 @@ export class RunDispatchLane {
     let nextSendAt = lane.nextSendAt;
     const result: LaneRunResult = { outcome: 'idle', sent: 0, failed: 0, rescheduleAt: null };
     const campaigns = new Map<string, Campaign>();
+    let timedBefore = false;
     try {
       for (;;) {
         const now = this.clock.now();
@@ -122,7 +123,9 @@ export class RunDispatchLane {
         }
         const ctx = await this.context(setorId, now);
         if (!ctx) return { ...result, outcome: 'idle' };
-        if (this.timed && (await this.timed.hasWork(setorId, now))) {
+        // After a timed send another is likely: skip the look and let the claim answer (the gap is owed either way).
+        if (this.timed && (timedBefore || (await this.timed.hasWork(setorId, now)))) {
+          timedBefore = false;
           // Timed sends go first and keep the number's pacing; their own rules decide safe hours and a lost sender.
           if (nextSendAt && nextSendAt.getTime() > now.getTime()) {
             const wait = nextSendAt.getTime() - now.getTime();
@@ -131,6 +134,7 @@ export class RunDispatchLane {
           }
           const step = await this.timed.sendNext({ setor: ctx.setor, instance: ctx.instance, company: ctx.company, owner });
           if (step) {
+            timedBefore = true;
             if (step.attempted) nextSendAt = new Date(this.clock.now().getTime() + minimumGapMs('normal', this.settings.pacingScale, ctx.warming.minIntervalMs));
             if (step.sent) result.sent += 1;
             if (step.failed) result.failed += 1;
