@@ -140,7 +140,7 @@ export async function runCrmBench(log: (line: string) => void = console.log): Pr
     const count = await timed(queries, () => read.count(company.id, {}));
     const filtered = await timed(queries, (i) => (i % 2 === 0 ? read.list(company.id, filters[i % filters.length]!, { page: 1, limit: 20 }) : read.count(company.id, filters[i % filters.length]!)));
 
-    // Contract sends end to end: a connected box on the channel simulator, the signing simulator, pdfkit.
+    // Contract sends end to end: a connected setor on the channel simulator, the signing simulator, pdfkit.
     const setor = createSetor(ids.newId(), company.id, clock.now(), { nome: 'Vendas' });
     await repos.setores.insert(setor);
     await repos.channelInstances.insert({ ...createChannelInstance(ids.newId(), setor, clock.now()), status: 'connected', phoneNumber: '+5511900000001', connectedAt: clock.now() });

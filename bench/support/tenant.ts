@@ -70,7 +70,7 @@ export interface Tenant {
 
 /**
  * A company with no limit in the way (rate limits at their maximum, every hour safe, large daily
- * and warming limits) and `boxes` numbers connected on the simulator. The service must be running
+ * and warming limits) and `setores` numbers connected on the simulator. The service must be running
  * (it has migrated the database); the connected sessions are written as the demo seed writes its own.
  */
 export async function createTenant(baseUrl: string, db: Kysely<Database>, boxes: number): Promise<Tenant> {

@@ -161,7 +161,7 @@ async function story(page: Page): Promise<void> {
   expect(await page.evaluate('Object.keys(sessionStorage)')).toEqual(['carteiro.console.session']);
   expect(await page.evaluate("Object.keys(localStorage).filter((k) => k !== 'carteiro.console.locale')")).toEqual([]);
 
-  // A second number: the operator creates the box, the key connects it by QR.
+  // A second number: the operator creates the setor, the key connects it by QR.
   await page.getByLabel('Nome da nova caixa').fill('Vendas');
   await page.getByRole('button', { name: 'Criar caixa' }).click();
   const vendas = page.locator('li.card', { has: page.getByRole('heading', { name: 'Vendas' }) });
@@ -248,7 +248,7 @@ async function story(page: Page): Promise<void> {
   await audit(page, 'webhooks');
   expect(received.some((body) => body.includes('"campaign.completed"'))).toBe(true);
 
-  // Operator: settings, a key shown once, boxes with warming.
+  // Operator: settings, a key shown once, setores with warming.
   await page.getByRole('link', { name: 'Operador', exact: true }).click();
   await page.getByRole('heading', { name: 'Configurações e limites' }).waitFor();
   await page.getByLabel('Nome da chave').fill('Integração');

@@ -40,7 +40,7 @@ export async function resolveAdminToken(
 
 /**
  * On an empty database: a demo company with an `ak_test_` key holding every scope and one
- * simulated box, its number already connected so that the first send works at once.
+ * simulated setor, its number already connected so that the first send works at once.
  */
 export async function seedDemo(
   db: Kysely<Database>,

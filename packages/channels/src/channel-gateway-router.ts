@@ -17,7 +17,7 @@ import type {
 } from '@carteiro/core';
 import { SIMULATOR_REF_PREFIX } from './simulator/channel-simulator.js';
 
-/** The adapters a router chooses among; a missing provider means its boxes use the simulator. */
+/** The adapters a router chooses among; a missing provider means its setores use the simulator. */
 export interface ChannelGatewayAdapters {
   simulator: ChannelGateway;
   /** The Evolution-compatible QR provider (`QR_PROVIDER_URL` set). */
@@ -33,8 +33,8 @@ export type ChannelAdapterName = 'simulator' | 'qr-provider' | 'official';
  * The `ChannelGateway` the use cases get: picks an adapter per call.
  * 1. `test` keys always reach the simulator.
  * 2. A session the simulator holds (its `providerRef` starts with `sim:`) stays with the simulator for
- *    every call except a new `connect` with a live key, which starts a session at the box's provider.
- * 3. Otherwise by box type: `official` boxes → the Cloud API, `qr` boxes → the QR provider, each when
+ *    every call except a new `connect` with a live key, which starts a session at the setor's provider.
+ * 3. Otherwise by setor type: `official` setores → the Cloud API, `qr` setores → the QR provider, each when
  *    configured, else the simulator (the embedded default).
  */
 export class ChannelGatewayRouter implements ChannelGateway {

@@ -40,7 +40,7 @@ export function apiKeyView(key: ApiKey) {
   };
 }
 
-/** A box; the official access token is never echoed back. */
+/** A setor; the official access token is never echoed back. */
 export function setorView(setor: Setor) {
   return {
     id: setor.id,

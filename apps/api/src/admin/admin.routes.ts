@@ -230,7 +230,7 @@ const setorId = { id: adminIdParam('box') };
 const admin = 'admin' as const;
 const pageOf100 = typed<PageQuery>({ type: 'object', properties: pageProperties(100) });
 
-/** The operator's /admin/v1 API: companies, their API keys, boxes and teams. */
+/** The operator's /admin/v1 API: companies, their API keys, setores and teams. */
 export const adminRoutes = [
   defineRoute({
     method: 'post',

@@ -12,7 +12,7 @@ const ALWAYS_SAFE = { start: 0, end: 24 };
 describe('/v1/campaigns', () => {
   let api: TestApi;
 
-  /** A company with one connected box and keys; every setting can be overridden. */
+  /** A company with one connected setor and keys; every setting can be overridden. */
   async function tenant(settings: Record<string, unknown> = {}, options: { mode?: 'live' | 'test'; boxes?: number } = {}) {
     const company = await api.createCompany({ company_rpm: 100_000, safe_hours: ALWAYS_SAFE, ...settings });
     const setores = [];

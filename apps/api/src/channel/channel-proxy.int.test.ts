@@ -3,7 +3,7 @@ import request from 'supertest';
 import { FakeEvolutionServer } from '@carteiro/channels/testing';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
-// QR boxes with a live key reach a (fake) Evolution server; every session goes through one of the listed proxies.
+// QR setores with a live key reach a (fake) Evolution server; every session goes through one of the listed proxies.
 const fake = new FakeEvolutionServer({ apiKey: 'evo-key' });
 let api: TestApi;
 const previousProxies = process.env.QR_PROVIDER_PROXIES;

@@ -56,7 +56,7 @@ export interface ProfileBatchBody {
   items: { setor_id?: string; phone_number?: string; name?: string; picture_url?: string }[];
 }
 
-/** POST /v1/channel/instances/profile/batch: up to 20 numbers, each by box or phone, with name and/or photo. */
+/** POST /v1/channel/instances/profile/batch: up to 20 numbers, each by setor or phone, with name and/or photo. */
 export const profileBatchSchema = typed<ProfileBatchBody>({
   type: 'object',
   required: ['items'],

@@ -64,7 +64,7 @@ const Me = component(
   }),
 );
 
-/** Limits, balances and the discovery lists of boxes and teams. */
+/** Limits, balances and the discovery lists of setores and teams. */
 export const accountRoutes = [
   defineRoute({
     method: 'get',

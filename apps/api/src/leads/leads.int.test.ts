@@ -130,7 +130,7 @@ describe('validate-channel', () => {
       { input: '11987650001', phone: '+5511987650001', has_channel: false, reason: 'checked' },
       { input: 'telefone', phone: null, has_channel: null, reason: 'invalid_number' },
     ]);
-    // Another company's box is not found.
+    // Another company's setor is not found.
     expect((await request(api.app).post('/v1/leads/validate-channel').set(auth).send(body)).status).toBe(404);
     expect((await request(api.app).post('/v1/leads/validate-channel').set(key).send({ phones: [], setor_id: setor.id })).status).toBe(400);
   });

@@ -33,7 +33,7 @@ describe('/v1/messages', () => {
   });
   afterAll(async () => api?.close());
 
-  /** A company with one connected QR box and a key. */
+  /** A company with one connected QR setor and a key. */
   async function tenant(settings: Record<string, unknown> = {}, keyOptions: { mode?: 'live' | 'test'; scopes?: ('*' | 'messages:write' | 'campaigns:read')[] } = {}) {
     const company = await api.createCompany({ company_rpm: 10_000, ...settings });
     const key = await api.createKey(company.id, { mode: keyOptions.mode ?? 'live', scopes: keyOptions.scopes ?? ['messages:write'], rpm: 10_000 });

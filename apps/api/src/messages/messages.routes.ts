@@ -27,7 +27,7 @@ import { firstContactView, messageRecordView, sendResultView } from './messages-
 const phone = { type: 'string', maxLength: 64, description: 'Recipient; Brazilian numbers are normalised to E.164.' };
 const text = { type: 'string', maxLength: MAX_TEXT_LENGTH };
 
-/** The box-selection fields shared by every send route. */
+/** The setor-selection fields shared by every send route. */
 const selectionProperties = {
   setor_id: { type: 'string', minLength: 1, maxLength: 64 },
   setor_ids: { type: 'array', items: { type: 'string', maxLength: 64 }, minItems: 1, maxItems: 100 },

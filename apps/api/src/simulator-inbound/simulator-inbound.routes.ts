@@ -12,7 +12,7 @@ export const inboundSchema = typed<{ setor_id: string; from: string; text: strin
   },
 });
 
-/** POST /admin/v1/simulator/inbound: a contact writes to a box (opens the official 24-hour window). */
+/** POST /admin/v1/simulator/inbound: a contact writes to a setor (opens the official 24-hour window). */
 export const simulatorInboundRoutes = [
   defineRoute({
     method: 'post',

@@ -32,7 +32,7 @@ export interface TestApi {
   /** Creates a key through the admin API and returns the full key. */
   createKey(companyId: string, options?: { scopes?: (Scope | '*')[]; mode?: 'live' | 'test'; rpm?: number }): Promise<string>;
   createSetor(companyId: string, options?: { nome?: string; channel_type?: 'qr' | 'official'; official?: Record<string, string> }): Promise<{ id: string }>;
-  /** Marks the box's channel instance connected, as if its QR code had been scanned. */
+  /** Marks the setor's channel instance connected, as if its QR code had been scanned. */
   connectSetor(companyId: string, setorId: string, phoneNumber?: string): Promise<ChannelInstance>;
   close(): Promise<void>;
 }

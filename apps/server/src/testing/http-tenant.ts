@@ -1,5 +1,5 @@
 // A tenant set up the way an operator and a client would, over HTTP against a running process:
-// company and key through /admin/v1, boxes connected through the simulator's QR flow.
+// company and key through /admin/v1, setores connected through the simulator's QR flow.
 import { expect } from '@jest/globals';
 import type { Kysely } from 'kysely';
 import type { Database } from '@carteiro/postgres';
@@ -40,7 +40,7 @@ export interface HttpTenant {
 
 /**
  * A company (no daily, rpm or safe-hour limits in the way unless `settings` says so), a live key
- * with every scope, and `boxes` boxes whose numbers are connected by the simulator scanning the QR
+ * with every scope, and `setores` setores whose numbers are connected by the simulator scanning the QR
  * code (SIMULATOR_SCAN_DELAY_MS), warming limit lifted for volume.
  */
 export async function createHttpTenant(
@@ -85,7 +85,7 @@ export async function createHttpTenant(
   return { companyId, setorIds, key };
 }
 
-/** Creates a multi-number campaign over every box of the tenant; returns its id. */
+/** Creates a multi-number campaign over every setor of the tenant; returns its id. */
 export async function createCampaign(baseUrl: string, tenant: HttpTenant, recipients: { phone: string; name?: string }[], name = 'Process campaign'): Promise<string> {
   const res = await expectStatus(
     call(baseUrl, 'POST', '/v1/campaigns', tenant.key, {

@@ -49,7 +49,7 @@ describe('campaign dispatch through the worker and the simulator (PACING_SCALE=0
 
   it('moves a banned number’s messages to the rest of the pool and records the failure readably', async () => {
     const t = await campaignTenant(api, { boxes: 2, warmingLimit: 1_000 });
-    // Recipient 0 goes to the first box and bans it (simulator: numbers ending in 0005).
+    // Recipient 0 goes to the first setor and bans it (simulator: numbers ending in 0005).
     const recipients = [{ phone: '+5511966660005' }, ...Array.from({ length: 7 }, (_, i) => ({ phone: phone(100 + i) }))];
     const created = await request(api.app).post('/v1/campaigns').set(t.auth).send({ name: 'Ban', recipients, message: { text: 'Oi {{nome}}' }, options: { anti_ban_level: 'normal' } });
     const id = created.body.data.id;

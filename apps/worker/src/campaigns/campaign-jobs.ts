@@ -25,7 +25,7 @@ export class CampaignStartJob implements JobHandler<{ campaignId: string }> {
   }
 }
 
-/** `campaign-lane`: wakes a box's lane in this process (the lane runs beside the queue). */
+/** `campaign-lane`: wakes a setor's lane in this process (the lane runs beside the queue). */
 export class CampaignLaneJob implements JobHandler<{ setorId: string }> {
   readonly queue = CampaignQueues.lane;
   readonly batchSize = 50;

@@ -5,9 +5,9 @@ import type { BackgroundService } from '../jobs/job-handler.js';
 import type { Logger } from '../tokens.js';
 
 /**
- * Runs dispatch lanes inside the worker process, many at once (one per box): a lane job only
+ * Runs dispatch lanes inside the worker process, many at once (one per setor): a lane job only
  * wakes a lane here and completes at once, so that a lane that sends for a minute never holds a
- * pg-boss slot or blocks other boxes. Crash safety does not rest on the job: the lane lease in
+ * pg-boss slot or blocks other setores. Crash safety does not rest on the job: the lane lease in
  * PostgreSQL expires and the sweep (every minute, and at every worker start) wakes lanes with
  * work and no live lease. A wake-up for a lane already running here makes it look again when it
  * finishes, so no wake-up is lost.
@@ -29,7 +29,7 @@ export class LaneRunner implements BackgroundService {
 
   async start(): Promise<void> {}
 
-  /** Starts the lane of a box unless it runs here already (then it runs once more after). */
+  /** Starts the lane of a setor unless it runs here already (then it runs once more after). */
   wake(setorId: string): void {
     if (this.controller.signal.aborted) return;
     const current = this.running.get(setorId);

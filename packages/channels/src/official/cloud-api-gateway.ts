@@ -89,8 +89,8 @@ function e164(display: unknown): string | null {
 }
 
 /**
- * The official channel: the Cloud API at `OFFICIAL_API_URL`, with each box's phone number id and
- * access token. There is no QR code: a box is connected while its number answers with its
+ * The official channel: the Cloud API at `OFFICIAL_API_URL`, with each setor's phone number id and
+ * access token. There is no QR code: a setor is connected while its number answers with its
  * credentials. The 24-hour window is enforced by the API (error 131047) and classified.
  * Reactions are reaction messages (`type: 'reaction'`, an empty emoji removes); the Cloud API cannot
  * edit or delete a sent message, so those operations are refused (`UNPROCESSABLE`) without a call.
@@ -137,7 +137,7 @@ export class CloudApiGateway implements ChannelGateway {
     throw new DomainError('PROVIDER_ERROR', `The Cloud API failed to read the phone number: ${message}`);
   }
 
-  /** Nothing to end at the provider: the number stays registered; the box simply stops using it. */
+  /** Nothing to end at the provider: the number stays registered; the setor simply stops using it. */
   async disconnect(_target: SessionTarget): Promise<void> {}
 
   async probe(target: SessionTarget): Promise<HealthProbe> {
@@ -256,7 +256,7 @@ export class CloudApiGateway implements ChannelGateway {
     return typeof id === 'string' ? id : classify(outcome);
   }
 
-  /** POST /{version}/{phone_number_id}/messages; a box without credentials fails (a `SendFailure`, no `kind`) as SENDER_AUTH without a call. */
+  /** POST /{version}/{phone_number_id}/messages; a setor without credentials fails (a `SendFailure`, no `kind`) as SENDER_AUTH without a call. */
   private async postMessage(setor: Setor, body: Record<string, unknown>, idempotent: boolean): Promise<HttpOutcome | SendFailure> {
     let credentials: OfficialConfig;
     try {

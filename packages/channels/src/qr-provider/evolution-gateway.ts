@@ -84,7 +84,7 @@ function phoneFromJid(jid: string | null | undefined): string | null {
 }
 
 /**
- * The QR provider: an Evolution-API-compatible server (v2 routes). Each box's session is one
+ * The QR provider: an Evolution-API-compatible server (v2 routes). Each setor's session is one
  * provider instance named `carteiro-<instance id>`; sessions, QR codes, sends and profiles go
  * through its REST API with the `apikey` header. Reads and logouts are retried; sends are not.
  * Sent messages are edited (`chat/updateMessage`), deleted for everyone (`chat/deleteMessageForEveryone`)

@@ -78,7 +78,7 @@ const TEST_FAILURES: readonly SendFailureCode[] = ['RECIP_NOT_WHATSAPP', 'RECIP_
 
 /**
  * The simulated channel: a real adapter used by every test key and, when no provider is configured,
- * by every box. Its state lives in a `ChannelSimulatorStore` (PostgreSQL in production), and session
+ * by every setor. Its state lives in a `ChannelSimulatorStore` (PostgreSQL in production), and session
  * starts are read from the instance (`qrRequestedAt`, `connectedAt`), so any number of API and worker
  * processes see the same sessions and outbox. Sends are idempotent by `clientMessageId`.
  * Edits, deletes and reactions are outbox items too: kind `text`, with `payload.operation`
@@ -121,7 +121,7 @@ export class ChannelSimulator implements ChannelGateway {
     const providerRef = `${SIMULATOR_REF_PREFIX}${target.instance.id}`;
     const state = await this.sessionState(target);
     if (state.status === 'connected' || target.setor.channelType === 'official') {
-      // Official boxes connect with their credentials: there is no code to scan.
+      // Official setores connect with their credentials: there is no code to scan.
       return { qrCode: null, expiresInSeconds: 0, state, providerRef };
     }
     const windowStart = target.instance.qrRequestedAt ?? this.deps.clock.now();

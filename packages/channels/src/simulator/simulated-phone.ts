@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The number of the simulated phone that connects a box: a Brazilian mobile (`+55 11 9xxxx-xxxx`)
- * derived from the box id, so the same box always gets the same number, in every process.
+ * The number of the simulated phone that connects a setor: a Brazilian mobile (`+55 11 9xxxx-xxxx`)
+ * derived from the setor id, so the same setor always gets the same number, in every process.
  */
 export function simulatedPhoneNumber(setorId: string): string {
   const digest = createHash('sha256').update(`carteiro-simulator:${setorId}`).digest();

@@ -49,7 +49,7 @@ export interface CreateCampaignCommand {
   name?: string | null;
   title?: string | null;
   description?: string | null;
-  /** The sender pool: one box, several, a team, or every connected box (`multiNumber`). */
+  /** The sender pool: one setor, several, a team, or every connected setor (`multiNumber`). */
   setorId?: string | null;
   setorIds?: string[] | null;
   teamId?: string | null;

@@ -6,13 +6,13 @@ export const CampaignQueues = {
   prepare: 'campaign-prepare',
   /** `{ campaignId }`: moves a due campaign to processando and wakes its lanes. */
   start: 'campaign-start',
-  /** `{ setorId }`: sends from one box (one lane per box, whatever the campaign). */
+  /** `{ setorId }`: sends from one setor (one lane per setor, whatever the campaign). */
   lane: 'campaign-lane',
   /** Periodic: starts due campaigns, wakes idle lanes with work, completes settled campaigns. */
   sweep: 'campaign-sweep',
 } as const;
 
-/** How the campaign queues behave: lanes and starts keep at most one queued job per box or campaign beside the running one. */
+/** How the campaign queues behave: lanes and starts keep at most one queued job per setor or campaign beside the running one. */
 export const campaignQueueDefinitions: readonly QueueDefinition[] = [
   { name: CampaignQueues.prepare, policy: 'stately', retryLimit: 5, retryDelay: 5 },
   { name: CampaignQueues.start, policy: 'stately', retryLimit: 5, retryDelay: 5 },

@@ -50,12 +50,12 @@ export interface CampaignRepository {
   dueToStart(now: Date, limit: number): Promise<Campaign[]>;
   /** processando campaigns without unsettled messages (completion the dispatch may have missed). */
   settledButRunning(limit: number): Promise<Campaign[]>;
-  /** Campaigns (pendente, processando, pausado) whose pool includes the box. */
+  /** Campaigns (pendente, processando, pausado) whose pool includes the setor. */
   unfinishedUsingSetor(setorId: string): Promise<Campaign[]>;
 
   listMessages(campaignId: string, filter: MessageFilter, page: PageRequest): Promise<Page<CampaignMessage>>;
   findMessagesByIds(campaignId: string, ids: readonly string[]): Promise<CampaignMessage[]>;
-  /** Messages of a campaign in the given statuses (and, when given, currently on the box), in order. */
+  /** Messages of a campaign in the given statuses (and, when given, currently on the setor), in order. */
   messagesInStatus(campaignId: string, statuses: readonly CampaignMessageStatus[], setorId?: string): Promise<CampaignMessage[]>;
   /** Messages of the campaign whose contact is not linked yet (created from a phone), in order. */
   messagesWithoutContact(campaignId: string): Promise<Pick<CampaignMessage, 'id' | 'phone' | 'name'>[]>;
@@ -64,24 +64,24 @@ export interface CampaignRepository {
   /** Applies changes whose row is still as expected; answers the ids written. */
   updateMessages(changes: readonly MessageChange[]): Promise<string[]>;
   /**
-   * Claims up to `limit` pending messages on the box in processando campaigns (oldest
+   * Claims up to `limit` pending messages on the setor in processando campaigns (oldest
    * campaign first, then request order), skipping rows another transaction holds; they
    * become `enviando`, claimed by `by`.
    */
   claimMessages(setorId: string, by: string, limit: number, now: Date): Promise<CampaignMessage[]>;
-  /** `enviando` messages on the box: claimed by a lane that may have died before recording. */
+  /** `enviando` messages on the setor: claimed by a lane that may have died before recording. */
   inFlight(setorId: string): Promise<CampaignMessage[]>;
-  /** Skips every pending message of the campaign (optionally only those on the box); answers the count. */
+  /** Skips every pending message of the campaign (optionally only those on the setor); answers the count. */
   skipPending(
     campaignId: string,
     skip: { reason: SkipReason; code: SendFailureCode | null; error: string | null; setorId?: string },
     now: Date,
   ): Promise<number>;
-  /** Moves pending messages to other boxes (was_reassigned set when the box differs from the assigned one). */
+  /** Moves pending messages to other setores (was_reassigned set when the setor differs from the assigned one). */
   reassign(campaignId: string, moves: readonly Reassignment[], now: Date): Promise<number>;
-  /** Boxes with claimable work now (pending messages of processando campaigns, not waiting for a retry) and no live lane lease. */
+  /** Setores with claimable work now (pending messages of processando campaigns, not waiting for a retry) and no live lane lease. */
   setoresWithWork(now: Date): Promise<string[]>;
-  /** The soonest `not_before` of pending messages on the box in processando campaigns (automatic retries). */
+  /** The soonest `not_before` of pending messages on the setor in processando campaigns (automatic retries). */
   earliestRetry(setorId: string): Promise<Date | null>;
 }
 export const CampaignRepository = Symbol.for('carteiro.CampaignRepository');

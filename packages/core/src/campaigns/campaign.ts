@@ -59,7 +59,7 @@ export interface Campaign {
   antiBanLevel: AntiBanLevel;
   distribution: Distribution;
   distributionMode: DistributionMode;
-  /** The pool of boxes, in the order distribution uses them. */
+  /** The pool of setores, in the order distribution uses them. */
   setorIds: string[];
   executionMode: ExecutionMode;
   /** When a scheduled or deferred campaign starts; null for immediate ones. */

@@ -1,5 +1,5 @@
 /**
- * The dispatch lane of one box: who sends from it now (a lease, so that one worker at a time
+ * The dispatch lane of one setor: who sends from it now (a lease, so that one worker at a time
  * sends from a number, whatever the campaign) and when it may send next (its pacing survives
  * restarts).
  */
@@ -13,7 +13,7 @@ export interface DispatchLane {
 /** Stores lanes; every method is atomic on its own. */
 export interface DispatchLaneRepository {
   /**
-   * Takes the box's lane for `owner` until `leaseUntil`, unless another owner holds an unexpired
+   * Takes the setor's lane for `owner` until `leaseUntil`, unless another owner holds an unexpired
    * lease. Answers the lane taken, or null when it is busy.
    */
   acquire(setorId: string, owner: string, now: Date, leaseUntil: Date): Promise<DispatchLane | null>;

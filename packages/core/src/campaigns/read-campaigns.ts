@@ -26,7 +26,7 @@ export interface CampaignMessageDetail {
   /** E.164. */
   phone: string;
   assignedSetorId: string;
-  /** The number that sent it; null when not sent (the box a failed attempt used is in the message.failed event). */
+  /** The number that sent it; null when not sent (the setor a failed attempt used is in the message.failed event). */
   actualSetorId: string | null;
   wasReassigned: boolean;
   createdAt: Date;

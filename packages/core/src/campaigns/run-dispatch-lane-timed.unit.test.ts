@@ -4,7 +4,7 @@ import { CampaignWorld } from './testing/campaign-world.js';
 import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane } from './run-dispatch-lane.js';
 import type { TimedSendContext, TimedSends, TimedSendStep } from './timed-sends.js';
 
-/** Timed sends of one box as a queue: each step "sends" one and notes who sent it and when. */
+/** Timed sends of one setor as a queue: each step "sends" one and notes who sent it and when. */
 class QueuedTimedSends implements TimedSends {
   readonly log: { id: string; owner: string; at: number }[] = [];
   constructor(

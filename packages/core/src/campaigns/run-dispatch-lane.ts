@@ -28,7 +28,7 @@ import type { CompanyRepositories } from '../companies/index.js';
 import type { SetorRepositories } from '../setores/index.js';
 import type { UsageRepositories } from '../usage/index.js';
 
-/** Marks a box's instance disconnected (with its event) when a send reports a sender failure. */
+/** Marks a setor's instance disconnected (with its event) when a send reports a sender failure. */
 export interface SenderFailureHandler {
   within(repos: Repositories<CampaignRepositories & ChannelRepositories & CompanyRepositories & SetorRepositories & UsageRepositories>, input: { setorId: string; code: SendFailureCode; error?: string | null }): Promise<unknown>;
 }
@@ -81,7 +81,7 @@ interface LaneContext {
 }
 
 /**
- * One run of a box's dispatch lane: the only sender of that number while it holds the lane's
+ * One run of a setor's dispatch lane: the only sender of that number while it holds the lane's
  * lease. Exactly-once: a message is claimed (pendente → enviando, in a committed transaction),
  * sent with `clientMessageId` = its id (so a provider that deduplicates drops a re-send), and
  * recorded with a compare-and-set on `enviando`. A run that dies leaves `enviando` messages;
@@ -209,7 +209,7 @@ export class RunDispatchLane {
           }));
           await repos.campaigns.updateMessages(back);
           if (senderFailed) {
-            // Then every pending message of the box moves on to the rest of the pool.
+            // Then every pending message of the setor moves on to the rest of the pool.
             await this.senderFailure.within(repos, { setorId, code: senderFailed.code, error: senderFailed.error });
             await this.senderUnavailable(repos, setorId, senderFailed.code, senderFailed.error, now2);
             return true;
@@ -288,7 +288,7 @@ export class RunDispatchLane {
   }
 
   /**
-   * The box cannot send: its pending messages move round-robin to the numbers of each
+   * The setor cannot send: its pending messages move round-robin to the numbers of each
    * campaign's pool that are still connected; a running campaign with none left fails.
    */
   async senderUnavailable(repos: Repositories<CampaignRepositories & ChannelRepositories & CompanyRepositories & SetorRepositories & UsageRepositories>, setorId: string, code: SendFailureCode, error: string, now: Date): Promise<void> {

@@ -2,7 +2,7 @@ import type { Setor } from '../setores/index.js';
 import type { UsageRepositories } from '../usage/index.js';
 import { zonedDay } from '../shared/zoned-time.js';
 
-/** A box's warming history: distinct days it has sent on before today, and how much it sent then. */
+/** A setor's warming history: distinct days it has sent on before today, and how much it sent then. */
 export interface WarmingHistory {
   activeDays: number;
   totalSent: number;
@@ -43,7 +43,7 @@ export function warmingStageOf(history: WarmingHistory): WarmingStage {
   return reached;
 }
 
-/** What applies to a box today: its stage, and the daily limit unless the operator overrode it. */
+/** What applies to a setor today: its stage, and the daily limit unless the operator overrode it. */
 export interface WarmingStatus {
   stage: number;
   dailyLimit: number;
@@ -62,25 +62,25 @@ export function warmingStatus(setor: Pick<Setor, 'warmingDailyLimitOverride'>, h
   };
 }
 
-/** How many more campaign messages the box may send today (never negative). */
+/** How many more campaign messages the setor may send today (never negative). */
 export function warmingRemaining(status: WarmingStatus, sentToday: number): number {
   return Math.max(0, status.dailyLimit - sentToday);
 }
 
-/** A box's campaign capacity on the company's current day. */
+/** A setor's campaign capacity on the company's current day. */
 export interface BoxCapacityToday {
   /** The company's local day (`YYYY-MM-DD`) the counts are of. */
   day: string;
   warming: WarmingStatus;
   sentToday: number;
-  /** Campaign messages the box may still send today (never negative). */
+  /** Campaign messages the setor may still send today (never negative). */
   remaining: number;
 }
 
 /**
- * What a box may still send today: its warming stage from its history, its sends of the day in the
- * company's time zone. The one place "sends left today for a box" is computed (dispatch lanes,
- * sequential distribution at creation, the operator's box view).
+ * What a setor may still send today: its warming stage from its history, its sends of the day in the
+ * company's time zone. The one place "sends left today for a setor" is computed (dispatch lanes,
+ * sequential distribution at creation, the operator's setor view).
  */
 export async function boxCapacityToday(
   repos: UsageRepositories,

@@ -70,7 +70,7 @@ export type MessageOperationResult = { ok: true; at: Date } | SendFailure;
 export interface QrCode {
   /**
    * `data:image/png;base64,…`; null when no code is needed: the provider reports the session already
-   * connected, or the box connects without one (official boxes, with their Cloud API credentials).
+   * connected, or the setor connects without one (official setores, with their Cloud API credentials).
    */
   qrCode: string | null;
   expiresInSeconds: number;
@@ -102,7 +102,7 @@ export interface ProfileUpdate {
   pictureUrl?: string;
 }
 
-/** Whether a number has an account on the box's channel; null when the provider cannot tell. */
+/** Whether a number has an account on the setor's channel; null when the provider cannot tell. */
 export interface NumberCheck {
   /** E.164, as asked. */
   phone: string;
@@ -123,7 +123,7 @@ export interface Profile {
  * `SendResult`; `probe` never throws. Unsupported content is sent as its `fallbackText`.
  * `editMessage`, `deleteMessage` and `react` act on a message the same gateway sent from the same
  * session; like `send` they return a classified result, and they throw `DomainError('UNPROCESSABLE')`
- * when the box's channel cannot do the operation at all (see `ChannelCapabilities`).
+ * when the setor's channel cannot do the operation at all (see `ChannelCapabilities`).
  */
 export interface ChannelGateway {
   capabilities(setor: Setor, mode: KeyMode): ChannelCapabilities;
@@ -142,7 +142,7 @@ export interface ChannelGateway {
   /** Sets the number's reaction to a sent message; an empty emoji removes it (`capabilities().reactions`). */
   react(target: SessionTarget, message: SentMessageRef & { emoji: string }): Promise<MessageOperationResult>;
   /**
-   * Whether each number (E.164) has an account on the channel, in the order asked, through the box's
+   * Whether each number (E.164) has an account on the channel, in the order asked, through the setor's
    * connected session: the QR provider asks its server in paced batches, the official Cloud API cannot
    * tell (null), the simulator answers by its magic numbers (…0001: none). Throws `PROVIDER_ERROR`
    * when the provider fails.

@@ -4,14 +4,14 @@ import type { HealthProbe } from './channel-gateway.js';
 /** The specification's health states. Rules: `docs/channel.md` and `healthStateOf`. */
 export type HealthState = 'healthy' | 'degraded' | 'down' | 'unknown';
 
-/** After this many failed checks in a row a connected box is `down` rather than `degraded`. */
+/** After this many failed checks in a row a connected setor is `down` rather than `degraded`. */
 export const DOWN_AFTER_FAILURES = 3;
-/** A check older than this no longer tells anything: the box reads `unknown` (the job is not running). */
+/** A check older than this no longer tells anything: the setor reads `unknown` (the job is not running). */
 export const HEALTH_STALE_AFTER_MS = 5 * 60_000;
 /** The longest history a client may ask for (`history_minutes` 1-1440). */
 export const HEALTH_HISTORY_MAX_MINUTES = 1440;
 
-/** The last known health of one box's instance, updated by every check. */
+/** The last known health of one setor's instance, updated by every check. */
 export interface InstanceHealth {
   instanceId: string;
   companyId: string;

@@ -5,11 +5,11 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { Setor } from '../setores/index.js';
 import type { SendFailureCode } from './send-failure.js';
 
-/** Connection state of a box's channel session. */
+/** Connection state of a setor's channel session. */
 export type InstanceStatus = 'disconnected' | 'connecting' | 'connected';
 export const InstanceStatuses: readonly InstanceStatus[] = ['disconnected', 'connecting', 'connected'];
 
-/** The channel session of one box (one per box; created again it is reused). */
+/** The channel session of one setor (one per setor; created again it is reused). */
 export interface ChannelInstance {
   id: string;
   companyId: string;
@@ -112,7 +112,7 @@ export function decideInstance(command: InstanceCommand, instance: ChannelInstan
     }
     case 'observe-session': {
       // A session nobody asked for (no pending QR or pairing) is not adopted: after a disconnect the
-      // box stays disconnected even if the provider still holds a session (official credentials stay valid).
+      // setor stays disconnected even if the provider still holds a session (official credentials stay valid).
       const asked = instance.status !== 'disconnected' || instance.qrRequestedAt !== null;
       if (command.status === 'connected') {
         if (instance.status === 'connected' || !asked) return [];

@@ -43,7 +43,7 @@ export class RefreshInstanceProfile {
   }
 }
 
-/** One number of a profile batch: identified by its box or its phone number. */
+/** One number of a profile batch: identified by its setor or its phone number. */
 export interface ProfileBatchItem {
   setorId?: string;
   phoneNumber?: string;

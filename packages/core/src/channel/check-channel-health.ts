@@ -46,8 +46,8 @@ export class CheckChannelHealth {
   }
 
   /**
-   * The check a connection enqueues (`ChannelQueues.healthAtConnection`): the box's instance, if it is
-   * still the one that connected (a box recreated meanwhile is left to the periodic check). Null when
+   * The check a connection enqueues (`ChannelQueues.healthAtConnection`): the setor's instance, if it is
+   * still the one that connected (a setor recreated meanwhile is left to the periodic check). Null when
    * there is nothing to check.
    */
   async checkAtConnection(input: { setorId: string; instanceId: string }): Promise<InstanceHealth | null> {
@@ -56,11 +56,11 @@ export class CheckChannelHealth {
     return this.checkOne(instance);
   }
 
-  /** Checks one instance; null when its box no longer exists. */
+  /** Checks one instance; null when its setor no longer exists. */
   async checkOne(instance: ChannelInstance): Promise<InstanceHealth | null> {
     const setor = await this.repos.setores.findById(instance.setorId);
     if (!setor) return null;
-    // The health job acts for no key: the router picks the box's live adapter (or the simulator for
+    // The health job acts for no key: the router picks the setor's live adapter (or the simulator for
     // sessions the simulator holds).
     const target = { setor, instance, mode: 'live' as const };
     const probe = await this.safeProbe(target);

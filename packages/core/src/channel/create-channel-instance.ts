@@ -8,11 +8,11 @@ import type { SetorRepositories } from '../setores/index.js';
 
 export interface CreateChannelInstanceResult {
   instance: ChannelInstance;
-  /** The box already had an instance, which is returned as it is. */
+  /** The setor already had an instance, which is returned as it is. */
   reused: boolean;
 }
 
-/** POST /v1/channel/instances: the box's instance, created `disconnected` on first call and reused after. */
+/** POST /v1/channel/instances: the setor's instance, created `disconnected` on first call and reused after. */
 export class CreateChannelInstance {
   constructor(
     private readonly uow: UnitOfWork<ChannelRepositories & SetorRepositories>,
@@ -24,7 +24,7 @@ export class CreateChannelInstance {
     try {
       return await this.uow.transaction((repos) => this.createOrReuse(repos, input));
     } catch (error) {
-      // Two concurrent creates for one box: the loser's insert breaks the one-instance-per-box
+      // Two concurrent creates for one setor: the loser's insert breaks the one-instance-per-setor
       // constraint; the instance the winner created is the answer.
       const existing = await this.uow.transaction((repos) => repos.channelInstances.findBySetor(input.setorId));
       if (existing && existing.companyId === input.companyId) return { instance: existing, reused: true };

@@ -24,7 +24,7 @@ export interface ChannelHealthItem {
   history?: HealthCheckEntry[];
 }
 
-/** GET /v1/channel/instances/health: one item per box of the company, with or without history. */
+/** GET /v1/channel/instances/health: one item per setor of the company, with or without history. */
 export class GetChannelHealth {
   constructor(
     private readonly repos: Repositories<ChannelRepositories & SetorRepositories>,

@@ -9,7 +9,7 @@ import { failureGroupOf, type SendFailureCode } from './send-failure.js';
 import type { ChannelRepositories } from './channel-repositories.js';
 import type { SetorRepositories } from '../setores/index.js';
 
-/** A send failure reported by a gateway for a box. */
+/** A send failure reported by a gateway for a setor. */
 export interface SenderFailureInput {
   setorId: string;
   code: SendFailureCode;
@@ -18,9 +18,9 @@ export interface SenderFailureInput {
 }
 
 export interface SenderFailureOutcome {
-  /** The box's instance moved to disconnected now (false when the code is not a sender failure or it already was). */
+  /** The setor's instance moved to disconnected now (false when the code is not a sender failure or it already was). */
   disconnected: boolean;
-  /** The instance after the call (null when the box has none). */
+  /** The instance after the call (null when the setor has none). */
   instance: ChannelInstance | null;
 }
 
@@ -30,7 +30,7 @@ export function disconnectsSender(code: SendFailureCode): boolean {
 }
 
 /**
- * What a sender does when a gateway reports a sender failure: the box's instance becomes
+ * What a sender does when a gateway reports a sender failure: the setor's instance becomes
  * disconnected and `channel.session_disconnected` is recorded in the same transaction, so that
  * auto-selection and campaigns stop using the number. Other codes change nothing.
  */

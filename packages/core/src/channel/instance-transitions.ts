@@ -8,9 +8,9 @@ import { ChannelQueues } from './channel-queues.js';
 import type { ChannelRepositories } from './channel-repositories.js';
 
 /**
- * The instance of one box as a stored state machine, for `handleCommand`/`applyCommand`: loaded
+ * The instance of one setor as a stored state machine, for `handleCommand`/`applyCommand`: loaded
  * with its row locked (so two processes observing the same change record it once), saved, and
- * its `channel.session_*` events recorded by `actor` in the same transaction. A box without an
+ * its `channel.session_*` events recorded by `actor` in the same transaction. A setor without an
  * instance makes every command a no-op (the helpers answer null). A connection also enqueues, in
  * that transaction, a health check of the number, so that it does not wait for the minute's check.
  */

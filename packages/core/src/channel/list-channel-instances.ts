@@ -5,7 +5,7 @@ import type { ChannelInstance } from './channel-instance.js';
 import type { ChannelRepositories } from './channel-repositories.js';
 import type { SetorRepositories } from '../setores/index.js';
 
-/** An instance with its box. */
+/** An instance with its setor. */
 export interface ChannelInstanceView {
   instance: ChannelInstance;
   setor: Setor;

@@ -5,7 +5,7 @@ import type { ChannelInstance } from './channel-instance.js';
 import type { ChannelRepositories } from './channel-repositories.js';
 import type { SetorRepositories } from '../setores/index.js';
 
-/** The company's instance and its box; another company's instance reads as missing. */
+/** The company's instance and its setor; another company's instance reads as missing. */
 export async function loadInstanceInCompany(
   repos: Repositories<ChannelRepositories & SetorRepositories>,
   companyId: string,

@@ -27,7 +27,7 @@ export type OutboundContent =
       extraGuestsAllowed?: boolean;
     };
 
-/** What a box's channel can carry natively; the rest is sent as text. */
+/** What a setor's channel can carry natively; the rest is sent as text. */
 export interface ChannelCapabilities {
   text: boolean;
   media: boolean;

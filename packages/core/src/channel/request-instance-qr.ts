@@ -13,7 +13,7 @@ import type { SetorRepositories } from '../setores/index.js';
 
 export interface InstanceQrResult {
   instanceId: string;
-  /** PNG data URL; null when no code is needed (already connected, or an official box). */
+  /** PNG data URL; null when no code is needed (already connected, or an official setor). */
   qrCode: string | null;
   expiresInSeconds: number;
   status: InstanceStatus;

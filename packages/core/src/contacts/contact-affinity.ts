@@ -2,8 +2,8 @@
 export type AffinitySource = 'first_contact' | 'inbound' | 'campaign';
 
 /**
- * The link between a contact and a box (sending number): later first contacts without a
- * `setor_id` go through the box the contact already knows.
+ * The link between a contact and a setor (sending number): later first contacts without a
+ * `setor_id` go through the setor the contact already knows.
  */
 export interface ContactAffinity {
   companyId: string;

@@ -107,7 +107,7 @@ export interface ContactRepository {
   stats(companyId: string, contactId: string): Promise<ContactStats>;
   /**
    * Moves everything of `mergedId` to `survivorId` (conversations — joining those on the same
-   * box —, messages, tags, affinities, campaign messages) and deletes `mergedId`. Call inside a
+   * setor —, messages, tags, affinities, campaign messages) and deletes `mergedId`. Call inside a
    * transaction that already locked both rows.
    */
   moveAndDelete(companyId: string, survivorId: string, mergedId: string): Promise<void>;

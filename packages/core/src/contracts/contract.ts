@@ -28,7 +28,7 @@ export interface ContractDocument {
   sha256: string;
 }
 
-/** Where the contract went: the box and the channel messages (our ids). */
+/** Where the contract went: the setor and the channel messages (our ids). */
 export interface ContractDelivery {
   setorId: string;
   messageIds: string[];

@@ -46,7 +46,7 @@ export interface SendCharge {
 /**
  * Inside a transaction: refuses (402/403) or charges `units` sends of a live key: debits an
  * `avulso` balance atomically (never below zero, even under concurrent sends) and adds them
- * to the company's and box's daily counters, checking the daily limit (403 FORBIDDEN
+ * to the company's and setor's daily counters, checking the daily limit (403 FORBIDDEN
  * 'Daily messages limit exceeded'). Test keys are never charged or counted.
  * Lock order: the company row first (serialises the daily-limit check of concurrent sends).
  */

@@ -30,7 +30,7 @@ export interface ChannelCheck {
   checkedAt: Date;
 }
 
-/** The 7-day cache of `POST /v1/leads/validate-channel`, per company and box. */
+/** The 7-day cache of `POST /v1/leads/validate-channel`, per company and setor. */
 export interface ChannelCheckRepository {
   /** Checks of these phones made at or after `since`. */
   find(companyId: string, setorId: string, phones: readonly string[], since: Date): Promise<ChannelCheck[]>;

@@ -7,7 +7,7 @@ import type { Repositories } from '../shared/unit-of-work.js';
 import type { SetorRepositories } from '../setores/index.js';
 import type { LeadRepositories } from './lead-repositories.js';
 
-/** Answers of the number check are kept this long per box. */
+/** Answers of the number check are kept this long per setor. */
 export const CHANNEL_CHECK_TTL_MS = 7 * 24 * 3600_000;
 
 /** One result of `POST /v1/leads/validate-channel`. */
@@ -23,8 +23,8 @@ export interface ChannelValidation {
 
 /**
  * `POST /v1/leads/validate-channel`: whether each phone has an account on the channel, asked through
- * the box's connected session (`setor_id`; 404 when it has none connected). Live keys' answers are
- * cached 7 days per box; test keys ask the simulator every time.
+ * the setor's connected session (`setor_id`; 404 when it has none connected). Live keys' answers are
+ * cached 7 days per setor; test keys ask the simulator every time.
  */
 export class ValidateChannel {
   constructor(

@@ -21,22 +21,22 @@ function mediaMessage(media: MediaAttachment, caption?: string): OutboundContent
   return out;
 }
 
-/** The text version of content the box cannot carry (the same rendering the gateways fall back to). */
+/** The text version of content the setor cannot carry (the same rendering the gateways fall back to). */
 function asText(content: OutboundContent, options: PlanOptions): OutboundContent {
   return { kind: 'text', text: fallbackText(content, { timeZone: options.timeZone }) };
 }
 
 /**
- * Plans what the channel receives for one message on a box with the given capabilities:
+ * Plans what the channel receives for one message on a setor with the given capabilities:
  * - text: one text;
  * - media: inline puts the text in the caption (image, video, document); `after_text` sends the
  *   text then the media; `media_first` the media then the text; audio is never captioned
  *   (inline means text then audio);
- * - template: the template (400 on boxes without templates);
+ * - template: the template (400 on setores without templates);
  * - interactive: native where supported, else the numbered text;
  * - poll: native where supported, else a numbered text;
  * - event: native where supported, else a formatted text.
- * Campaigns reuse it per recipient and box.
+ * Campaigns reuse it per recipient and setor.
  */
 export function planOutboundContent(content: MessageContent, capabilities: ChannelCapabilities, options: PlanOptions): OutboundContent[] {
   switch (content.type) {

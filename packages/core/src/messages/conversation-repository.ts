@@ -1,12 +1,12 @@
 import type { Conversation } from './conversation.js';
 
-/** Stores conversations (one per box and contact). */
+/** Stores conversations (one per setor and contact). */
 export interface ConversationRepository {
-  /** Inserts `candidate` unless the box and contact already have one; answers the stored one. */
+  /** Inserts `candidate` unless the setor and contact already have one; answers the stored one. */
   findOrCreate(candidate: Conversation): Promise<Conversation>;
   findById(companyId: string, id: string): Promise<Conversation | null>;
   findBySetorAndContact(setorId: string, contactId: string): Promise<Conversation | null>;
-  /** Records a message of the contact (inbound) or of the box (outbound) at `at`. */
+  /** Records a message of the contact (inbound) or of the setor (outbound) at `at`. */
   touch(id: string, direction: 'inbound' | 'outbound', at: Date): Promise<void>;
 }
 export const ConversationRepository = Symbol.for('carteiro.ConversationRepository');

@@ -1,5 +1,5 @@
 /**
- * The thread between one box and one contact. Single sends and simulated inbound messages
+ * The thread between one setor and one contact. Single sends and simulated inbound messages
  * find or create it; message records point at it.
  */
 export interface Conversation {
@@ -7,7 +7,7 @@ export interface Conversation {
   companyId: string;
   setorId: string;
   contactId: string;
-  /** The contact's last message to the box (opens the official 24-hour window). */
+  /** The contact's last message to the setor (opens the official 24-hour window). */
   lastInboundAt: Date | null;
   lastOutboundAt: Date | null;
   createdAt: Date;

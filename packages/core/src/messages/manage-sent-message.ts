@@ -19,7 +19,7 @@ export const MAX_REACTION_LENGTH = 16;
 /** The part of the channel's sender-failure service an operation needs: `HandleSenderFailure.within`. */
 type SenderFailures = { within(repos: Repositories<ChannelRepositories & MessageRepositories & SetorRepositories>, input: SenderFailureInput): Promise<unknown> };
 
-/** A sent message with the box and instance that sent it. */
+/** A sent message with the setor and instance that sent it. */
 interface Loaded {
   message: MessageRecord;
   setor: Setor;
@@ -31,7 +31,7 @@ const PAST: Record<SentMessageOperation, string> = { edit: 'edited', delete: 'de
 /**
  * Edit, soft delete and reaction on a message sent through the API (PATCH, DELETE and
  * POST …/reaction of /v1/messages/:conversa_id, where the id is the `message_id` of the send).
- * Each is checked, then done at the channel through the `ChannelGateway` (the box and key mode
+ * Each is checked, then done at the channel through the `ChannelGateway` (the setor and key mode
  * that sent the message, the provider's message id), then kept on the record. The channel call
  * happens outside any transaction, as sends do; the record is read again, locked, when it is
  * written, so a delete that committed meanwhile wins over an edit or a reaction.
@@ -44,7 +44,7 @@ export class ManageSentMessage {
     private readonly clock: Clock,
   ) {}
 
-  /** New text of a text message, or new caption of a captioned media, within about 15 minutes of sending. QR boxes only. */
+  /** New text of a text message, or new caption of a captioned media, within about 15 minutes of sending. QR setores only. */
   async edit(companyId: string, messageId: string, text: unknown): Promise<MessageRecord> {
     if (typeof text !== 'string' || text.trim() === '') throw new ValidationError('text is required', { field: 'text' });
     if (text.length > MAX_TEXT_LENGTH) throw new ValidationError(`text is longer than ${MAX_TEXT_LENGTH} characters`, { field: 'text', max: MAX_TEXT_LENGTH });
@@ -82,7 +82,7 @@ export class ManageSentMessage {
     });
   }
 
-  /** Soft delete (idempotent): deleted for everyone at the channel, kept in our records; no credit moves. QR boxes only. */
+  /** Soft delete (idempotent): deleted for everyone at the channel, kept in our records; no credit moves. QR setores only. */
   async delete(companyId: string, messageId: string): Promise<MessageRecord> {
     const loaded = await this.load(companyId, messageId);
     const { message } = loaded;
@@ -106,7 +106,7 @@ export class ManageSentMessage {
     });
   }
 
-  /** Sets the box's reaction to the message at the channel and on the record; an empty emoji removes it. */
+  /** Sets the setor's reaction to the message at the channel and on the record; an empty emoji removes it. */
   async react(companyId: string, messageId: string, emoji: unknown): Promise<MessageRecord> {
     if (typeof emoji !== 'string') throw new ValidationError('emoji must be a string (empty to remove the reaction)', { field: 'emoji' });
     const value = emoji.trim();
@@ -130,7 +130,7 @@ export class ManageSentMessage {
     });
   }
 
-  /** The record and its box, read without a lock (the channel call comes next, outside any transaction). */
+  /** The record and its setor, read without a lock (the channel call comes next, outside any transaction). */
   private async load(companyId: string, messageId: string): Promise<Loaded> {
     return this.uow.transaction(async (repos) => {
       const message = await repos.messages.findById(companyId, messageId);
@@ -184,7 +184,7 @@ export class ManageSentMessage {
     }
   }
 
-  /** A failed operation changes nothing on the record; a sender failure disconnects the box, as a failed send does. */
+  /** A failed operation changes nothing on the record; a sender failure disconnects the setor, as a failed send does. */
   private async settle(loaded: Loaded, operation: SentMessageOperation, result: MessageOperationResult): Promise<void> {
     if (result.ok) return;
     if (disconnectsSender(result.code)) {

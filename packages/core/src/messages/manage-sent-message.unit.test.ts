@@ -151,7 +151,7 @@ describe('ReceiveInboundMessage', () => {
     const again = await receive.execute({ setorId: official.id, from: '+551187654321', text: 'Oi de novo' });
     expect(again).toMatchObject({ contactId: result.contactId, conversationId: result.conversationId, contactCreated: false, conversationCreated: false });
 
-    // The window is open: free text to the official box is accepted now.
+    // The window is open: free text to the official setor is accepted now.
     const outcome = await world.sendMessage.send({ companyId: company.id, keyMode: 'live', phone: PHONE, content: { type: 'text', text: 'Claro!' } });
     expect(outcome.conversationId).toBe(result.conversationId);
   });

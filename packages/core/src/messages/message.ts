@@ -25,7 +25,7 @@ export interface MessageRecord {
   contactId: string;
   /** Recipient, E.164. */
   phone: string;
-  /** The box's number at the time of sending. */
+  /** The setor's number at the time of sending. */
   senderNumber: string | null;
   keyMode: KeyMode;
   /** What the API was asked to send. */
@@ -37,7 +37,7 @@ export interface MessageRecord {
   providerMessageId: string | null;
   errorCode: SendFailureCode | null;
   error: string | null;
-  /** Current reaction emoji of the box on this message; null when none. */
+  /** Current reaction emoji of the setor on this message; null when none. */
   reaction: string | null;
   editedAt: Date | null;
   deletedAt: Date | null;

@@ -32,7 +32,7 @@ export interface InboundMessageResult {
   conversationId: string;
   conversationCreated: boolean;
   receivedAt: Date;
-  /** Until when an official box may send free text to the contact. */
+  /** Until when an official setor may send free text to the contact. */
   windowOpenUntil: Date;
   /** Tags the company's rules put on the contact for this text. */
   tagsAdded: string[];
@@ -45,9 +45,9 @@ export interface InboundMessageListener {
 export const InboundMessageListener = Symbol.for('carteiro.InboundMessageListener');
 
 /**
- * A message from a contact to a box (the simulator's POST /admin/v1/simulator/inbound, later
+ * A message from a contact to a setor (the simulator's POST /admin/v1/simulator/inbound, later
  * provider webhooks): finds or creates the contact and its conversation, opens the 24-hour
- * window, links the contact to the box, and records `message.received` (with
+ * window, links the contact to the setor, and records `message.received` (with
  * `contact.created` and `conversation.created` when they are new) in one transaction.
  */
 export class ReceiveInboundMessage {
@@ -72,7 +72,7 @@ export class ReceiveInboundMessage {
       const now = this.clock.now();
       const setor = await repos.setores.findById(input.setorId);
       if (!setor) throw new NotFoundError('Box', { setor_id: input.setorId });
-      // A number without its country code is read in the box's company's country.
+      // A number without its country code is read in the setor's company's country.
       const company = await repos.companies.findById(setor.companyId);
       const from = normalizePhone(input.from, 'from', company?.defaultCountry);
       const [contact] = await repos.contacts.ensureMany(setor.companyId, [{ phone: from, name: null }], this.ids, now);

@@ -66,7 +66,7 @@ export interface SingleSendOutcome {
   sentAt: Date;
   contactId: string;
   conversationId: string;
-  /** First contact only: whether this send created the contact-box affinity. */
+  /** First contact only: whether this send created the contact-setor affinity. */
   affinityCreated?: boolean;
   /** First contact only: whether this send created the contact. */
   contactCreated?: boolean;
@@ -86,14 +86,14 @@ interface Prepared {
 
 /**
  * Synchronous single sends. The order of a send:
- * 1. validate (400), refuse a blocked company (402), pick the box (400/403/404), plan the
- *    channel messages for the box (400) and apply the official rules (first contact only by
+ * 1. validate (400), refuse a blocked company (402), pick the setor (400/403/404), plan the
+ *    channel messages for the setor (400) and apply the official rules (first contact only by
  *    template: 400; closed 24-hour window: 422 WINDOW_EXPIRED);
  * 2. one short transaction charges the send (avulso debit never below zero, daily count; test
  *    keys are never charged) and stores the pending message with its contact and conversation;
  * 3. the channel messages go out, outside any transaction;
  * 4. one transaction settles it: sent (affinity, tags, `message.sent`) or failed (refund,
- *    `message.failed`, a sender failure disconnects the box), and a failure answers 502
+ *    `message.failed`, a sender failure disconnects the setor), and a failure answers 502
  *    PROVIDER_ERROR (provider down) or 422.
  */
 export class SendMessage {
@@ -184,7 +184,7 @@ export class SendMessage {
     return { company, recipient, box, parts };
   }
 
-  /** First contacts without a box choice go through a connected box the contact already knows. */
+  /** First contacts without a setor choice go through a connected setor the contact already knows. */
   private async pickBox(company: Company, recipient: Recipient, selection: SenderSelection, firstContact: boolean, now: Date): Promise<SenderBox> {
     if (firstContact && selectionMode(selection) === 'auto' && recipient.contact) {
       const affinities = await this.repos.contactAffinities.listByContact(company.id, recipient.contact.id);

@@ -16,7 +16,7 @@ export interface SummaryQuery {
   companyId: string;
   from: Date;
   to: Date;
-  /** Narrows messages, response time and campaigns to one box. */
+  /** Narrows messages, response time and campaigns to one setor. */
   setorId: string | null;
 }
 

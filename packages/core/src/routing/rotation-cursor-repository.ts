@@ -1,6 +1,6 @@
 /**
  * Rotation cursors shared by every API process (stored in PostgreSQL): successive sends of
- * one pool take successive boxes whichever process serves them.
+ * one pool take successive setores whichever process serves them.
  */
 export interface RotationCursorRepository {
   /**

@@ -8,7 +8,7 @@ import type { ChannelRepositories } from '../channel/index.js';
 import type { SetorRepositories } from '../setores/index.js';
 import type { TeamRepositories } from '../teams/index.js';
 
-/** How the caller chose the sending box(es); every field optional. */
+/** How the caller chose the sending setor(es); every field optional. */
 export interface SenderSelection {
   setorId?: string | null;
   setorIds?: readonly string[] | null;
@@ -17,19 +17,19 @@ export interface SenderSelection {
 }
 
 /**
- * - `auto`: nothing chosen; the company's connected boxes (only the oldest when multi-number is off);
+ * - `auto`: nothing chosen; the company's connected setores (only the oldest when multi-number is off);
  * - `single`: `setor_id`;
  * - `setor_ids`, `team`, `multi_number`: the pool modes.
  */
 export type PoolMode = 'auto' | 'single' | 'setor_ids' | 'team' | 'multi_number';
 
-/** A box that can send now: its connected channel instance. */
+/** A setor that can send now: its connected channel instance. */
 export interface SenderBox {
   setor: Setor;
   instance: ChannelInstance;
 }
 
-/** The eligible (connected) boxes of a selection, in a stable order. */
+/** The eligible (connected) setores of a selection, in a stable order. */
 export interface SenderPool {
   mode: PoolMode;
   boxes: SenderBox[];
@@ -70,10 +70,10 @@ const noConnected = (details: Record<string, unknown>) =>
   new DomainError('NOT_FOUND', 'No connected channel instance for the selected box(es)', details);
 
 /**
- * Resolves a box selection to its pool of eligible (connected) boxes, or throws:
+ * Resolves a setor selection to its pool of eligible (connected) setores, or throws:
  * 400 for broken exclusivity, 403 MULTI_NUMBER_DISABLED for a pool mode without the
- * feature, 404 for a missing or other-company box or team, and 404 when no selected box
- * has a connected instance. Single sends take one box of the pool with {@link pickSender};
+ * feature, 404 for a missing or other-company setor or team, and 404 when no selected setor
+ * has a connected instance. Single sends take one setor of the pool with {@link pickSender};
  * campaigns use the whole pool.
  */
 export async function resolveSenderPool(
@@ -137,8 +137,8 @@ export async function resolveSenderPool(
 }
 
 /**
- * The box a single send uses: the next one of the pool by its shared rotation cursor (so
- * that every API process continues the same rotation). A one-box pool needs no cursor.
+ * The setor a single send uses: the next one of the pool by its shared rotation cursor (so
+ * that every API process continues the same rotation). A one-setor pool needs no cursor.
  */
 export async function pickSender(pool: SenderPool, cursors: RotationCursorRepository, now: Date): Promise<SenderBox> {
   if (pool.boxes.length === 1) return pool.boxes[0]!;

@@ -1,13 +1,13 @@
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Setor } from './setor.js';
 
-/** Stores boxes. Every read is scoped by company, so another company's box reads as missing. */
+/** Stores setores. Every read is scoped by company, so another company's setor reads as missing. */
 export interface SetorRepository {
   insert(setor: Setor): Promise<void>;
   update(setor: Setor): Promise<void>;
   findById(id: string): Promise<Setor | null>;
   findByIdInCompany(companyId: string, id: string): Promise<Setor | null>;
   listByCompany(companyId: string, page: PageRequest): Promise<Page<Setor>>;
-  /** All boxes of the company, oldest first. */
+  /** All setores of the company, oldest first. */
   allOfCompany(companyId: string): Promise<Setor[]>;
 }

@@ -2,14 +2,14 @@ import { ValidationError } from '../shared/errors.js';
 
 export type ChannelType = 'qr' | 'official';
 
-/** Credentials of a box on the official Cloud API. */
+/** Credentials of a setor on the official Cloud API. */
 export interface OfficialConfig {
   phoneNumberId: string;
   accessToken: string;
   wabaId: string;
 }
 
-/** A sender box ("setor"): one channel number of a company. */
+/** A sender setor ("setor"): one channel number of a company. */
 export interface Setor {
   id: string;
   companyId: string;

@@ -24,7 +24,7 @@ export interface InboundTagRuleResult {
 
 /**
  * The inbound step of auto-tagging (conversations.md §3, step 5), run inside the inbound
- * transaction: the company's enabled rules for the box are matched against the text; scope
+ * transaction: the company's enabled rules for the setor are matched against the text; scope
  * `contact` links the tag to the contact (`contact.tagged`, source `rule`, once per rule that
  * added a tag). Rules are not retroactive and nothing here triggers another inbound run.
  */

@@ -92,7 +92,7 @@ export class ManageTagRules {
     if (!(await this.repos.tagRules.delete(companyId, id))) throw new NotFoundError('Tag rule');
   }
 
-  /** The dry run: which enabled rules would match `text` on box `setorId` (nothing is tagged). */
+  /** The dry run: which enabled rules would match `text` on setor `setorId` (nothing is tagged). */
   async test(companyId: string, text: string, setorId: string | null): Promise<TagRule[]> {
     if (typeof text !== 'string') throw new ValidationError('text is required', { field: 'text' });
     await this.checkSetores(companyId, setorId ? [setorId] : undefined);

@@ -22,7 +22,7 @@ export interface TagRule {
   /** Off (default): both sides lowercased and accent-folded. */
   caseSensitive: boolean;
   scope: TagRuleScope;
-  /** Boxes whose inbound messages the rule looks at; empty: every box. */
+  /** Setores whose inbound messages the rule looks at; empty: every setor. */
   setorIds: string[];
   enabled: boolean;
   createdAt: Date;
@@ -159,9 +159,9 @@ function patternUnion(patterns: readonly string[], caseSensitive: boolean): RE2J
   return union;
 }
 
-/** What running a list of rules on one box's texts needs, worked out once per list and box. */
+/** What running a list of rules on one setor's texts needs, worked out once per list and setor. */
 interface RulePlan {
-  /** The enabled rules for the box, compiled. */
+  /** The enabled rules for the setor, compiled. */
   items: CompiledTagRule[];
   /** Unions of the regex rules per case mode (null: fewer than two, or too big for RE2). */
   unions: { exact: RE2JS | null; folded: RE2JS | null };
@@ -190,7 +190,7 @@ function planFor(rules: readonly (TagRule | CompiledTagRule)[], setorId: string 
 }
 
 /**
- * The enabled rules of `rules` that match `text` received on box `setorId` (input capped at {@link RULE_INPUT_LIMIT}).
+ * The enabled rules of `rules` that match `text` received on setor `setorId` (input capped at {@link RULE_INPUT_LIMIT}).
  * The list's plan (filtered, compiled, regex unions) is kept while the list object lives, so that evaluating one list
  * on many texts (the dry run, benchmarks) does that work once.
  */

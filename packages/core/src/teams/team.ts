@@ -1,4 +1,4 @@
-/** A group of boxes; `team_id` sends rotate among them. */
+/** A group of setores; `team_id` sends rotate among them. */
 export interface Team {
   id: string;
   companyId: string;

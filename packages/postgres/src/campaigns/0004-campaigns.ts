@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Campaigns, their recipients' messages, the per-box dispatch lanes and Idempotency-Key
+ * Campaigns, their recipients' messages, the per-setor dispatch lanes and Idempotency-Key
  * records. Forward-only: a released migration is never edited, a new one is added.
  *
  * campaign_messages is written in bulk (10,000 rows per campaign with unnest) and claimed with

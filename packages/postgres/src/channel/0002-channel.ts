@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Channel sessions of boxes, their health and its history, the official 24-hour conversation
+ * Channel sessions of setores, their health and its history, the official 24-hour conversation
  * windows, and the simulator's shared state (outbox, ended sessions). Forward-only: a released
  * migration is never edited, a new one is added.
  */

@@ -2,7 +2,7 @@ import { conversationPhoneKey, type ConversationWindowRepository } from '@cartei
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../shared/database.js';
 
-/** The official 24-hour windows: one upserted row per box and contact, keeping the latest inbound. */
+/** The official 24-hour windows: one upserted row per setor and contact, keeping the latest inbound. */
 export class KyselyConversationWindowRepository implements ConversationWindowRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

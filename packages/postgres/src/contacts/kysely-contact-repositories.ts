@@ -217,7 +217,7 @@ export class KyselyContactRepository implements ContactRepository {
   }
 
   async moveAndDelete(companyId: string, survivorId: string, mergedId: string): Promise<void> {
-    // Conversations on a box both contacts have: the merged one's messages join the survivor's.
+    // Conversations on a setor both contacts have: the merged one's messages join the survivor's.
     await sql`
       UPDATE messages m SET conversation_id = s.id
       FROM conversations d JOIN conversations s ON s.setor_id = d.setor_id AND s.contact_id = ${survivorId}

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-/** Companies, keys, boxes, teams, counters, the event outbox. Forward-only. */
+/** Companies, keys, setores, teams, counters, the event outbox. Forward-only. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     CREATE TABLE companies (

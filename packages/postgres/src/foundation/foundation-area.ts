@@ -7,7 +7,7 @@ import { KyselySetorRepository } from './kysely-setor-repository.js';
 import { KyselyTeamRepository } from './kysely-team-repository.js';
 import { KyselyUsageRepository } from './kysely-usage-repository.js';
 
-/** Companies, API keys, boxes (setores), teams, daily usage and the rate-limit counters. */
+/** Companies, API keys, setores (setores), teams, daily usage and the rate-limit counters. */
 export const foundationArea = postgresArea({
   migrations: { '0001-foundation': m0001, '0006-field-fixes': m0006 },
   repositories: (db) => ({

@@ -10,7 +10,7 @@ const n = (v: unknown) => Number(v ?? 0);
  * `domain_events_report_idx`, campaigns by `campaigns_company_idx`, appointments by
  * `appointments_company_start_idx`, won/lost opportunities by company. First response: for each
  * conversation opened in the period (its first inbound message), the time to the first message the
- * box sent into it afterwards. CSAT answers zeros until the tickets area keeps ratings.
+ * setor sent into it afterwards. CSAT answers zeros until the tickets area keeps ratings.
  */
 export class KyselyReportQueries implements ReportQueries {
   constructor(private readonly db: Kysely<Database>) {}

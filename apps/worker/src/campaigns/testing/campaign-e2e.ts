@@ -17,7 +17,7 @@ export interface TestApi {
 /** Never ends in 0001-0005, the simulator’s failing numbers. */
 export const phone = (n: number) => `+55119${String(60000000 + n * 10 + 6).padStart(8, "0")}`;
 
-/** A company with connected boxes (warming lifted for volume tests) and a live key. */
+/** A company with connected setores (warming lifted for volume tests) and a live key. */
 export async function campaignTenant(api: TestApi, options: { boxes?: number; warmingLimit?: number | null; settings?: Record<string, unknown> } = {}) {
   const company = await api.createCompany({ company_rpm: 100_000, safe_hours: { start: 0, end: 24 }, daily_limit: 100_000, ...options.settings });
   const setores: string[] = [];

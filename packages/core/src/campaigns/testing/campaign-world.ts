@@ -27,7 +27,7 @@ class DisconnectOnSenderFailure implements SenderFailureHandler {
 }
 
 /**
- * A company with connected boxes on in-memory fakes, a manual clock (15:00 in Brasília), a
+ * A company with connected setores on in-memory fakes, a manual clock (15:00 in Brasília), a
  * fake gateway and a sleeper that moves the clock: everything the campaign use cases need.
  */
 export class CampaignWorld {
@@ -98,7 +98,7 @@ export class CampaignWorld {
     return this.uow.store.jobs;
   }
 
-  /** Runs every box's lane until none has work left (a bounded number of rounds). */
+  /** Runs every setor's lane until none has work left (a bounded number of rounds). */
   async drain(overrides: Partial<DispatchSettings> = {}, rounds = 50): Promise<void> {
     const lane = this.lane({ maxInProcessWaitMs: Number.POSITIVE_INFINITY, sliceMs: Number.POSITIVE_INFINITY, ...overrides });
     for (let i = 0; i < rounds; i += 1) {

@@ -4,7 +4,7 @@ import type { ChannelInstance } from '../index.js';
 import type { OutboundContent } from '../index.js';
 import type { Setor } from '../../setores/index.js';
 
-/** A box and its instance, as the use cases hand them to a gateway. */
+/** A setor and its instance, as the use cases hand them to a gateway. */
 export interface GatewayBox {
   setor: Setor;
   instance: ChannelInstance;
@@ -15,20 +15,20 @@ export interface ChannelGatewayUnderTest {
   gateway: ChannelGateway;
   /** The adapter's notion of now (a manual clock for the simulator, the real one for HTTP adapters). */
   now(): Date;
-  /** A `qr` box with a fresh, disconnected instance; absent for adapters that only serve official boxes. */
+  /** A `qr` setor with a fresh, disconnected instance; absent for adapters that only serve official setores. */
   qrBox?: () => Promise<GatewayBox>;
-  /** An `official` box with a fresh instance; absent for adapters that only serve `qr` boxes. */
+  /** An `official` setor with a fresh instance; absent for adapters that only serve `qr` setores. */
   officialBox?: () => Promise<GatewayBox>;
-  /** The phone scans the QR code of the box (the simulator: time passes; a fake server: it is marked scanned). */
+  /** The phone scans the QR code of the setor (the simulator: time passes; a fake server: it is marked scanned). */
   scan(box: GatewayBox): Promise<void>;
-  /** The contact `phone` writes to the box, opening the official 24-hour window. */
+  /** The contact `phone` writes to the setor, opening the official 24-hour window. */
   openWindow(box: GatewayBox, phone: string): Promise<void>;
   teardown?(): Promise<void>;
 }
 
 /** What an adapter serves, known when the suite is declared. */
 export interface GatewayContractOptions {
-  /** Box types the adapter serves (the simulator: both). */
+  /** Setor types the adapter serves (the simulator: both). */
   boxTypes: readonly ('qr' | 'official')[];
   /** A send retried with the same client message id returns the original result without sending again. */
   idempotentSends: boolean;
@@ -96,7 +96,7 @@ export function describeChannelGatewayContract(
     };
     const target = (box: GatewayBox): SessionTarget => ({ setor: box.setor, instance: box.instance, mode: 'live' });
 
-    /** Walks a box to connected as the use cases do, and returns it with the stored instance. */
+    /** Walks a setor to connected as the use cases do, and returns it with the stored instance. */
     const connected = async (make: () => Promise<GatewayBox>): Promise<GatewayBox> => {
       const s = await sut();
       const box = await make();

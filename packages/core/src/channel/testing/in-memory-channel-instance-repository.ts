@@ -8,7 +8,7 @@ export class InMemoryChannelInstanceRepository implements ChannelInstanceReposit
     return this.store.table('channelInstances', () => new Map<string, ChannelInstance>());
   }
   async insert(instance: ChannelInstance) {
-    // Mirrors the UNIQUE constraints of the table: one instance per id and per box.
+    // Mirrors the UNIQUE constraints of the table: one instance per id and per setor.
     if (this.rows.has(instance.id) || [...this.rows.values()].some((i) => i.setorId === instance.setorId)) {
       throw new Error(`duplicate channel instance for box ${instance.setorId}`);
     }

@@ -10,7 +10,7 @@ import { InMemoryUnitOfWork } from '../../testing/in-memory-unit-of-work.js';
 import { ManualClock } from '../../testing/manual-clock.js';
 
 /**
- * An in-memory world for single-send tests: a company, boxes with connected (or not)
+ * An in-memory world for single-send tests: a company, setores with connected (or not)
  * instances, teams, the fake gateway, and the `SendMessage` use case wired to them.
  */
 export class MessagingWorld {
@@ -28,7 +28,7 @@ export class MessagingWorld {
     return company;
   }
 
-  /** A box with an instance (connected unless told otherwise). Each box is created 1 ms after the previous. */
+  /** A setor with an instance (connected unless told otherwise). Each setor is created 1 ms after the previous. */
   async box(company: Company, options: { channelType?: ChannelType; connected?: boolean; instance?: boolean; number?: string } = {}): Promise<Setor> {
     this.clock.advance(1);
     const channelType = options.channelType ?? 'qr';
