@@ -12,7 +12,7 @@ import {
   RetryCampaignMessages,
   UnitOfWork,
   WebhookUrlPolicy,
-  boxCapacityToday,
+  setorCapacityToday,
   DEFAULT_TIMEZONE,
   type Setor,
 } from '@carteiro/core';
@@ -63,7 +63,7 @@ export const campaignsModule = new ContainerModule(({ bind }) => {
       (repos: ServiceRepositories, clock: Clock) =>
         async (setor: Setor): Promise<SetorWarmingView> => {
           const company = await repos.companies.findById(setor.companyId);
-          const today = await boxCapacityToday(repos, setor, company?.timezone ?? DEFAULT_TIMEZONE, clock.now());
+          const today = await setorCapacityToday(repos, setor, company?.timezone ?? DEFAULT_TIMEZONE, clock.now());
           return { stage: today.warming.stage, daily_limit: today.warming.dailyLimit, sent_today: today.sentToday };
         },
       [Repositories, Clock],

@@ -23,7 +23,7 @@ import { assignSenders, type DistributionMode } from './distribution.js';
 import { IdempotentRequests, type IdempotencyInput } from './idempotency.js';
 import { meanGapMs } from './pacing.js';
 import { isWithinSafeHours, nextSafeInstant, safeHourViolation } from './safe-hours.js';
-import { boxCapacityToday } from './warming.js';
+import { setorCapacityToday } from './warming.js';
 import { zonedDay } from '../shared/zoned-time.js';
 import type { CampaignRepositories } from './campaign-repositories.js';
 import type { CompanyRepositories } from '../companies/index.js';
@@ -131,7 +131,7 @@ export class CreateCampaign {
     const contacts = await this.recipientContacts(repos, company.id, request.recipients, phones);
     const capacities = new Map<string, number>();
     if (request.distribution === 'sequential' && pool.length > 1) {
-      for (const box of pool) capacities.set(box.id, (await boxCapacityToday(repos, box, company.timezone, now)).remaining);
+      for (const box of pool) capacities.set(box.id, (await setorCapacityToday(repos, box, company.timezone, now)).remaining);
     }
     const poolIds = pool.map((b) => b.id);
     const senders = assignSenders(total, poolIds, request.distribution, capacities);

@@ -20,7 +20,7 @@ import { isWithinSafeHours, nextSafeInstant } from './safe-hours.js';
 import { applyOutcome, failCampaign, recordChanges, type SendOutcome } from './settle-outcomes.js';
 import type { Sleeper } from './sleeper.js';
 import type { TimedSends } from './timed-sends.js';
-import { boxCapacityToday, type WarmingStatus } from './warming.js';
+import { setorCapacityToday, type WarmingStatus } from './warming.js';
 import { failureGroupOf } from '../channel/index.js';
 import type { CampaignRepositories } from './campaign-repositories.js';
 import type { ChannelRepositories } from '../channel/index.js';
@@ -237,7 +237,7 @@ export class RunDispatchLane {
       const instance = await repos.channelInstances.findBySetor(setorId);
       const company = setor && (await repos.companies.findById(setor.companyId));
       if (!setor || !company) return null;
-      const { day, warming, remaining } = await boxCapacityToday(repos, setor, company.timezone, now);
+      const { day, warming, remaining } = await setorCapacityToday(repos, setor, company.timezone, now);
       const disconnected: ChannelInstance = instance ?? ({ status: 'disconnected' } as ChannelInstance);
       return { setor, instance: disconnected, company, warming, day, remaining };
     });

@@ -68,7 +68,7 @@ export function warmingRemaining(status: WarmingStatus, sentToday: number): numb
 }
 
 /** A setor's campaign capacity on the company's current day. */
-export interface BoxCapacityToday {
+export interface SetorCapacityToday {
   /** The company's local day (`YYYY-MM-DD`) the counts are of. */
   day: string;
   warming: WarmingStatus;
@@ -82,12 +82,12 @@ export interface BoxCapacityToday {
  * company's time zone. The one place "sends left today for a setor" is computed (dispatch lanes,
  * sequential distribution at creation, the operator's setor view).
  */
-export async function boxCapacityToday(
+export async function setorCapacityToday(
   repos: UsageRepositories,
   box: Pick<Setor, 'id' | 'warmingDailyLimitOverride'>,
   timeZone: string,
   now: Date,
-): Promise<BoxCapacityToday> {
+): Promise<SetorCapacityToday> {
   const day = zonedDay(now, timeZone);
   const warming = warmingStatus(box, await repos.usage.setorHistory(box.id, day));
   const sentToday = await repos.usage.sentBySetor(box.id, day);

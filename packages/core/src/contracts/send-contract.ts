@@ -5,7 +5,7 @@ import type { ChannelGateway, ChannelRepositories, OutboundContent, SendResult }
 import type { Company, CompanyRepositories } from '../companies/index.js';
 import type { ContactRepositories } from '../contacts/index.js';
 import { assertWithinQuota, quotaWindow } from '../quotas/index.js';
-import { resolveSenderPool, type RoutingRepositories, type SenderBox } from '../routing/index.js';
+import { resolveSenderPool, type RoutingRepositories, type SenderSetor } from '../routing/index.js';
 import type { SetorRepositories } from '../setores/index.js';
 import type { TeamRepositories } from '../teams/index.js';
 import { handleCommand } from '../shared/apply-command.js';
@@ -234,7 +234,7 @@ export class SendContract {
     };
   }
 
-  private async box(repos: Repositories<SendRepos>, company: Company, setorId: string | null): Promise<SenderBox> {
+  private async box(repos: Repositories<SendRepos>, company: Company, setorId: string | null): Promise<SenderSetor> {
     const pool = await resolveSenderPool(repos, company, setorId ? { setorId } : {});
     return pool.boxes[0]!;
   }
@@ -246,7 +246,7 @@ export class SendContract {
   }
 
   /** One channel message; a refused recipient is 422, a provider failure 502 `stage: channel`. */
-  private async deliver(box: SenderBox, mode: KeyMode, signer: ContractSigner, content: OutboundContent): Promise<string> {
+  private async deliver(box: SenderSetor, mode: KeyMode, signer: ContractSigner, content: OutboundContent): Promise<string> {
     const clientMessageId = this.ids.newId();
     let result: SendResult;
     try {

@@ -9,7 +9,7 @@ import type { Contact } from '../contacts/index.js';
 import { chargeSend, refundSend, sendBlocker, type SendCharge } from '../credits/index.js';
 import { apiActor, type DomainEvent, type EventName } from '../shared/domain-event.js';
 import { normalizePhone } from '../phone/index.js';
-import { pickSender, resolveSenderPool, selectionMode, type SenderBox, type SenderSelection } from '../routing/index.js';
+import { pickSender, resolveSenderPool, selectionMode, type SenderSetor, type SenderSelection } from '../routing/index.js';
 import type { Clock } from '../shared/clock.js';
 import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
@@ -80,7 +80,7 @@ interface Recipient {
 interface Prepared {
   company: Company;
   recipient: Recipient;
-  box: SenderBox;
+  box: SenderSetor;
   parts: OutboundContent[];
 }
 
@@ -185,7 +185,7 @@ export class SendMessage {
   }
 
   /** First contacts without a setor choice go through a connected setor the contact already knows. */
-  private async pickBox(company: Company, recipient: Recipient, selection: SenderSelection, firstContact: boolean, now: Date): Promise<SenderBox> {
+  private async pickBox(company: Company, recipient: Recipient, selection: SenderSelection, firstContact: boolean, now: Date): Promise<SenderSetor> {
     if (firstContact && selectionMode(selection) === 'auto' && recipient.contact) {
       const affinities = await this.repos.contactAffinities.listByContact(company.id, recipient.contact.id);
       for (const affinity of affinities) {
@@ -255,7 +255,7 @@ export class SendMessage {
     return this.settleSuccess(reserved.message, reserved.contact, results, emits, firstContact, box);
   }
 
-  private async sendPart(box: SenderBox, mode: KeyMode, to: string, content: OutboundContent, clientMessageId: string): Promise<SendResult> {
+  private async sendPart(box: SenderSetor, mode: KeyMode, to: string, content: OutboundContent, clientMessageId: string): Promise<SendResult> {
     try {
       return await this.gateway.send({ setor: box.setor, instance: box.instance, mode, to, content, clientMessageId });
     } catch (error) {
@@ -271,7 +271,7 @@ export class SendMessage {
     results: SendResult[],
     emits: boolean,
     firstContact: { name: string | null; tagIds: string[] } | null,
-    box: SenderBox,
+    box: SenderSetor,
   ): Promise<SingleSendOutcome> {
     const sentAt = this.clock.now();
     const providerIds = results.map((r) => (r.ok ? r.providerMessageId : null));

@@ -24,7 +24,7 @@ export interface SenderSelection {
 export type PoolMode = 'auto' | 'single' | 'setor_ids' | 'team' | 'multi_number';
 
 /** A setor that can send now: its connected channel instance. */
-export interface SenderBox {
+export interface SenderSetor {
   setor: Setor;
   instance: ChannelInstance;
 }
@@ -32,7 +32,7 @@ export interface SenderBox {
 /** The eligible (connected) setores of a selection, in a stable order. */
 export interface SenderPool {
   mode: PoolMode;
-  boxes: SenderBox[];
+  boxes: SenderSetor[];
   /** Names the shared rotation cursor of this pool. */
   rotationKey: string;
 }
@@ -86,7 +86,7 @@ export async function resolveSenderPool(
     throw new DomainError('MULTI_NUMBER_DISABLED', 'Multi-number sending is not enabled for this company', { mode });
   }
   const instances = new Map((await repos.channelInstances.listByCompany(company.id)).map((i) => [i.setorId, i]));
-  const connected = (setores: Setor[]): SenderBox[] =>
+  const connected = (setores: Setor[]): SenderSetor[] =>
     setores.flatMap((setor) => {
       const instance = instances.get(setor.id);
       return instance && instance.status === 'connected' ? [{ setor, instance }] : [];
@@ -140,7 +140,7 @@ export async function resolveSenderPool(
  * The setor a single send uses: the next one of the pool by its shared rotation cursor (so
  * that every API process continues the same rotation). A one-setor pool needs no cursor.
  */
-export async function pickSender(pool: SenderPool, cursors: RotationCursorRepository, now: Date): Promise<SenderBox> {
+export async function pickSender(pool: SenderPool, cursors: RotationCursorRepository, now: Date): Promise<SenderSetor> {
   if (pool.boxes.length === 1) return pool.boxes[0]!;
   const position = await cursors.advance(pool.rotationKey, now);
   return pool.boxes[position % pool.boxes.length]!;

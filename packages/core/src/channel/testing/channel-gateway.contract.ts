@@ -5,7 +5,7 @@ import type { OutboundContent } from '../index.js';
 import type { Setor } from '../../setores/index.js';
 
 /** A setor and its instance, as the use cases hand them to a gateway. */
-export interface GatewayBox {
+export interface GatewaySetor {
   setor: Setor;
   instance: ChannelInstance;
 }
@@ -16,13 +16,13 @@ export interface ChannelGatewayUnderTest {
   /** The adapter's notion of now (a manual clock for the simulator, the real one for HTTP adapters). */
   now(): Date;
   /** A `qr` setor with a fresh, disconnected instance; absent for adapters that only serve official setores. */
-  qrBox?: () => Promise<GatewayBox>;
+  qrBox?: () => Promise<GatewaySetor>;
   /** An `official` setor with a fresh instance; absent for adapters that only serve `qr` setores. */
-  officialBox?: () => Promise<GatewayBox>;
+  officialBox?: () => Promise<GatewaySetor>;
   /** The phone scans the QR code of the setor (the simulator: time passes; a fake server: it is marked scanned). */
-  scan(box: GatewayBox): Promise<void>;
+  scan(box: GatewaySetor): Promise<void>;
   /** The contact `phone` writes to the setor, opening the official 24-hour window. */
-  openWindow(box: GatewayBox, phone: string): Promise<void>;
+  openWindow(box: GatewaySetor, phone: string): Promise<void>;
   teardown?(): Promise<void>;
 }
 
@@ -82,7 +82,7 @@ export function describeChannelGatewayContract(
       if (sutPromise) await (await sutPromise).teardown?.();
     });
     let sequence = 0;
-    const send = async (box: GatewayBox, to: string, content: OutboundContent, clientMessageId?: string) => {
+    const send = async (box: GatewaySetor, to: string, content: OutboundContent, clientMessageId?: string) => {
       sequence += 1;
       const request: SendRequest = {
         setor: box.setor,
@@ -94,10 +94,10 @@ export function describeChannelGatewayContract(
       };
       return (await sut()).gateway.send(request);
     };
-    const target = (box: GatewayBox): SessionTarget => ({ setor: box.setor, instance: box.instance, mode: 'live' });
+    const target = (box: GatewaySetor): SessionTarget => ({ setor: box.setor, instance: box.instance, mode: 'live' });
 
     /** Walks a setor to connected as the use cases do, and returns it with the stored instance. */
-    const connected = async (make: () => Promise<GatewayBox>): Promise<GatewayBox> => {
+    const connected = async (make: () => Promise<GatewaySetor>): Promise<GatewaySetor> => {
       const s = await sut();
       const box = await make();
       let instance: ChannelInstance = { ...box.instance, qrRequestedAt: s.now() };
@@ -122,7 +122,7 @@ export function describeChannelGatewayContract(
     };
 
     if (options.boxTypes.includes('qr')) describe('qr boxes', () => {
-      const ifQr = (title: string, fn: (make: () => Promise<GatewayBox>) => Promise<void>) =>
+      const ifQr = (title: string, fn: (make: () => Promise<GatewaySetor>) => Promise<void>) =>
         it(title, async () => fn(await boxMaker('qr')));
 
       ifQr('send an inline document (a PDF from memory) and classify a recipient not on the channel', async (make) => {
@@ -309,7 +309,7 @@ export function describeChannelGatewayContract(
     });
 
     if (options.boxTypes.includes('official')) describe('official boxes', () => {
-      const ifOfficial = (title: string, fn: (make: () => Promise<GatewayBox>) => Promise<void>) =>
+      const ifOfficial = (title: string, fn: (make: () => Promise<GatewaySetor>) => Promise<void>) =>
         it(title, async () => fn(await boxMaker('official')));
 
       ifOfficial('send an inline document (a PDF from memory) inside the 24-hour window', async (make) => {
