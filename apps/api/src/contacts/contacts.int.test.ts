@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { Scopes, type Scope } from '@carteiro/core';
 import { createTestApi, type TestApi, type TestCompany } from '../testing/test-api.js';
+import { sql } from 'kysely';
 
 let api: TestApi;
 let company: TestCompany;
@@ -318,8 +319,8 @@ describe('imports (the API side)', () => {
     expect((await post('/v1/imports', { type: 'contacts', rows: [] }, otherAuth)).status).toBe(400);
     expect((await post('/v1/imports', { type: 'contacts', csv: 'name\nAna\n' }, otherAuth)).status).toBe(400);
     expect((await post('/v1/imports', { type: 'contacts', rows: [{ phone: '+5511987650103' }], tag_ids: ['00000000-0000-4000-8000-000000000001'] }, otherAuth)).status).toBe(404);
-    const jobs = await api.database.db.selectFrom('pgboss.job').select('data').where('name', '=', 'contact-import').execute();
-    expect(jobs.map((j) => (j.data as { importId: string }).importId)).toEqual(expect.arrayContaining([first.body.data.job_id, csv.body.data.job_id]));
+    const jobs = await sql<{ data: { importId: string } }>`SELECT data FROM pgboss.job WHERE name = 'contact-import'`.execute(api.database.db);
+    expect(jobs.rows.map((j) => j.data.importId)).toEqual(expect.arrayContaining([first.body.data.job_id, csv.body.data.job_id]));
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { createTestApi, type TestApi } from '../testing/test-api.js';
+import { createTestApi, type TestApi, type TestCompany } from '../testing/test-api.js';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
@@ -10,7 +10,7 @@ const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
  */
 describe('phone numbers and the company default country', () => {
   let api: TestApi;
-  let company: { id: string; default_country: string };
+  let company: TestCompany;
   let key: string;
   let setor: { id: string };
   let boxPhone: string;
