@@ -167,6 +167,33 @@ describe('timed sends through the dispatch lanes (scheduled messages and reminde
     expect(confirmed.history.at(-1)).toMatchObject({ action: 'confirmed', actor: 'contact' });
   }, 30_000);
 
+  it('an official box sends the reminder as the type’s approved template, its parameters personalised', async () => {
+    const t = await tenant();
+    const official = await api.createSetor(t.company.id, { channel_type: 'official', official: { phone_number_id: '1', access_token: 't', waba_id: 'w' } });
+    await api.connectSetor(t.company.id, official.id);
+    const key = await api.createKey(t.company.id, { scopes: ['appointments:write'], mode: 'live', rpm: 100_000 });
+    const admin = (p: string) => `/admin/v1/companies/${t.company.id}${p}`;
+    const unit = (await request(api.app).post(admin('/units')).set(api.adminAuth).send({ name: 'Centro', timezone: 'America/Manaus', open_on_holidays: true }).expect(201)).body.data;
+    const type = (
+      await request(api.app)
+        .post(admin('/appointment-types'))
+        .set(api.adminAuth)
+        .send({ name: 'Consulta', duration_minutes: 30, min_notice_minutes: 0, unit_ids: [unit.id], reminder_offsets_minutes: [60], reminder_template: { name: 'lembrete_consulta', language: 'pt_BR', parameters: ['{{primeiro_nome}}', '{{hora_agendamento}}'] } })
+        .expect(201)
+    ).body.data;
+    const week = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unit.id, weekday, start: '00:00', end: '24:00' }));
+    await request(api.app).post(admin('/professionals')).set(api.adminAuth).send({ name: 'Ana', schedule: week, services: [{ appointment_type_id: type.id, unit_id: unit.id }] }).expect(201);
+    const startsAt = `${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}T14:00:00.000Z`; // 10:00 in Manaus
+    const booked = await request(api.app).post('/v1/appointments').set('Authorization', `Bearer ${key}`).send({ appointment_type_id: type.id, starts_at: startsAt, phone: phone(800), name: 'Bia Costa', setor_id: official.id });
+    expect(booked.status).toBe(201);
+    await dueNow(t.company.id, official.id);
+    await eventually(async () => (await outbox(api.database.db, t.company.id)).length === 1, { timeoutMs: 10_000 });
+    const sent = await api.database.db.selectFrom('simulator_messages').select(['kind', 'template_name', 'payload', 'setor_id']).where('company_id', '=', t.company.id).executeTakeFirstOrThrow();
+    expect(sent).toMatchObject({ kind: 'template', template_name: 'lembrete_consulta', setor_id: official.id });
+    expect(JSON.stringify(sent.payload)).toContain('"Bia"');
+    expect(JSON.stringify(sent.payload)).toContain('"10:00"');
+  }, 30_000);
+
   it('a lane run that died after the provider accepted the send is taken over and the message is delivered and recorded once', async () => {
     const t = await tenant();
     const id = (await schedule(t.auth, 300, 'Lembrete')).body.data.id as string;

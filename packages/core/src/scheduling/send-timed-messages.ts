@@ -113,7 +113,7 @@ export class SendTimedMessages implements TimedSends {
       const now = this.clock.now();
       const { state, events } = transition(scheduledMessageDecider, found, { type: 'takeOver', at: now, owner: ctx.owner });
       if (events.length > 0 && !(await repos.scheduledMessages.compareAndSet(state, { status: 'sending', claimedBy: found.claimedBy }))) return null;
-      const content = await this.content(repos, state, ctx.company, now);
+      const content = await this.content(repos, state, ctx, now);
       return { row: state, content: content ?? { type: 'text', text: state.content.text ?? '' }, ...(found.claimedAt && found.claimedBy !== ctx.owner ? { earlierAttemptSince: found.claimedAt } : {}) };
     });
   }
@@ -132,7 +132,7 @@ export class SendTimedMessages implements TimedSends {
       if (claimed.respectSafeHours && !isWithinSafeHours(now, ctx.company.safeHours, ctx.company.timezone)) {
         return undo({ type: 'defer', at: now, until: nextSafeInstant(now, ctx.company.safeHours, ctx.company.timezone), reason: 'outside_safe_hours' });
       }
-      const content = await this.content(repos, claimed, ctx.company, now);
+      const content = await this.content(repos, claimed, ctx, now);
       if (!content) return undo({ type: 'skip', at: now, reason: claimed.kind === 'reminder' ? 'appointment_not_live' : 'nothing_to_send' });
       if (claimed.kind === 'reminder' && (await this.tooLate(repos, claimed, now))) return undo({ type: 'skip', at: now, reason: 'too_late' });
       try {
@@ -157,9 +157,11 @@ export class SendTimedMessages implements TimedSends {
   }
 
   /** The personalised content at the moment of sending; null when a reminder's appointment is no longer live. */
-  private async content(repos: Repos, row: ScheduledMessage, company: Company, now: Date): Promise<MessageContent | null> {
+  private async content(repos: Repos, row: ScheduledMessage, ctx: TimedSendContext, now: Date): Promise<MessageContent | null> {
+    const company = ctx.company;
     let template = row.content.text ?? '';
     let variables: Record<string, string> = {};
+    let approved: { name: string; language: string; parameters: string[] } | null = null;
     if (row.kind === 'reminder') {
       const appointment = row.appointmentId ? await repos.appointments.findById(row.companyId, row.appointmentId) : null;
       if (!appointment || !isLive(appointment.status)) return null;
@@ -170,6 +172,8 @@ export class SendTimedMessages implements TimedSends {
         repos.schedulingCatalog.reminderSettings(row.companyId),
       ]);
       template = row.content.text ?? type?.reminderText ?? settings?.reminderText ?? DEFAULT_REMINDER_TEXT;
+      // An official box opens a conversation only with an approved template: the type's, when it has one.
+      if (type?.reminderTemplate && this.gateway.capabilities(ctx.setor, row.keyMode).templates) approved = type.reminderTemplate;
       variables = {
         servico: type?.name ?? '',
         profissional: professional?.name ?? '',
@@ -179,7 +183,12 @@ export class SendTimedMessages implements TimedSends {
         hora_agendamento: zonedClock(appointment.startsAt, appointment.timezone),
       };
     }
-    const text = personalise(template, { phone: row.phone, name: row.clientName, variables, now, timeZone: company.timezone });
+    const personalisation = { phone: row.phone, name: row.clientName, variables, now, timeZone: company.timezone };
+    if (approved) {
+      const parameters = approved.parameters.map((p) => ({ type: 'text', text: personalise(p, personalisation) }));
+      return { type: 'template', template: { name: approved.name, language: approved.language, components: parameters.length > 0 ? [{ type: 'body', parameters }] : [] } };
+    }
+    const text = personalise(template, personalisation);
     const { mediaUrl, mediaType, mediaFilename } = row.content;
     if (mediaUrl && mediaType) {
       const media = { url: mediaUrl, mediaType: mediaType as 'image', ...(mediaFilename ? { filename: mediaFilename } : {}) };
