@@ -258,6 +258,42 @@ describe('appointments over HTTP', () => {
   });
 });
 
+describe('the operator’s scheduling catalogue over HTTP', () => {
+  it('validates units, schedules, services and types, and the reminder offsets fall back request → type → company → default', async () => {
+    const c = await clinic();
+    const post = (path: string, body: unknown) => request(api.app).post(c.admin(path)).set(api.adminAuth).send(body as object);
+    expect((await post('/units', { name: 'X', timezone: 'Mars/Olympus' })).body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect((await request(api.app).post('/admin/v1/companies/00000000-0000-4000-8000-000000000000/units').set(api.adminAuth).send({ name: 'X', timezone: 'UTC' })).status).toBe(404);
+    expect((await request(api.app).post('/admin/v1/companies/not-a-uuid/units').set(api.adminAuth).send({ name: 'X', timezone: 'UTC' })).status).toBe(400);
+    const overlapping = [
+      { unit_id: c.unit.id, weekday: 1, start: '08:00', end: '12:00' },
+      { unit_id: c.unit.id, weekday: 1, start: '11:00', end: '14:00' },
+    ];
+    const pro = c.pros[0];
+    const schedule = await request(api.app).put(c.admin(`/professionals/${pro.id}/schedule`)).set(api.adminAuth).send({ schedule: overlapping });
+    expect([schedule.status, schedule.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const other = (await post('/units', { name: 'Sul', timezone: 'America/Noronha' })).body.data;
+    const services = await request(api.app).put(c.admin(`/professionals/${pro.id}/services`)).set(api.adminAuth).send({ services: [{ appointment_type_id: c.type.id, unit_id: other.id }] });
+    expect(services.status).toBe(400);
+    const unitPatch = await request(api.app).patch(c.admin(`/units/${other.id}`)).set(api.adminAuth).send({ open_on_holidays: true, address: { uf: 'pe' } });
+    expect(unitPatch.body.data).toMatchObject({ open_on_holidays: true, timezone: 'America/Noronha', address: { uf: 'PE' } });
+    expect((await request(api.app).patch(c.admin(`/appointment-types/${c.type.id}`)).set(api.adminAuth).send({ duration_minutes: 2 })).status).toBe(400);
+
+    const book = async (i: number, extra: Record<string, unknown> = {}) =>
+      (await request(api.app).post('/v1/appointments').set(c.auth).send({ appointment_type_id: c.type.id, starts_at: `${day(5)}T${String(12 + i).padStart(2, '0')}:00:00.000Z`, phone: '+5592922221111', ...extra })).body.data;
+    const offsetsOf = (a: { reminders: { offset_minutes: number }[] }) => a.reminders.map((r) => r.offset_minutes);
+    expect(offsetsOf(await book(0))).toEqual([1440, 120]);
+    const saved = await request(api.app).put(c.admin('/reminder-settings')).set(api.adminAuth).send({ reminder_offsets_minutes: [30, 180] });
+    expect(saved.body.data).toEqual({ reminder_offsets_minutes: [180, 30], reminder_text: null, effective_reminder_offsets_minutes: [180, 30] });
+    expect(offsetsOf(await book(1))).toEqual([180, 30]);
+    await request(api.app).patch(c.admin(`/appointment-types/${c.type.id}`)).set(api.adminAuth).send({ reminder_offsets_minutes: [45] }).expect(200);
+    expect(offsetsOf(await book(2))).toEqual([45]);
+    expect(offsetsOf(await book(3, { reminder_offsets_minutes: [15, 600] }))).toEqual([600, 15]);
+    const tooShort = await request(api.app).post('/v1/appointments').set(c.auth).send({ appointment_type_id: c.type.id, starts_at: `${day(5)}T17:00:00.000Z`, phone: '+5592922221111', reminder_offsets_minutes: [5] });
+    expect(tooShort.status).toBe(400);
+  });
+});
+
 describe('scheduled messages over HTTP', () => {
   it('creates, reads, lists and cancels; send_at bounds, safe hours, 404 box and 402 pending quota', async () => {
     const c = await clinic({ plan_code: 'trial', safe_hours: { start: 8, end: 20 } });
