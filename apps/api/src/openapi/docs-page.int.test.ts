@@ -73,7 +73,8 @@ it('renders the API reference at /docs from this server alone', async () => {
   expect(response?.status()).toBe(200);
 
   for (const title of ['Send a message', 'Create a campaign', 'Read a campaign', 'Register a webhook', 'Create a channel instance', 'Read limits, capacity and balance']) {
-    await page.getByText(title, { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Scalar renders the whole reference (about 150 operations) before the later titles show.
+    await page.getByText(title, { exact: true }).first().waitFor({ state: 'visible', timeout: 90_000 });
   }
   const text = await page.locator('body').innerText();
   expect(text).toContain('/v1/messages');
@@ -83,7 +84,7 @@ it('renders the API reference at /docs from this server alone', async () => {
   expect(refused).toEqual([]);
   expect(requested.filter((url) => !url.startsWith(`${base}/`) && !url.startsWith('data:') && !url.startsWith('blob:'))).toEqual([]);
   expect(requested).toContain(`${base}/v1/openapi.json`);
-}, 90_000);
+}, 180_000);
 
 it("starts with the API key's bearer scheme selected: a pasted key goes straight into the requests", async () => {
   const page = await context.newPage();
