@@ -23,14 +23,14 @@ export function tagView(t: Tag) {
   return { id: t.id, name: t.name, description: t.description ?? null, color: t.color ?? null, created_at: iso(t.createdAt), updated_at: iso(t.updatedAt ?? t.createdAt) };
 }
 
-/** The 360 view: the list fields plus tags, tickets and appointments (empty until those areas exist), affinities and stats. */
-export function contactDetailView(d: ContactDetail, now: Date) {
+/** The 360 view: the list fields plus tags, tickets (empty until that area exists), the next appointments, affinities and stats. */
+export function contactDetailView(d: ContactDetail, now: Date, upcomingAppointments: readonly unknown[] = []) {
   return {
     ...contactView(d.contact, now),
     tags: d.tags.map(tagView),
     active_tickets: [],
     recent_tickets: [],
-    upcoming_appointments: [],
+    upcoming_appointments: upcomingAppointments,
     affinities: d.affinities.map((a) => ({ setor_id: a.setorId, source: a.source, created_at: iso(a.createdAt) })),
     stats: {
       conversations: d.stats.conversations,

@@ -1,5 +1,6 @@
 import {
   Clock,
+  UpcomingAppointments,
   ContactFieldTypes,
   ManageContactFields,
   ManageContacts,
@@ -15,6 +16,7 @@ import {
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
+import { appointmentView } from '../scheduling/scheduling-views.js';
 import { contactDetailView, contactView, fieldView } from './contact-views.js';
 import { ContactIdempotency } from './contacts.module.js';
 
@@ -62,7 +64,7 @@ const ContactDetail = component(
     tags: s.array(TagSchema),
     active_tickets: s.array({ type: 'object' }, { description: 'Empty until the tickets area exists.' }),
     recent_tickets: s.array({ type: 'object' }, { description: 'Empty until the tickets area exists.' }),
-    upcoming_appointments: s.array({ type: 'object' }, { description: 'Empty until the scheduling area exists.' }),
+    upcoming_appointments: s.array({ type: 'object' }, { description: 'The next (at most 10) scheduled or confirmed appointments, soonest first, as GET /v1/appointments lists them.' }),
     affinities: s.array(s.object({ setor_id: s.uuid(), source: s.string(), created_at: s.dateTime() })),
     stats: s.object({ conversations: s.integer(), messages_sent: s.integer(), last_inbound_at: s.nullableDateTime(), last_outbound_at: s.nullableDateTime() }),
   }),
@@ -206,7 +208,9 @@ export const contactsRoutes = [
     response: { status: 200, description: 'The contact with its tags, tickets, appointments, affinities and stats.', data: ContactDetail },
     errors: ['NOT_FOUND'],
     async handler({ params, principal, use }) {
-      return contactDetailView(await use(ReadContacts).detail(principal.company.id, params.id), use<Clock>(Clock).now());
+      const detail = await use(ReadContacts).detail(principal.company.id, params.id);
+      const upcoming = await use(UpcomingAppointments).execute(principal.company.id, detail.contact.id);
+      return contactDetailView(detail, use<Clock>(Clock).now(), upcoming.map(appointmentView));
     },
   }),
   defineRoute({

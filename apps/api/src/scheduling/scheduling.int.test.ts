@@ -95,6 +95,21 @@ describe('appointments over HTTP', () => {
     expect(after[1].professional_ids).toEqual(first.professional_ids.filter((p: string) => p !== a.professional_id));
   });
 
+  it("shows a contact's upcoming appointments in its 360 view, soonest first, and not the cancelled ones", async () => {
+    const c = await clinic();
+    const slots = (await request(api.app).get(`/v1/appointments/availability?appointment_type_id=${c.type.id}&from=${day(3)}&to=${day(3)}`).set(c.auth).expect(200)).body.data.items;
+    const book = async (startsAt: string) =>
+      (await request(api.app).post('/v1/appointments').set(c.auth).send({ appointment_type_id: c.type.id, starts_at: startsAt, phone: '+5592988880001', name: 'Rita' }).expect(201)).body.data;
+    const later = await book(slots[4].starts_at);
+    const sooner = await book(slots[0].starts_at);
+    const cancelled = await book(slots[8].starts_at);
+    await request(api.app).delete(`/v1/appointments/${cancelled.id}`).set(c.auth).send({ reason: 'não pode' }).expect(200);
+    const reader = await api.createKey(c.company.id, { scopes: ['contacts:read'], mode: 'live', rpm: 100_000 });
+    const contact = (await request(api.app).get(`/v1/contacts/${sooner.client.id}`).set({ Authorization: `Bearer ${reader}` }).expect(200)).body.data;
+    expect(contact.upcoming_appointments.map((x: { id: string }) => x.id)).toEqual([sooner.id, later.id]);
+    expect(contact.upcoming_appointments[0]).toMatchObject({ status: 'scheduled', starts_at: sooner.starts_at, local: { timezone: 'America/Manaus' } });
+  });
+
   it('50 concurrent bookings of one professional’s slot give exactly one 201; the others 409 SLOT_TAKEN with alternatives', async () => {
     const c = await clinic();
     const startsAt = `${day(3)}T14:00:00.000Z`; // 10:00 in Manaus
