@@ -2234,6 +2234,114 @@ export interface paths {
         patch: operations["adminUpdateAppointmentType"];
         trace?: never;
     };
+    "/admin/v1/units/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a unit (by id) */
+        patch: operations["adminUpdateUnitById"];
+        trace?: never;
+    };
+    "/admin/v1/professionals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a professional (by id) */
+        patch: operations["adminUpdateProfessionalById"];
+        trace?: never;
+    };
+    "/admin/v1/professionals/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a professional’s schedule (by id)
+         * @description Weekdays 0-6 (0 Sunday), `HH:MM` in the unit’s zone; windows of one unit and weekday may not overlap.
+         */
+        put: operations["adminReplaceProfessionalScheduleById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/professionals/{id}/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a professional’s services (by id) */
+        put: operations["adminReplaceProfessionalServicesById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/professionals/{id}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block a professional’s time (by id)
+         * @description 409 CONFLICT over an appointment or another block (the same exclusion constraint as bookings).
+         */
+        post: operations["adminBlockProfessionalTimeById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/appointment-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update an appointment type (by id) */
+        patch: operations["adminUpdateAppointmentTypeById"];
+        trace?: never;
+    };
     "/admin/v1/companies/{id}/reminder-settings": {
         parameters: {
             query?: never;
@@ -3738,7 +3846,7 @@ export interface components {
             active_tickets: Record<string, never>[];
             /** @description Empty until the tickets area exists. */
             recent_tickets: Record<string, never>[];
-            /** @description Empty until the scheduling area exists. */
+            /** @description The next (at most 10) scheduled or confirmed appointments, soonest first, as GET /v1/appointments lists them. */
             upcoming_appointments: Record<string, never>[];
             affinities: {
                 /** Format: uuid */
@@ -5040,6 +5148,83 @@ export interface components {
             active?: boolean;
         };
         AdminUpdateAppointmentTypeRequest: {
+            name?: string;
+            duration_minutes?: number;
+            buffer_before_minutes?: number;
+            buffer_after_minutes?: number;
+            slot_interval_minutes?: number;
+            min_notice_minutes?: number;
+            max_advance_days?: number;
+            price?: number | null;
+            unit_ids?: string[];
+            reminder_offsets_minutes?: number[] | null;
+            reminder_text?: string | null;
+            reminder_template?: {
+                name: string;
+                language: string;
+                parameters?: string[];
+            } | null;
+            active?: boolean;
+        };
+        AdminUpdateUnitByIdRequest: {
+            name?: string;
+            address?: {
+                street?: string | null;
+                number?: string | null;
+                district?: string | null;
+                city?: string | null;
+                uf?: string | null;
+                postal_code?: string | null;
+                ibge_code?: string | null;
+            };
+            /** @description IANA zone, e.g. America/Manaus. */
+            timezone?: string;
+            open_on_holidays?: boolean;
+            active?: boolean;
+        };
+        AdminUpdateProfessionalByIdRequest: {
+            name?: string;
+            phone?: string | null;
+            active?: boolean;
+            schedule?: {
+                /** Format: uuid */
+                unit_id: string;
+                weekday: number;
+                start: string;
+                end: string;
+            }[];
+            services?: {
+                /** Format: uuid */
+                appointment_type_id: string;
+                /** Format: uuid */
+                unit_id: string;
+            }[];
+        };
+        AdminReplaceProfessionalScheduleByIdRequest: {
+            schedule: {
+                /** Format: uuid */
+                unit_id: string;
+                weekday: number;
+                start: string;
+                end: string;
+            }[];
+        };
+        AdminReplaceProfessionalServicesByIdRequest: {
+            services: {
+                /** Format: uuid */
+                appointment_type_id: string;
+                /** Format: uuid */
+                unit_id: string;
+            }[];
+        };
+        AdminBlockProfessionalTimeByIdRequest: {
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            ends_at: string;
+            reason?: string;
+        };
+        AdminUpdateAppointmentTypeByIdRequest: {
             name?: string;
             duration_minutes?: number;
             buffer_before_minutes?: number;
@@ -12757,6 +12942,239 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AdminUpdateAppointmentTypeRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AppointmentType"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateUnitById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the unit; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUpdateUnitByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Unit"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateProfessionalById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the professional; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUpdateProfessionalByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Professional"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminReplaceProfessionalScheduleById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the professional; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminReplaceProfessionalScheduleByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Professional"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminReplaceProfessionalServicesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the professional; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminReplaceProfessionalServicesByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Professional"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminBlockProfessionalTimeById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the professional; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminBlockProfessionalTimeByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description Blocked. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            professional_id: string;
+                            /** Format: date-time */
+                            starts_at: string;
+                            /** Format: date-time */
+                            ends_at: string;
+                            reason: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateAppointmentTypeById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the appointment type; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUpdateAppointmentTypeByIdRequest"];
             };
         };
         responses: {

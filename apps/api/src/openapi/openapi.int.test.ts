@@ -267,6 +267,13 @@ describe('real answers conform to the documented response schemas', () => {
       await call('patch', '/admin/v1/companies/:id/professionals/:professionalId', proIds, 200, { body: { phone: '+5592988887777' }, headers: admin });
       const far = new Date(Date.now() + 20 * 86_400_000);
       await call('post', '/admin/v1/companies/:id/professionals/:professionalId/blocks', proIds, 201, { body: { starts_at: far.toISOString(), ends_at: new Date(far.getTime() + 3_600_000).toISOString() }, headers: admin });
+      // The spec's by-id paths (business.md §8).
+      await call('patch', '/admin/v1/units/:id', { id: unit.data.id }, 200, { body: { open_on_holidays: false }, headers: admin });
+      await call('patch', '/admin/v1/appointment-types/:id', { id: type.data.id }, 200, { body: { price: 89.9 }, headers: admin });
+      await call('put', '/admin/v1/professionals/:id/schedule', { id: pro.data.id }, 200, { body: { schedule: week }, headers: admin });
+      await call('put', '/admin/v1/professionals/:id/services', { id: pro.data.id }, 200, { body: { services: [{ appointment_type_id: type.data.id, unit_id: unit.data.id }] }, headers: admin });
+      await call('patch', '/admin/v1/professionals/:id', { id: pro.data.id }, 200, { body: { phone: '+5592988887776' }, headers: admin });
+      await call('post', '/admin/v1/professionals/:id/blocks', { id: pro.data.id }, 201, { body: { starts_at: new Date(far.getTime() + 86_400_000).toISOString(), ends_at: new Date(far.getTime() + 86_400_000 + 3_600_000).toISOString() }, headers: admin });
       await call('put', '/admin/v1/companies/:id/reminder-settings', { id: company.id }, 200, { body: { reminder_offsets_minutes: [60] }, headers: admin });
       await call('get', '/admin/v1/companies/:id/reminder-settings', { id: company.id }, 200, { headers: admin });
       await call('get', '/v1/units', {}, 200);

@@ -328,6 +328,107 @@ export const schedulingAdminRoutes = [
       return appointmentTypeView(await use(ManageSchedulingCatalog).updateType(params.id, params.typeId, typeInput(body)));
     },
   }),
+  // The spec's by-id paths (business.md §8): the same operations, the company taken from the record.
+  defineRoute({
+    method: 'patch',
+    path: '/admin/v1/units/:id',
+    auth: admin,
+    params: { id: adminIdParam('unit') },
+    operationId: 'adminUpdateUnitById',
+    summary: 'Update a unit (by id)',
+    tag,
+    body: { schema: typed<UnitBody>({ type: 'object', additionalProperties: false, properties: unitProperties }) },
+    response: { status: 200, description: 'Updated.', data: UnitSchema },
+    async handler({ params, body, use }) {
+      const catalog = use(ManageSchedulingCatalog);
+      return unitView(await catalog.updateUnit(await catalog.companyOf('unit', params.id), params.id, unitInput(body)));
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/admin/v1/professionals/:id',
+    auth: admin,
+    params: { id: adminIdParam('professional') },
+    operationId: 'adminUpdateProfessionalById',
+    summary: 'Update a professional (by id)',
+    tag,
+    body: { schema: typed<ProfessionalBody>({ type: 'object', additionalProperties: false, properties: professionalProperties }) },
+    response: { status: 200, description: 'Updated.', data: ProfessionalSchema },
+    async handler({ params, body, use }) {
+      const catalog = use(ManageSchedulingCatalog);
+      return professionalView(await catalog.updateProfessional(await catalog.companyOf('professional', params.id), params.id, professionalInput(body)));
+    },
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/admin/v1/professionals/:id/schedule',
+    auth: admin,
+    params: { id: adminIdParam('professional') },
+    operationId: 'adminReplaceProfessionalScheduleById',
+    summary: 'Replace a professional’s schedule (by id)',
+    description: 'Weekdays 0-6 (0 Sunday), `HH:MM` in the unit’s zone; windows of one unit and weekday may not overlap.',
+    tag,
+    body: { schema: typed<{ schedule: ScheduleItem[] }>({ type: 'object', additionalProperties: false, required: ['schedule'], properties: { schedule: scheduleSchema } }) },
+    response: { status: 200, description: 'Updated.', data: ProfessionalSchema },
+    async handler({ params, body, use }) {
+      const catalog = use(ManageSchedulingCatalog);
+      return professionalView(await catalog.updateProfessional(await catalog.companyOf('professional', params.id), params.id, { schedule: schedule(body.schedule) }));
+    },
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/admin/v1/professionals/:id/services',
+    auth: admin,
+    params: { id: adminIdParam('professional') },
+    operationId: 'adminReplaceProfessionalServicesById',
+    summary: 'Replace a professional’s services (by id)',
+    tag,
+    body: { schema: typed<{ services: ServiceItem[] }>({ type: 'object', additionalProperties: false, required: ['services'], properties: { services: servicesSchema } }) },
+    response: { status: 200, description: 'Updated.', data: ProfessionalSchema },
+    async handler({ params, body, use }) {
+      const catalog = use(ManageSchedulingCatalog);
+      return professionalView(await catalog.updateProfessional(await catalog.companyOf('professional', params.id), params.id, { services: services(body.services) }));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/admin/v1/professionals/:id/blocks',
+    auth: admin,
+    params: { id: adminIdParam('professional') },
+    operationId: 'adminBlockProfessionalTimeById',
+    summary: 'Block a professional’s time (by id)',
+    description: '409 CONFLICT over an appointment or another block (the same exclusion constraint as bookings).',
+    tag,
+    body: {
+      schema: typed<{ starts_at: string; ends_at: string; reason?: string }>({
+        type: 'object',
+        additionalProperties: false,
+        required: ['starts_at', 'ends_at'],
+        properties: { starts_at: { type: 'string', format: 'date-time' }, ends_at: { type: 'string', format: 'date-time' }, reason: { type: 'string', maxLength: 500 } },
+      }),
+    },
+    response: { status: 201, description: 'Blocked.', data: Block },
+    errors: ['CONFLICT'],
+    async handler({ params, body, use }) {
+      const catalog = use(ManageSchedulingCatalog);
+      return blockView(await catalog.addBlock(await catalog.companyOf('professional', params.id), params.id, { startsAt: new Date(body.starts_at), endsAt: new Date(body.ends_at), reason: body.reason ?? null }));
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/admin/v1/appointment-types/:id',
+    auth: admin,
+    params: { id: adminIdParam('appointment type') },
+    operationId: 'adminUpdateAppointmentTypeById',
+    summary: 'Update an appointment type (by id)',
+    tag,
+    body: { schema: typed<TypeBody>({ type: 'object', additionalProperties: false, properties: typeProperties }) },
+    response: { status: 200, description: 'Updated.', data: AppointmentTypeSchema },
+    async handler({ params, body, use }) {
+      const catalog = use(ManageSchedulingCatalog);
+      return appointmentTypeView(await catalog.updateType(await catalog.companyOf('type', params.id), params.id, typeInput(body)));
+    },
+  }),
   defineRoute({
     method: 'get',
     path: '/admin/v1/companies/:id/reminder-settings',

@@ -309,6 +309,49 @@ describe('the operator’s scheduling catalogue over HTTP', () => {
   });
 });
 
+describe('the operator’s scheduling catalogue by id (business.md §8 paths)', () => {
+  it('patches units, professionals and types by id, replaces schedule and services, blocks time (409 over an appointment); unknown id 404, malformed 400', async () => {
+    const c = await clinic();
+    const adm = (method: 'patch' | 'put' | 'post', path: string, body: object) => request(api.app)[method](`/admin/v1${path}`).set(api.adminAuth).send(body);
+    const unit = await adm('patch', `/units/${c.unit.id}`, { open_on_holidays: true, address: { uf: 'am' } });
+    expect([unit.status, unit.body.data]).toEqual([200, expect.objectContaining({ id: c.unit.id, open_on_holidays: true, address: expect.objectContaining({ uf: 'AM' }) })]);
+    const type = await adm('patch', `/appointment-types/${c.type.id}`, { price: 120 });
+    expect([type.status, type.body.data.id, type.body.data.price]).toEqual([200, c.type.id, 120]);
+    expect((await adm('patch', `/appointment-types/${c.type.id}`, { duration_minutes: 2 })).status).toBe(400);
+    const pro = c.pros[0];
+    const renamed = await adm('patch', `/professionals/${pro.id}`, { name: 'Dr. Bruno' });
+    expect([renamed.status, renamed.body.data.name]).toEqual([200, 'Dr. Bruno']);
+    const week = [1, 2, 3].map((weekday) => ({ unit_id: c.unit.id, weekday, start: '08:00', end: '12:00' }));
+    const sched = await adm('put', `/professionals/${pro.id}/schedule`, { schedule: week });
+    expect([sched.status, sched.body.data.schedule.length]).toEqual([200, 3]);
+    const overlapping = await adm('put', `/professionals/${pro.id}/schedule`, { schedule: [...week, { unit_id: c.unit.id, weekday: 1, start: '11:00', end: '13:00' }] });
+    expect(overlapping.status).toBe(400);
+    const svc = await adm('put', `/professionals/${pro.id}/services`, { services: [{ appointment_type_id: c.type.id, unit_id: c.unit.id }] });
+    expect([svc.status, svc.body.data.services]).toEqual([200, [{ appointment_type_id: c.type.id, unit_id: c.unit.id }]]);
+    const other = c.pros[1];
+    const booked = (await request(api.app).post('/v1/appointments').set(c.auth).send({ appointment_type_id: c.type.id, phone: '+5592966665554', starts_at: `${day(3)}T14:00:00.000Z`, professional_id: other.id })).body.data;
+    expect(booked.id).toEqual(expect.any(String));
+    const over = await adm('post', `/professionals/${other.id}/blocks`, { starts_at: `${day(3)}T13:00:00.000Z`, ends_at: `${day(3)}T16:00:00.000Z` });
+    expect(over.status).toBe(409);
+    const free = await adm('post', `/professionals/${other.id}/blocks`, { starts_at: `${day(7)}T13:00:00.000Z`, ends_at: `${day(7)}T16:00:00.000Z`, reason: 'Congresso' });
+    expect([free.status, free.body.data.professional_id, free.body.data.reason]).toEqual([201, other.id, 'Congresso']);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const [method, path, body] of [
+      ['patch', `/units/${unknown}`, { active: false }],
+      ['patch', `/professionals/${unknown}`, { active: false }],
+      ['put', `/professionals/${unknown}/schedule`, { schedule: [] }],
+      ['put', `/professionals/${unknown}/services`, { services: [] }],
+      ['post', `/professionals/${unknown}/blocks`, { starts_at: `${day(8)}T13:00:00.000Z`, ends_at: `${day(8)}T14:00:00.000Z` }],
+      ['patch', `/appointment-types/${unknown}`, { active: false }],
+    ] as const) {
+      expect([path, (await adm(method, path, body)).status]).toEqual([path, 404]);
+      expect([path, (await adm(method, path.replace(unknown, 'not-a-uuid'), body)).status]).toEqual([path, 400]);
+    }
+    // Another company's unit is found by its own id, never through the wrong company.
+    expect((await request(api.app).patch(`/admin/v1/companies/${unknown}/units/${c.unit.id}`).set(api.adminAuth).send({ active: true })).status).toBe(404);
+  }, 30_000);
+});
+
 describe('scheduled messages over HTTP', () => {
   it('creates, reads, lists and cancels; send_at bounds, safe hours, 404 box and 402 pending quota', async () => {
     const c = await clinic({ plan_code: 'trial', safe_hours: { start: 8, end: 20 } });

@@ -43,6 +43,13 @@ export class ManageSchedulingCatalog {
     if (!(await repos.companies.findById(companyId))) throw new NotFoundError('Company');
   }
 
+  /** The company owning a unit, professional or type by its id alone (business.md §8 by-id routes); 404 when unknown. */
+  async companyOf(kind: 'unit' | 'professional' | 'type', id: string): Promise<string> {
+    const companyId = await this.uow.transaction((repos) => repos.schedulingCatalog.companyOf(kind, id));
+    if (!companyId) throw new NotFoundError(kind === 'unit' ? 'Unit' : kind === 'professional' ? 'Professional' : 'Appointment type');
+    return companyId;
+  }
+
   createUnit(companyId: string, input: UnitInput): Promise<Unit> {
     return this.uow.transaction(async (repos) => {
       await this.company(repos, companyId);

@@ -22,6 +22,8 @@ export interface SchedulingCatalogRepository {
   listTypes(companyId: string, filter: { active?: boolean }): Promise<AppointmentType[]>;
   reminderSettings(companyId: string): Promise<ReminderSettings | null>;
   saveReminderSettings(settings: ReminderSettings): Promise<void>;
+  /** The company a unit, professional or appointment type belongs to (null when there is none with that id). */
+  companyOf(kind: 'unit' | 'professional' | 'type', id: string): Promise<string | null>;
 }
 export const SchedulingCatalogRepository = Symbol.for('carteiro.SchedulingCatalogRepository');
 

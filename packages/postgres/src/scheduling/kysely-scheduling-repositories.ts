@@ -116,6 +116,11 @@ export class KyselySchedulingCatalogRepository implements SchedulingCatalogRepos
       .where('id', '=', u.id)
       .execute();
   }
+  async companyOf(kind: 'unit' | 'professional' | 'type', id: string): Promise<string | null> {
+    const table = kind === 'unit' ? 'scheduling_units' : kind === 'professional' ? 'scheduling_professionals' : 'appointment_types';
+    const row = await this.db.selectFrom(table).select('company_id').where('id', '=', id).executeTakeFirst();
+    return row?.company_id ?? null;
+  }
   async findUnit(companyId: string, id: string): Promise<Unit | null> {
     const row = await this.db.selectFrom('scheduling_units').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
     return row ? toUnit(row) : null;

@@ -46,6 +46,10 @@ export class InMemorySchedulingCatalogRepository implements SchedulingCatalogRep
   async updateUnit(u: Unit) {
     units(this.store).set(u.id, clone(u));
   }
+  async companyOf(kind: 'unit' | 'professional' | 'type', id: string): Promise<string | null> {
+    const table = kind === 'unit' ? units(this.store) : kind === 'professional' ? professionals(this.store) : types(this.store);
+    return table.get(id)?.companyId ?? null;
+  }
   async findUnit(companyId: string, id: string) {
     const u = units(this.store).get(id);
     return u && u.companyId === companyId ? clone(u) : null;
