@@ -30,6 +30,8 @@ const config: Config = {
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
   testTimeout: 30_000,
+  // Most suites wait on PostgreSQL and child processes, not on a core: two workers halve the wall time on 2 cores.
+  maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
 export default config;
