@@ -4879,6 +4879,15 @@ export interface components {
             timezone?: string;
             /** @description ISO 3166-1 alpha-2 country of phone numbers written without their country code (default BR). */
             default_country?: string;
+            /** @description Company reminder offsets (null: the default [1440, 120]); as PUT …/reminder-settings. */
+            reminder_offsets_minutes?: number[] | null;
+            reminder_text?: string | null;
+            /** @description Per kind; omitted kinds keep theirs, null restores the default. */
+            low_balance_thresholds?: {
+                messages?: number | null;
+                ai_credits?: number | null;
+                lead_credits?: number | null;
+            };
         };
         AdminCreateApiKeyRequest: {
             name: string;
@@ -12072,7 +12081,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The company. */
+            /** @description The company, with its reminder settings and low-balance thresholds in force. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12081,7 +12090,42 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Company"];
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            plan_code: string;
+                            /** @enum {string} */
+                            modality: "mensal" | "avulso" | "inativo";
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            avulso_balance: number;
+                            unlimited: boolean;
+                            bulk_messaging_enabled: boolean;
+                            multi_number_enabled: boolean;
+                            /** @description Effective: the company override or the plan default. */
+                            daily_limit: number;
+                            concurrent_campaigns_limit: number;
+                            company_rpm: number;
+                            safe_hours: {
+                                start: number;
+                                end: number;
+                            };
+                            timezone: string;
+                            /** @description ISO 3166-1 alpha-2 country of national phone numbers. */
+                            default_country: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            reminder_offsets_minutes: number[] | null;
+                            reminder_text: string | null;
+                            low_balance_thresholds: {
+                                messages: number | null;
+                                ai_credits: number | null;
+                                lead_credits: number | null;
+                            };
+                        };
                     };
                 };
             };

@@ -1,4 +1,4 @@
-import { AdminService, Scopes, ValidationError, type CompanySettingsInput } from '@carteiro/core';
+import { AdminService, ManageSchedulingCatalog, Scopes, SetLowBalanceThresholds, ValidationError, type CompanySettingsInput } from '@carteiro/core';
 import { adminIdParam, defineRoute } from '../http/route.js';
 import { INT4_MAX, component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import { apiKeyView, companyView, setorView, teamView } from './admin-views.js';
@@ -66,6 +66,32 @@ export const updateCompanySchema = typed<CompanyBody>({
   additionalProperties: false,
   minProperties: 1,
   properties: companySettings,
+});
+
+const reminderOffsets = { type: ['array', 'null'], maxItems: 3, items: { type: 'integer', minimum: 1, maximum: 10080 }, description: 'Company reminder offsets (null: the default [1440, 120]); as PUT …/reminder-settings.' };
+const thresholdValue = { type: ['integer', 'null'], minimum: 0, maximum: INT4_MAX };
+type PatchCompanyBody = CompanyBody & {
+  reminder_offsets_minutes?: number[] | null;
+  reminder_text?: string | null;
+  low_balance_thresholds?: Partial<Record<'messages' | 'ai_credits' | 'lead_credits', number | null>>;
+};
+
+/** PATCH /admin/v1/companies/:id (business.md §8): the settings plus reminder offsets/text and low-balance thresholds. */
+export const patchCompanySchema = typed<PatchCompanyBody>({
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    ...companySettings,
+    reminder_offsets_minutes: reminderOffsets,
+    reminder_text: { type: ['string', 'null'], maxLength: 4096 },
+    low_balance_thresholds: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Per kind; omitted kinds keep theirs, null restores the default.',
+      properties: { messages: thresholdValue, ai_credits: thresholdValue, lead_credits: thresholdValue },
+    },
+  },
 });
 
 export interface CreateApiKeyBody {
@@ -189,6 +215,13 @@ const Company = component(
   }),
 );
 
+const PatchedCompany = s.object({
+  ...(Company.properties as Record<string, JsonSchema>),
+  reminder_offsets_minutes: { type: ['array', 'null'], items: { type: 'integer' } },
+  reminder_text: s.nullableString(),
+  low_balance_thresholds: s.object({ messages: s.nullableInteger(), ai_credits: s.nullableInteger(), lead_credits: s.nullableInteger() }),
+});
+
 const apiKeyProperties: Record<string, JsonSchema> = {
   id: s.uuid(),
   company_id: s.uuid(),
@@ -269,12 +302,24 @@ export const adminRoutes = [
     description: '`null` returns a limit to the plan default.',
     tag: 'Admin',
     params: companyId,
-    body: { schema: updateCompanySchema },
-    response: { status: 200, description: 'The company.', data: Company },
+    body: { schema: patchCompanySchema },
+    response: { status: 200, description: 'The company, with its reminder settings and low-balance thresholds in force.', data: PatchedCompany },
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     async handler({ params, body, use }) {
       checkTimezone(body.timezone);
-      return companyView(await use(AdminService).updateCompany(params.id, toSettings(body)));
+      const { reminder_offsets_minutes, reminder_text, low_balance_thresholds, ...settings } = body;
+      const admin = use(AdminService);
+      const company = Object.keys(settings).length > 0 ? await admin.updateCompany(params.id, toSettings(settings)) : await admin.getCompany(params.id);
+      const catalog = use(ManageSchedulingCatalog);
+      const reminders =
+        reminder_offsets_minutes !== undefined || reminder_text !== undefined
+          ? await catalog.saveReminderSettings(params.id, {
+              ...(reminder_offsets_minutes !== undefined ? { reminderOffsetsMinutes: reminder_offsets_minutes } : {}),
+              ...(reminder_text !== undefined ? { reminderText: reminder_text } : {}),
+            })
+          : await catalog.reminderSettings(params.id);
+      const thresholds = await use(SetLowBalanceThresholds).execute(params.id, low_balance_thresholds ?? {});
+      return { ...companyView(company), reminder_offsets_minutes: reminders.reminderOffsetsMinutes, reminder_text: reminders.reminderText, low_balance_thresholds: thresholds };
     },
   }),
   defineRoute({
