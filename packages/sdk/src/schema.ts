@@ -4847,6 +4847,10 @@ export interface components {
             timezone: string;
             /** @description ISO 3166-1 alpha-2 country of national phone numbers. */
             default_country: string;
+            /** @description The operator’s quota overrides (quota name → limit); quotas not named take the plan’s. */
+            quotas: {
+                [key: string]: number;
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4887,6 +4891,13 @@ export interface components {
                 messages?: number | null;
                 ai_credits?: number | null;
                 lead_credits?: number | null;
+            };
+            /** @description Overrides of the plan quotas (business.md §0); null returns a quota to the plan’s; quotas not named keep theirs. None apply to `unlimited` companies. */
+            quotas?: {
+                appointments_per_month?: number | null;
+                scheduled_messages_pending?: number | null;
+                contracts_per_month?: number | null;
+                lead_searches_per_day?: number | null;
             };
         };
         AdminCreateApiKeyRequest: {
@@ -12114,6 +12125,10 @@ export interface operations {
                             timezone: string;
                             /** @description ISO 3166-1 alpha-2 country of national phone numbers. */
                             default_country: string;
+                            /** @description The operator’s quota overrides (quota name → limit); quotas not named take the plan’s. */
+                            quotas: {
+                                [key: string]: number;
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */

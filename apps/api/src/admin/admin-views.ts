@@ -19,6 +19,7 @@ export function companyView(company: Company) {
     safe_hours: { ...company.safeHours },
     timezone: company.timezone,
     default_country: company.defaultCountry,
+    quotas: { ...(company.quotaOverrides ?? {}) },
     created_at: company.createdAt.toISOString(),
     updated_at: company.updatedAt.toISOString(),
   };

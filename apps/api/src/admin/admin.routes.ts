@@ -1,4 +1,4 @@
-import { AdminService, ManageSchedulingCatalog, Scopes, SetLowBalanceThresholds, ValidationError, type CompanySettingsInput } from '@carteiro/core';
+import { AdminService, ManageSchedulingCatalog, QuotaNames, Scopes, SetLowBalanceThresholds, ValidationError, type CompanySettingsInput } from '@carteiro/core';
 import { adminIdParam, defineRoute } from '../http/route.js';
 import { INT4_MAX, component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import { apiKeyView, companyView, setorView, teamView } from './admin-views.js';
@@ -74,6 +74,7 @@ type PatchCompanyBody = CompanyBody & {
   reminder_offsets_minutes?: number[] | null;
   reminder_text?: string | null;
   low_balance_thresholds?: Partial<Record<'messages' | 'ai_credits' | 'lead_credits', number | null>>;
+  quotas?: Record<string, number | null>;
 };
 
 /** PATCH /admin/v1/companies/:id (business.md §8): the settings plus reminder offsets/text and low-balance thresholds. */
@@ -90,6 +91,12 @@ export const patchCompanySchema = typed<PatchCompanyBody>({
       additionalProperties: false,
       description: 'Per kind; omitted kinds keep theirs, null restores the default.',
       properties: { messages: thresholdValue, ai_credits: thresholdValue, lead_credits: thresholdValue },
+    },
+    quotas: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Overrides of the plan quotas (business.md §0); null returns a quota to the plan’s; quotas not named keep theirs. None apply to `unlimited` companies.',
+      properties: Object.fromEntries(QuotaNames.map((name) => [name, { type: ['integer', 'null'], minimum: 0, maximum: 1_000_000 }])),
     },
   },
 });
@@ -210,6 +217,7 @@ const Company = component(
     safe_hours: s.object({ start: s.integer(), end: s.integer() }),
     timezone: s.string(),
     default_country: s.string({ description: 'ISO 3166-1 alpha-2 country of national phone numbers.' }),
+    quotas: { type: 'object', additionalProperties: { type: 'integer' }, description: 'The operator’s quota overrides (quota name → limit); quotas not named take the plan’s.' },
     created_at: s.dateTime(),
     updated_at: s.dateTime(),
   }),
@@ -307,9 +315,12 @@ export const adminRoutes = [
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     async handler({ params, body, use }) {
       checkTimezone(body.timezone);
-      const { reminder_offsets_minutes, reminder_text, low_balance_thresholds, ...settings } = body;
+      const { reminder_offsets_minutes, reminder_text, low_balance_thresholds, quotas, ...settings } = body;
       const admin = use(AdminService);
-      const company = Object.keys(settings).length > 0 ? await admin.updateCompany(params.id, toSettings(settings)) : await admin.getCompany(params.id);
+      const company =
+        Object.keys(settings).length > 0 || quotas !== undefined
+          ? await admin.updateCompany(params.id, { ...toSettings(settings), ...(quotas !== undefined ? { quotaOverrides: quotas } : {}) })
+          : await admin.getCompany(params.id);
       const catalog = use(ManageSchedulingCatalog);
       const reminders =
         reminder_offsets_minutes !== undefined || reminder_text !== undefined

@@ -30,4 +30,44 @@ describe('PATCH /admin/v1/companies/:id carries reminder settings and low-balanc
     expect((await request(api.app).patch('/admin/v1/companies/00000000-0000-4000-8000-000000000000').set(api.adminAuth).send({ reminder_text: 'x' })).status).toBe(404);
     expect((await request(api.app).patch('/admin/v1/companies/not-a-uuid').set(api.adminAuth).send({ reminder_text: 'x' })).status).toBe(400);
   });
+
+  it('quotas: overrides per quota name (null returns to the plan’s) are shown by the company, used by GET /v1/limits and by the quota checks; none for unlimited', async () => {
+    const company = await api.createCompany({ plan_code: 'trial', safe_hours: { start: 0, end: 24 } });
+    const adminPost = (path: string, body: object) => request(api.app).post(`/admin/v1/companies/${company.id}${path}`).set(api.adminAuth).send(body).expect(201);
+    const unit = (await adminPost('/units', { name: 'Centro', timezone: 'America/Manaus' })).body.data;
+    const type = (await adminPost('/appointment-types', { name: 'Consulta', duration_minutes: 30, min_notice_minutes: 0, unit_ids: [unit.id] })).body.data;
+    const everyDay = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unit.id, weekday, start: '00:00', end: '24:00' }));
+    await adminPost('/professionals', { name: 'Dra. Ana', schedule: everyDay, services: [{ appointment_type_id: type.id, unit_id: unit.id }] });
+    const key = await api.createKey(company.id, { scopes: ['appointments:write', 'credits:read'], mode: 'live' });
+    const auth = { Authorization: `Bearer ${key}` };
+    const limits = async () => (await request(api.app).get('/v1/limits').set(auth)).body.data.quotas;
+    expect((await limits()).appointments_per_month.limit).toBe(50);
+
+    const patched = await request(api.app).patch(`/admin/v1/companies/${company.id}`).set(api.adminAuth).send({ quotas: { appointments_per_month: 1, lead_searches_per_day: 7 } });
+    expect([patched.status, patched.body.data.quotas]).toEqual([200, { appointments_per_month: 1, lead_searches_per_day: 7 }]);
+    expect((await request(api.app).get(`/admin/v1/companies/${company.id}`).set(api.adminAuth)).body.data.quotas).toEqual({ appointments_per_month: 1, lead_searches_per_day: 7 });
+    expect((await limits()).appointments_per_month).toMatchObject({ limit: 1, used: 0, remaining: 1 });
+    expect((await limits()).lead_searches_per_day.limit).toBe(7);
+
+    const at = (hour: number) => new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10) + `T${String(hour).padStart(2, '0')}:00:00.000Z`;
+    const book = (hour: number) => request(api.app).post('/v1/appointments').set(auth).send({ appointment_type_id: type.id, starts_at: at(hour), phone: '+5592911112222' });
+    expect((await book(14)).status).toBe(201);
+    const refused = await book(16);
+    expect([refused.status, refused.body.error.code, refused.body.error.details.limit]).toEqual([402, 'PLAN_LIMIT_REACHED', 1]);
+
+    // null returns that quota to the plan's; the other override stays.
+    const cleared = await request(api.app).patch(`/admin/v1/companies/${company.id}`).set(api.adminAuth).send({ quotas: { appointments_per_month: null } });
+    expect(cleared.body.data.quotas).toEqual({ lead_searches_per_day: 7 });
+    expect((await limits()).appointments_per_month.limit).toBe(50);
+    expect((await book(16)).status).toBe(201);
+
+    await request(api.app).patch(`/admin/v1/companies/${company.id}`).set(api.adminAuth).send({ unlimited: true }).expect(200);
+    expect((await limits()).lead_searches_per_day.limit).toBeNull();
+
+    const patch = (body: object) => request(api.app).patch(`/admin/v1/companies/${company.id}`).set(api.adminAuth).send(body);
+    expect((await patch({ quotas: { appointments_per_month: -1 } })).status).toBe(400);
+    expect((await patch({ quotas: { appointments_per_month: 1.5 } })).status).toBe(400);
+    expect((await patch({ quotas: { appointments_per_month: 1_000_001 } })).status).toBe(400);
+    expect((await patch({ quotas: { bananas: 1 } })).status).toBe(400);
+  }, 30_000);
 });

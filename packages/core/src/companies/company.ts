@@ -30,6 +30,8 @@ export interface Company {
   timezone: string;
   /** ISO 3166-1 alpha-2 country of phone numbers written without their country code; Brazil unless set. */
   defaultCountry: string;
+  /** The operator's quota overrides, quota name → limit (business.md §0); a quota not named takes the plan's. */
+  quotaOverrides?: Record<string, number>;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -89,6 +91,8 @@ export interface CompanySettingsInput {
   safeHours?: SafeHours;
   timezone?: string;
   defaultCountry?: string;
+  /** Per quota name: a limit, or null to return to the plan's; quotas not named keep theirs. */
+  quotaOverrides?: Record<string, number | null>;
 }
 
 export function validateSafeHours(safeHours: SafeHours): void {
@@ -133,7 +137,17 @@ export function createCompany(id: string, now: Date, input: CompanySettingsInput
 
 export function updateCompany(company: Company, now: Date, input: CompanySettingsInput): Company {
   const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as CompanySettingsInput;
-  const next: Company = { ...company, ...defined, updatedAt: now };
+  const { quotaOverrides: quotaChanges, ...rest } = defined;
+  const next: Company = { ...company, ...rest, updatedAt: now };
+  if (quotaChanges) {
+    const merged: Record<string, number> = { ...(company.quotaOverrides ?? {}) };
+    for (const [name, limit] of Object.entries(quotaChanges)) {
+      if (limit === null) delete merged[name];
+      else merged[name] = limit;
+    }
+    if (Object.keys(merged).length > 0) next.quotaOverrides = merged;
+    else delete next.quotaOverrides;
+  }
   validateSafeHours(next.safeHours);
   validateDefaultCountry(next.defaultCountry);
   return next;

@@ -31,9 +31,9 @@ export type QuotaOverrides = Partial<Record<QuotaName, number | null>>;
  * The limit in force for a company, or null when it has none (an `unlimited` company).
  * `overrides` are the operator's, when the caller has them.
  */
-export function quotaLimit(company: Pick<Company, 'planCode' | 'unlimited'>, quota: QuotaName, overrides: QuotaOverrides = {}): number | null {
+export function quotaLimit(company: Pick<Company, 'planCode' | 'unlimited' | 'quotaOverrides'>, quota: QuotaName, overrides: QuotaOverrides = {}): number | null {
   if (company.unlimited) return null;
-  const override = overrides[quota];
+  const override = overrides[quota] ?? company.quotaOverrides?.[quota];
   if (override !== undefined && override !== null) return override;
   const [trial, basic, other] = PLAN_LIMITS[quota];
   return company.planCode === 'trial' ? trial : company.planCode === 'basic' ? basic : other;
@@ -58,7 +58,7 @@ export function quotaWindow(quota: QuotaName, now: Date, timeZone: string): { fr
 
 /** One quota check: the company, which quota, how much is used now, and how much the action adds. */
 export interface QuotaCheck {
-  company: Pick<Company, 'planCode' | 'unlimited' | 'timezone'>;
+  company: Pick<Company, 'planCode' | 'unlimited' | 'timezone' | 'quotaOverrides'>;
   quota: QuotaName;
   used: number;
   now: Date;

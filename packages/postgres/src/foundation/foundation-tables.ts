@@ -19,6 +19,8 @@ export interface CompaniesTable {
   safe_hours_end: number;
   timezone: string;
   default_country: Generated<string>;
+  /** Quota name → limit (0013); absent quotas take the plan's. */
+  quota_overrides: ColumnType<Record<string, number>, string | undefined, string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

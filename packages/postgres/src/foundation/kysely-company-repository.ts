@@ -21,12 +21,14 @@ export function toCompany(row: Selectable<CompaniesTable>): Company {
     safeHours: { start: row.safe_hours_start, end: row.safe_hours_end },
     timezone: row.timezone,
     defaultCountry: row.default_country,
+    // Absent rather than {} when the operator set none, as a new company has.
+    ...(row.quota_overrides && Object.keys(row.quota_overrides).length > 0 ? { quotaOverrides: row.quota_overrides } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-function toRow(c: Company): Selectable<CompaniesTable> {
+function toRow(c: Company): Omit<Selectable<CompaniesTable>, 'quota_overrides'> & { quota_overrides: string } {
   return {
     id: c.id,
     name: c.name,
@@ -44,6 +46,7 @@ function toRow(c: Company): Selectable<CompaniesTable> {
     safe_hours_end: c.safeHours.end,
     timezone: c.timezone,
     default_country: c.defaultCountry,
+    quota_overrides: JSON.stringify(c.quotaOverrides ?? {}),
     created_at: c.createdAt,
     updated_at: c.updatedAt,
   };

@@ -97,7 +97,7 @@ export class KyselyRequestGate implements RequestGate {
              c.multi_number_enabled AS c_multi_number_enabled, c.daily_limit AS c_daily_limit,
              c.concurrent_campaigns_limit AS c_concurrent_campaigns_limit, c.company_rpm AS c_company_rpm,
              c.safe_hours_start AS c_safe_hours_start, c.safe_hours_end AS c_safe_hours_end, c.timezone AS c_timezone,
-             c.default_country AS c_default_country,
+             c.default_country AS c_default_country, c.quota_overrides AS c_quota_overrides,
              c.created_at AS c_created_at, c.updated_at AS c_updated_at,
              hk.count AS key_total, hc.count AS company_total
       FROM admitted a
@@ -138,6 +138,7 @@ export class KyselyRequestGate implements RequestGate {
           safe_hours_end: row.c_safe_hours_end,
           timezone: row.c_timezone,
           default_country: row.c_default_country,
+          quota_overrides: row.c_quota_overrides,
           created_at: row.c_created_at,
           updated_at: row.c_updated_at,
         }),
