@@ -228,6 +228,10 @@ abstract class AppointmentWriter {
     now: Date,
     ignoreAppointmentId?: string,
   ): Promise<{ unit: Unit; professional: Professional }> {
+    // The checks of time alone come first: a start too soon or too far ahead is refused as such, whatever the
+    // working hours or holidays of that moment (which would otherwise answer first without a professional given).
+    if (startsAt.getTime() < now.getTime() + type.minNoticeMinutes * MINUTE) throw unprocessable('min_notice');
+    if (startsAt.getTime() > now.getTime() + type.maxAdvanceDays * DAY) throw unprocessable('max_advance');
     let professional: Professional | null = null;
     if (requested.professionalId) {
       professional = await repos.schedulingCatalog.findProfessional(companyId, requested.professionalId);
