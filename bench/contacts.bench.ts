@@ -3,15 +3,13 @@
 //   node --import ./scripts/ts-loader/register.mjs bench/contacts.bench.ts
 // Env: BENCH_CONTACTS (1000000), BENCH_LOOKUPS (1000), BENCH_SEARCHES (300), BENCH_IMPORT_ROWS (10000),
 // BENCH_RULE_TEXTS (100000), BENCH_DATABASE_URL (an existing server instead of an embedded one).
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCompany, CreateContactImport, matchingRules, RunContactImport, type TagRule, type TagRuleMatchType } from '@carteiro/core';
-import { createDb, ensureDatabase, KyselyUnitOfWork, kyselyRepositories, migrateToLatest, startEmbeddedPostgres } from '@carteiro/postgres';
+import { createDb, KyselyUnitOfWork, kyselyRepositories, migrateToLatest } from '@carteiro/postgres';
 import { SystemClock, UuidGenerator } from '@carteiro/system';
 import { sql } from 'kysely';
+import { startBenchDatabase } from './support/tenant.js';
 
 export interface ContactsBenchResult {
   contacts: number;
@@ -46,23 +44,9 @@ export async function runContactsBench(log: (line: string) => void = console.log
   const importRows = env('BENCH_IMPORT_ROWS', 10_000);
   const ruleTexts = env('BENCH_RULE_TEXTS', 100_000);
 
-  let dataDir: string | null = null;
-  let stopPg: (() => Promise<void>) | null = null;
-  let url = process.env.BENCH_DATABASE_URL;
-  const name = `bench_contacts_${randomUUID().slice(0, 8)}`;
-  if (!url) {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'carteiro-bench-'));
-    const pg = await startEmbeddedPostgres({ dataDir, ephemeral: true });
-    stopPg = pg.stop;
-    await ensureDatabase(pg.adminUrl, name);
-    url = pg.urlFor(name);
-  } else {
-    await ensureDatabase(url, name);
-    const parsed = new URL(url);
-    parsed.pathname = `/${name}`;
-    url = parsed.toString();
-  }
-  const db = createDb(url, { poolSize: 8, applicationName: 'carteiro-bench-contacts' });
+  // One embedded PostgreSQL (or BENCH_DATABASE_URL) with a database of its own, as every benchmark.
+  const database = await startBenchDatabase('contacts');
+  const db = createDb(database.url, { poolSize: 8, applicationName: 'carteiro-bench-contacts' });
   try {
     await migrateToLatest(db);
     const clock = new SystemClock();
@@ -191,8 +175,7 @@ export async function runContactsBench(log: (line: string) => void = console.log
     };
   } finally {
     await db.destroy();
-    await stopPg?.();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await database.stop();
   }
 }
 

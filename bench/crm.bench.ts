@@ -4,9 +4,7 @@
 //   node --import ./scripts/ts-loader/register.mjs bench/crm.bench.ts
 // Env: BENCH_OPPORTUNITIES (100000), BENCH_CRM_QUERIES (300), BENCH_CONTRACT_SENDS (30),
 // BENCH_DATABASE_URL (an existing server instead of an embedded one).
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -21,10 +19,11 @@ import {
   type OpportunityFilter,
 } from '@carteiro/core';
 import { ChannelSimulator } from '@carteiro/channels';
-import { createDb, ensureDatabase, KyselyChannelSimulatorStore, KyselyUnitOfWork, kyselyRepositories, migrateToLatest, startEmbeddedPostgres } from '@carteiro/postgres';
+import { createDb, KyselyChannelSimulatorStore, KyselyUnitOfWork, kyselyRepositories, migrateToLatest } from '@carteiro/postgres';
 import { ConfiguredSigningProviders, PdfkitContractRenderer, SimulatorSigningProvider } from '@carteiro/signing';
 import { SystemClock, UuidGenerator } from '@carteiro/system';
 import { sql } from 'kysely';
+import { startBenchDatabase } from './support/tenant.js';
 
 export interface CrmBenchResult {
   opportunities: number;
@@ -61,23 +60,9 @@ export async function runCrmBench(log: (line: string) => void = console.log): Pr
   const queries = env('BENCH_CRM_QUERIES', 300);
   const sends = env('BENCH_CONTRACT_SENDS', 30);
 
-  let dataDir: string | null = null;
-  let stopPg: (() => Promise<void>) | null = null;
-  let url = process.env.BENCH_DATABASE_URL;
-  const name = `bench_crm_${randomUUID().slice(0, 8)}`;
-  if (!url) {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'carteiro-bench-'));
-    const pg = await startEmbeddedPostgres({ dataDir, ephemeral: true });
-    stopPg = pg.stop;
-    await ensureDatabase(pg.adminUrl, name);
-    url = pg.urlFor(name);
-  } else {
-    await ensureDatabase(url, name);
-    const parsed = new URL(url);
-    parsed.pathname = `/${name}`;
-    url = parsed.toString();
-  }
-  const db = createDb(url, { poolSize: 8, applicationName: 'carteiro-bench-crm' });
+  // One embedded PostgreSQL (or BENCH_DATABASE_URL) with a database of its own, as every benchmark.
+  const database = await startBenchDatabase('crm');
+  const db = createDb(database.url, { poolSize: 8, applicationName: 'carteiro-bench-crm' });
   try {
     await migrateToLatest(db);
     const clock = new SystemClock();
@@ -185,8 +170,7 @@ export async function runCrmBench(log: (line: string) => void = console.log): Pr
     return result;
   } finally {
     await db.destroy();
-    await stopPg?.();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await database.stop();
   }
 }
 

@@ -4,15 +4,13 @@
 //   node --import ./scripts/ts-loader/register.mjs bench/leads.bench.ts
 // Env: BENCH_REPORT_MESSAGES (1000000), BENCH_REPORT_CAMPAIGNS (10000), BENCH_AUTOCOMPLETE_QUERIES (5000),
 // BENCH_REPORT_QUERIES (100), BENCH_DATABASE_URL (an existing server instead of an embedded one).
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCompany, createSetor, GetSummaryReport, searchCnaes, searchMunicipios } from '@carteiro/core';
-import { createDb, ensureDatabase, KyselyReportQueries, kyselyRepositories, migrateToLatest, startEmbeddedPostgres } from '@carteiro/postgres';
+import { createDb, KyselyReportQueries, kyselyRepositories, migrateToLatest } from '@carteiro/postgres';
 import { SystemClock, UuidGenerator } from '@carteiro/system';
 import { sql } from 'kysely';
+import { startBenchDatabase } from './support/tenant.js';
 
 export interface LeadsBenchResult {
   autocomplete: { queries: number; medianMs: number; p99Ms: number };
@@ -59,23 +57,9 @@ export async function runLeadsBench(log: (line: string) => void = console.log): 
   const acStats = stats(ac);
   log(`leads: autocomplete median ${acStats.medianMs} ms, p99 ${acStats.p99Ms} ms over ${acQueries} queries`);
 
-  let dataDir: string | null = null;
-  let stopPg: (() => Promise<void>) | null = null;
-  let url = process.env.BENCH_DATABASE_URL;
-  const name = `bench_leads_${randomUUID().slice(0, 8)}`;
-  if (!url) {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'carteiro-bench-'));
-    const pg = await startEmbeddedPostgres({ dataDir, ephemeral: true });
-    stopPg = pg.stop;
-    await ensureDatabase(pg.adminUrl, name);
-    url = pg.urlFor(name);
-  } else {
-    await ensureDatabase(url, name);
-    const parsed = new URL(url);
-    parsed.pathname = `/${name}`;
-    url = parsed.toString();
-  }
-  const db = createDb(url, { poolSize: 8, applicationName: 'carteiro-bench-leads' });
+  // One embedded PostgreSQL (or BENCH_DATABASE_URL) with a database of its own, as every benchmark.
+  const database = await startBenchDatabase('leads');
+  const db = createDb(database.url, { poolSize: 8, applicationName: 'carteiro-bench-leads' });
   try {
     await migrateToLatest(db);
     const clock = new SystemClock();
@@ -140,8 +124,7 @@ export async function runLeadsBench(log: (line: string) => void = console.log): 
     };
   } finally {
     await db.destroy();
-    await stopPg?.();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await database.stop();
   }
 }
 
