@@ -2092,23 +2092,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/v1/companies/{id}/units/{unitId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Update a unit */
-        patch: operations["adminUpdateUnit"];
-        trace?: never;
-    };
     "/admin/v1/companies/{id}/professionals": {
         parameters: {
             query?: never;
@@ -2120,80 +2103,6 @@ export interface paths {
         put?: never;
         /** Create a professional */
         post: operations["adminCreateProfessional"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/companies/{id}/professionals/{professionalId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Update a professional */
-        patch: operations["adminUpdateProfessional"];
-        trace?: never;
-    };
-    "/admin/v1/companies/{id}/professionals/{professionalId}/schedule": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Replace a professional’s schedule
-         * @description Weekdays 0-6 (0 Sunday), `HH:MM` in the unit’s zone; windows of one unit and weekday may not overlap.
-         */
-        put: operations["adminReplaceProfessionalSchedule"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/companies/{id}/professionals/{professionalId}/services": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Replace a professional’s services */
-        put: operations["adminReplaceProfessionalServices"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/companies/{id}/professionals/{professionalId}/blocks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Block a professional’s time
-         * @description 409 CONFLICT over an appointment or another block (the same exclusion constraint as bookings).
-         */
-        post: operations["adminBlockProfessionalTime"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2215,23 +2124,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/admin/v1/companies/{id}/appointment-types/{typeId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Update an appointment type */
-        patch: operations["adminUpdateAppointmentType"];
         trace?: never;
     };
     "/admin/v1/units/{id}": {
@@ -5072,22 +4964,6 @@ export interface components {
             open_on_holidays?: boolean;
             active?: boolean;
         };
-        AdminUpdateUnitRequest: {
-            name?: string;
-            address?: {
-                street?: string | null;
-                number?: string | null;
-                district?: string | null;
-                city?: string | null;
-                uf?: string | null;
-                postal_code?: string | null;
-                ibge_code?: string | null;
-            };
-            /** @description IANA zone, e.g. America/Manaus. */
-            timezone?: string;
-            open_on_holidays?: boolean;
-            active?: boolean;
-        };
         AdminCreateProfessionalRequest: {
             name: string;
             phone?: string | null;
@@ -5106,70 +4982,9 @@ export interface components {
                 unit_id: string;
             }[];
         };
-        AdminUpdateProfessionalRequest: {
-            name?: string;
-            phone?: string | null;
-            active?: boolean;
-            schedule?: {
-                /** Format: uuid */
-                unit_id: string;
-                weekday: number;
-                start: string;
-                end: string;
-            }[];
-            services?: {
-                /** Format: uuid */
-                appointment_type_id: string;
-                /** Format: uuid */
-                unit_id: string;
-            }[];
-        };
-        AdminReplaceProfessionalScheduleRequest: {
-            schedule: {
-                /** Format: uuid */
-                unit_id: string;
-                weekday: number;
-                start: string;
-                end: string;
-            }[];
-        };
-        AdminReplaceProfessionalServicesRequest: {
-            services: {
-                /** Format: uuid */
-                appointment_type_id: string;
-                /** Format: uuid */
-                unit_id: string;
-            }[];
-        };
-        AdminBlockProfessionalTimeRequest: {
-            /** Format: date-time */
-            starts_at: string;
-            /** Format: date-time */
-            ends_at: string;
-            reason?: string;
-        };
         AdminCreateAppointmentTypeRequest: {
             name: string;
             duration_minutes: number;
-            buffer_before_minutes?: number;
-            buffer_after_minutes?: number;
-            slot_interval_minutes?: number;
-            min_notice_minutes?: number;
-            max_advance_days?: number;
-            price?: number | null;
-            unit_ids?: string[];
-            reminder_offsets_minutes?: number[] | null;
-            reminder_text?: string | null;
-            reminder_template?: {
-                name: string;
-                language: string;
-                parameters?: string[];
-            } | null;
-            active?: boolean;
-        };
-        AdminUpdateAppointmentTypeRequest: {
-            name?: string;
-            duration_minutes?: number;
             buffer_before_minutes?: number;
             buffer_after_minutes?: number;
             slot_interval_minutes?: number;
@@ -12694,45 +12509,6 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    adminUpdateUnit: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Id of the company; a malformed one is a 400. */
-                id: string;
-                /** @description Id of the unit; a malformed one is a 400. */
-                unitId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdminUpdateUnitRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Unit"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     adminCreateProfessional: {
         parameters: {
             query?: never;
@@ -12775,173 +12551,6 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    adminUpdateProfessional: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Id of the company; a malformed one is a 400. */
-                id: string;
-                /** @description Id of the professional; a malformed one is a 400. */
-                professionalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdminUpdateProfessionalRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Professional"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    adminReplaceProfessionalSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Id of the company; a malformed one is a 400. */
-                id: string;
-                /** @description Id of the professional; a malformed one is a 400. */
-                professionalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdminReplaceProfessionalScheduleRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Professional"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    adminReplaceProfessionalServices: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Id of the company; a malformed one is a 400. */
-                id: string;
-                /** @description Id of the professional; a malformed one is a 400. */
-                professionalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdminReplaceProfessionalServicesRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Professional"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    adminBlockProfessionalTime: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Id of the company; a malformed one is a 400. */
-                id: string;
-                /** @description Id of the professional; a malformed one is a 400. */
-                professionalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdminBlockProfessionalTimeRequest"];
-            };
-        };
-        responses: {
-            /** @description Blocked. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            professional_id: string;
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            reason: string | null;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     adminCreateAppointmentType: {
         parameters: {
             query?: never;
@@ -12967,45 +12576,6 @@ export interface operations {
         responses: {
             /** @description Created. */
             201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["AppointmentType"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    adminUpdateAppointmentType: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Id of the company; a malformed one is a 400. */
-                id: string;
-                /** @description Id of the appointment type; a malformed one is a 400. */
-                typeId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdminUpdateAppointmentTypeRequest"];
-            };
-        };
-        responses: {
-            /** @description Updated. */
-            200: {
                 headers: {
                     [name: string]: unknown;
                 };

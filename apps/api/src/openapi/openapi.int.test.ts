@@ -256,17 +256,17 @@ describe('real answers conform to the documented response schemas', () => {
     {
       const admin = api.adminAuth;
       const unit = await call('post', '/admin/v1/companies/:id/units', { id: company.id }, 201, { body: { name: 'Centro', timezone: 'America/Manaus', address: { city: 'Manaus', uf: 'AM' } }, headers: admin });
-      await call('patch', '/admin/v1/companies/:id/units/:unitId', { id: company.id, unitId: unit.data.id }, 200, { body: { open_on_holidays: true }, headers: admin });
+      await call('patch', '/admin/v1/units/:id', { id: unit.data.id }, 200, { body: { open_on_holidays: true }, headers: admin });
       const type = await call('post', '/admin/v1/companies/:id/appointment-types', { id: company.id }, 201, { body: { name: 'Consulta', duration_minutes: 30, unit_ids: [unit.data.id] }, headers: admin });
-      await call('patch', '/admin/v1/companies/:id/appointment-types/:typeId', { id: company.id, typeId: type.data.id }, 200, { body: { price: 99.9 }, headers: admin });
+      await call('patch', '/admin/v1/appointment-types/:id', { id: type.data.id }, 200, { body: { price: 99.9 }, headers: admin });
       const pro = await call('post', '/admin/v1/companies/:id/professionals', { id: company.id }, 201, { body: { name: 'Dra. Ana' }, headers: admin });
-      const proIds = { id: company.id, professionalId: pro.data.id };
+      const proIds = { id: pro.data.id };
       const week = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unit.data.id, weekday, start: '00:00', end: '24:00' }));
-      await call('put', '/admin/v1/companies/:id/professionals/:professionalId/schedule', proIds, 200, { body: { schedule: week }, headers: admin });
-      await call('put', '/admin/v1/companies/:id/professionals/:professionalId/services', proIds, 200, { body: { services: [{ appointment_type_id: type.data.id, unit_id: unit.data.id }] }, headers: admin });
-      await call('patch', '/admin/v1/companies/:id/professionals/:professionalId', proIds, 200, { body: { phone: '+5592988887777' }, headers: admin });
+      await call('put', '/admin/v1/professionals/:id/schedule', proIds, 200, { body: { schedule: week }, headers: admin });
+      await call('put', '/admin/v1/professionals/:id/services', proIds, 200, { body: { services: [{ appointment_type_id: type.data.id, unit_id: unit.data.id }] }, headers: admin });
+      await call('patch', '/admin/v1/professionals/:id', proIds, 200, { body: { phone: '+5592988887777' }, headers: admin });
       const far = new Date(Date.now() + 20 * 86_400_000);
-      await call('post', '/admin/v1/companies/:id/professionals/:professionalId/blocks', proIds, 201, { body: { starts_at: far.toISOString(), ends_at: new Date(far.getTime() + 3_600_000).toISOString() }, headers: admin });
+      await call('post', '/admin/v1/professionals/:id/blocks', proIds, 201, { body: { starts_at: far.toISOString(), ends_at: new Date(far.getTime() + 3_600_000).toISOString() }, headers: admin });
       // The spec's by-id paths (business.md §8).
       await call('patch', '/admin/v1/units/:id', { id: unit.data.id }, 200, { body: { open_on_holidays: false }, headers: admin });
       await call('patch', '/admin/v1/appointment-types/:id', { id: type.data.id }, 200, { body: { price: 89.9 }, headers: admin });

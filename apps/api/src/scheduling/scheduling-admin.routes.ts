@@ -177,9 +177,6 @@ function typeInput(b: TypeBody) {
 }
 
 const companyId = { id: adminIdParam('company') };
-const companyUnit = { id: adminIdParam('company'), unitId: adminIdParam('unit') };
-const companyProfessional = { id: adminIdParam('company'), professionalId: adminIdParam('professional') };
-const companyType = { id: adminIdParam('company'), typeId: adminIdParam('appointment type') };
 const Block = s.object({ id: s.uuid(), professional_id: s.uuid(), starts_at: s.dateTime(), ends_at: s.dateTime(), reason: s.nullableString() });
 const ReminderSettings = s.object({
   reminder_offsets_minutes: { type: ['array', 'null'], items: { type: 'integer' } },
@@ -204,20 +201,6 @@ export const schedulingAdminRoutes = [
     },
   }),
   defineRoute({
-    method: 'patch',
-    path: '/admin/v1/companies/:id/units/:unitId',
-    auth: admin,
-    params: companyUnit,
-    operationId: 'adminUpdateUnit',
-    summary: 'Update a unit',
-    tag,
-    body: { schema: typed<UnitBody>({ type: 'object', additionalProperties: false, properties: unitProperties }) },
-    response: { status: 200, description: 'Updated.', data: UnitSchema },
-    async handler({ params, body, use }) {
-      return unitView(await use(ManageSchedulingCatalog).updateUnit(params.id, params.unitId, unitInput(body)));
-    },
-  }),
-  defineRoute({
     method: 'post',
     path: '/admin/v1/companies/:id/professionals',
     auth: admin,
@@ -229,72 +212,6 @@ export const schedulingAdminRoutes = [
     response: { status: 201, description: 'Created.', data: ProfessionalSchema },
     async handler({ params, body, use }) {
       return professionalView(await use(ManageSchedulingCatalog).createProfessional(params.id, professionalInput(body)));
-    },
-  }),
-  defineRoute({
-    method: 'patch',
-    path: '/admin/v1/companies/:id/professionals/:professionalId',
-    auth: admin,
-    params: companyProfessional,
-    operationId: 'adminUpdateProfessional',
-    summary: 'Update a professional',
-    tag,
-    body: { schema: typed<ProfessionalBody>({ type: 'object', additionalProperties: false, properties: professionalProperties }) },
-    response: { status: 200, description: 'Updated.', data: ProfessionalSchema },
-    async handler({ params, body, use }) {
-      return professionalView(await use(ManageSchedulingCatalog).updateProfessional(params.id, params.professionalId, professionalInput(body)));
-    },
-  }),
-  defineRoute({
-    method: 'put',
-    path: '/admin/v1/companies/:id/professionals/:professionalId/schedule',
-    auth: admin,
-    params: companyProfessional,
-    operationId: 'adminReplaceProfessionalSchedule',
-    summary: 'Replace a professional’s schedule',
-    description: 'Weekdays 0-6 (0 Sunday), `HH:MM` in the unit’s zone; windows of one unit and weekday may not overlap.',
-    tag,
-    body: { schema: typed<{ schedule: ScheduleItem[] }>({ type: 'object', additionalProperties: false, required: ['schedule'], properties: { schedule: scheduleSchema } }) },
-    response: { status: 200, description: 'Updated.', data: ProfessionalSchema },
-    async handler({ params, body, use }) {
-      return professionalView(await use(ManageSchedulingCatalog).updateProfessional(params.id, params.professionalId, { schedule: schedule(body.schedule) }));
-    },
-  }),
-  defineRoute({
-    method: 'put',
-    path: '/admin/v1/companies/:id/professionals/:professionalId/services',
-    auth: admin,
-    params: companyProfessional,
-    operationId: 'adminReplaceProfessionalServices',
-    summary: 'Replace a professional’s services',
-    tag,
-    body: { schema: typed<{ services: ServiceItem[] }>({ type: 'object', additionalProperties: false, required: ['services'], properties: { services: servicesSchema } }) },
-    response: { status: 200, description: 'Updated.', data: ProfessionalSchema },
-    async handler({ params, body, use }) {
-      return professionalView(await use(ManageSchedulingCatalog).updateProfessional(params.id, params.professionalId, { services: services(body.services) }));
-    },
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/admin/v1/companies/:id/professionals/:professionalId/blocks',
-    auth: admin,
-    params: companyProfessional,
-    operationId: 'adminBlockProfessionalTime',
-    summary: 'Block a professional’s time',
-    description: '409 CONFLICT over an appointment or another block (the same exclusion constraint as bookings).',
-    tag,
-    body: {
-      schema: typed<{ starts_at: string; ends_at: string; reason?: string }>({
-        type: 'object',
-        additionalProperties: false,
-        required: ['starts_at', 'ends_at'],
-        properties: { starts_at: { type: 'string', format: 'date-time' }, ends_at: { type: 'string', format: 'date-time' }, reason: { type: 'string', maxLength: 500 } },
-      }),
-    },
-    response: { status: 201, description: 'Blocked.', data: Block },
-    errors: ['CONFLICT'],
-    async handler({ params, body, use }) {
-      return blockView(await use(ManageSchedulingCatalog).addBlock(params.id, params.professionalId, { startsAt: new Date(body.starts_at), endsAt: new Date(body.ends_at), reason: body.reason ?? null }));
     },
   }),
   defineRoute({
@@ -314,21 +231,7 @@ export const schedulingAdminRoutes = [
       return appointmentTypeView(await use(ManageSchedulingCatalog).createType(params.id, typeInput(body)));
     },
   }),
-  defineRoute({
-    method: 'patch',
-    path: '/admin/v1/companies/:id/appointment-types/:typeId',
-    auth: admin,
-    params: companyType,
-    operationId: 'adminUpdateAppointmentType',
-    summary: 'Update an appointment type',
-    tag,
-    body: { schema: typed<TypeBody>({ type: 'object', additionalProperties: false, properties: typeProperties }) },
-    response: { status: 200, description: 'Updated.', data: AppointmentTypeSchema },
-    async handler({ params, body, use }) {
-      return appointmentTypeView(await use(ManageSchedulingCatalog).updateType(params.id, params.typeId, typeInput(body)));
-    },
-  }),
-  // The spec's by-id paths (business.md §8): the same operations, the company taken from the record.
+  // Changes by id, as business.md §8 names them: the company is taken from the record.
   defineRoute({
     method: 'patch',
     path: '/admin/v1/units/:id',

@@ -198,11 +198,11 @@ describe('appointments over HTTP', () => {
     expect((await book({ starts_at: 'tomorrow' })).status).toBe(400);
     const booked = (await book({ starts_at: `${day(3)}T14:00:00.000Z`, professional_id: c.pros[1].id })).body.data;
     const block = await request(api.app)
-      .post(c.admin(`/professionals/${c.pros[1].id}/blocks`))
+      .post(`/admin/v1/professionals/${c.pros[1].id}/blocks`)
       .set(api.adminAuth)
       .send({ starts_at: `${day(3)}T13:00:00.000Z`, ends_at: `${day(3)}T16:00:00.000Z`, reason: 'Congresso' });
     expect(block.status).toBe(409);
-    const free = await request(api.app).post(c.admin(`/professionals/${c.pros[1].id}/blocks`)).set(api.adminAuth).send({ starts_at: `${day(6)}T13:00:00.000Z`, ends_at: `${day(6)}T16:00:00.000Z` });
+    const free = await request(api.app).post(`/admin/v1/professionals/${c.pros[1].id}/blocks`).set(api.adminAuth).send({ starts_at: `${day(6)}T13:00:00.000Z`, ends_at: `${day(6)}T16:00:00.000Z` });
     expect(free.status).toBe(201);
     const blocked = (await request(api.app).get(`/v1/appointments/availability?appointment_type_id=${c.type.id}&from=${day(6)}&to=${day(6)}&professional_id=${c.pros[1].id}`).set(c.auth)).body.data.items;
     expect(blocked.length).toBeGreaterThan(0);
@@ -285,14 +285,14 @@ describe('the operator’s scheduling catalogue over HTTP', () => {
       { unit_id: c.unit.id, weekday: 1, start: '11:00', end: '14:00' },
     ];
     const pro = c.pros[0];
-    const schedule = await request(api.app).put(c.admin(`/professionals/${pro.id}/schedule`)).set(api.adminAuth).send({ schedule: overlapping });
+    const schedule = await request(api.app).put(`/admin/v1/professionals/${pro.id}/schedule`).set(api.adminAuth).send({ schedule: overlapping });
     expect([schedule.status, schedule.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
     const other = (await post('/units', { name: 'Sul', timezone: 'America/Noronha' })).body.data;
-    const services = await request(api.app).put(c.admin(`/professionals/${pro.id}/services`)).set(api.adminAuth).send({ services: [{ appointment_type_id: c.type.id, unit_id: other.id }] });
+    const services = await request(api.app).put(`/admin/v1/professionals/${pro.id}/services`).set(api.adminAuth).send({ services: [{ appointment_type_id: c.type.id, unit_id: other.id }] });
     expect(services.status).toBe(400);
-    const unitPatch = await request(api.app).patch(c.admin(`/units/${other.id}`)).set(api.adminAuth).send({ open_on_holidays: true, address: { uf: 'pe' } });
+    const unitPatch = await request(api.app).patch(`/admin/v1/units/${other.id}`).set(api.adminAuth).send({ open_on_holidays: true, address: { uf: 'pe' } });
     expect(unitPatch.body.data).toMatchObject({ open_on_holidays: true, timezone: 'America/Noronha', address: { uf: 'PE' } });
-    expect((await request(api.app).patch(c.admin(`/appointment-types/${c.type.id}`)).set(api.adminAuth).send({ duration_minutes: 2 })).status).toBe(400);
+    expect((await request(api.app).patch(`/admin/v1/appointment-types/${c.type.id}`).set(api.adminAuth).send({ duration_minutes: 2 })).status).toBe(400);
 
     const book = async (i: number, extra: Record<string, unknown> = {}) =>
       (await request(api.app).post('/v1/appointments').set(c.auth).send({ appointment_type_id: c.type.id, starts_at: `${day(5)}T${String(12 + i).padStart(2, '0')}:00:00.000Z`, phone: '+5592922221111', ...extra })).body.data;
@@ -301,7 +301,7 @@ describe('the operator’s scheduling catalogue over HTTP', () => {
     const saved = await request(api.app).put(c.admin('/reminder-settings')).set(api.adminAuth).send({ reminder_offsets_minutes: [30, 180] });
     expect(saved.body.data).toEqual({ reminder_offsets_minutes: [180, 30], reminder_text: null, effective_reminder_offsets_minutes: [180, 30] });
     expect(offsetsOf(await book(1))).toEqual([180, 30]);
-    await request(api.app).patch(c.admin(`/appointment-types/${c.type.id}`)).set(api.adminAuth).send({ reminder_offsets_minutes: [45] }).expect(200);
+    await request(api.app).patch(`/admin/v1/appointment-types/${c.type.id}`).set(api.adminAuth).send({ reminder_offsets_minutes: [45] }).expect(200);
     expect(offsetsOf(await book(2))).toEqual([45]);
     expect(offsetsOf(await book(3, { reminder_offsets_minutes: [15, 600] }))).toEqual([600, 15]);
     const tooShort = await request(api.app).post('/v1/appointments').set(c.auth).send({ appointment_type_id: c.type.id, starts_at: `${day(5)}T17:00:00.000Z`, phone: '+5592922221111', reminder_offsets_minutes: [5] });

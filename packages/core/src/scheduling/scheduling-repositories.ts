@@ -35,7 +35,7 @@ export class BusyTimeConflict extends Error {
   }
 }
 
-/** A block of a professional's time (POST /admin/v1/companies/:id/professionals/:pid/blocks). */
+/** A block of a professional's time (POST /admin/v1/professionals/:id/blocks). */
 export interface ProfessionalBlock {
   id: string;
   companyId: string;
