@@ -35,6 +35,8 @@ export async function buildConsole({ outDir = join(here, 'dist'), quiet = false,
     legalComments: 'none',
     logLevel: 'warning',
     define: { 'process.env.NODE_ENV': '"production"' },
+    // The SDK from its source: the console builds on a fresh clone before (or without) `tsc -b` building the SDK's dist.
+    alias: { '@carteiro/sdk': join(here, '../../packages/sdk/src/index.ts') },
     plugins: [
       {
         name: 'no-node-crypto',

@@ -88,6 +88,9 @@ it('renders the API reference at /docs from this server alone', async () => {
 
 it("starts with the API key's bearer scheme selected: a pasted key goes straight into the requests", async () => {
   const page = await context.newPage();
+  // Scalar keeps re-rendering the long reference for a while on a busy 2-core runner: the input exists before it is
+  // stable and editable, so every action here waits as long as the page's first render may take.
+  page.setDefaultTimeout(90_000);
   await page.goto(`${base}/docs`);
   // The page's own Authentication block (the client dialog, hidden until "Test Request", has one too).
   await page.getByText('Selected Auth Type:').filter({ visible: true }).first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -95,5 +98,5 @@ it("starts with the API key's bearer scheme selected: a pasted key goes straight
 
   await page.getByLabel('Bearer Token').filter({ visible: true }).first().fill('ak_test_pasted0123');
   // The request examples (and "Test Request") now carry the key the way the API reads it.
-  await page.waitForFunction("document.body.innerText.includes('Authorization: Bearer ak_test_pasted0123')", undefined, { timeout: 30_000 });
-}, 120_000);
+  await page.waitForFunction("document.body.innerText.includes('Authorization: Bearer ak_test_pasted0123')", undefined, { timeout: 60_000 });
+}, 240_000);
