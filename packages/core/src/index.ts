@@ -35,3 +35,4 @@ export * from './webhooks/index.js';
 export * from './leads/index.js';
 export * from './billing/index.js';
 export * from './reports/index.js';
+export * from './receipts/index.js';

@@ -7,11 +7,13 @@ import { crmArea } from './crm/crm-area.js';
 import { foundationArea } from './foundation/foundation-area.js';
 import { leadsArea } from './leads/leads-area.js';
 import { messagesArea } from './messages/messages-area.js';
+import { receiptsArea } from './receipts/receipts-area.js';
 import { schedulingArea } from './scheduling/scheduling-area.js';
+import { ticketsArea } from './tickets/tickets-area.js';
 import { webhooksArea } from './webhooks/webhooks-area.js';
 
 /**
  * Every area kept in PostgreSQL, one line each: the migrator runs their migrations in name order
  * and the unit of work hands out their repositories. Adding an area adds one line here.
  */
-export const postgresAreas = [foundationArea, channelArea, messagesArea, campaignsArea, webhooksArea, crmArea, contractsArea, contactsArea, schedulingArea, leadsArea, billingArea] as const;
+export const postgresAreas = [foundationArea, channelArea, messagesArea, campaignsArea, webhooksArea, crmArea, contractsArea, contactsArea, schedulingArea, leadsArea, billingArea, ticketsArea, receiptsArea] as const;

@@ -62,6 +62,9 @@ export interface CampaignMessage {
   claimedAt: Date | null;
   providerMessageId: string | null;
   sentAt: Date | null;
+  /** Receipts of the channel (only forward; see the receipts area); absent on records read before they existed. */
+  deliveredAt?: Date | null;
+  readAt?: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,5 +1,6 @@
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { inMemoryBillingRepositories } from '../billing/testing/in-memory-billing-repositories.js';
+import { inMemoryReceiptRepositories } from '../receipts/testing/in-memory-receipt-repositories.js';
 import { inMemoryLeadRepositories } from '../leads/testing/in-memory-lead-repositories.js';
 import { inMemoryCampaignRepositories } from '../campaigns/testing/in-memory-campaign-repositories.js';
 import { inMemoryChannelRepositories } from '../channel/testing/in-memory-channel-repositories.js';
@@ -28,6 +29,7 @@ const inMemoryAreas = [
   inMemoryContractRepositories,
   inMemoryLeadRepositories,
   inMemoryBillingRepositories,
+  inMemoryReceiptRepositories,
 ];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

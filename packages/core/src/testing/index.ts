@@ -20,3 +20,4 @@ export * from '../scheduling/testing/index.js';
 export * from '../contracts/testing/index.js';
 export * from '../leads/testing/index.js';
 export * from '../billing/testing/index.js';
+export * from '../receipts/testing/index.js';

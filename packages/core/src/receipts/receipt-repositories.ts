@@ -1,0 +1,7 @@
+import type { MessageReceiptRepository, SimulatorReceiptRepository } from './message-receipt-repository.js';
+
+/** The receipts area's repositories, as a transaction or the read bag carries them (see `Repositories`). */
+export interface ReceiptRepositories {
+  messageReceipts: MessageReceiptRepository;
+  simulatorReceipts: SimulatorReceiptRepository;
+}

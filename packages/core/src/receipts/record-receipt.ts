@@ -1,0 +1,134 @@
+import { systemActor, type DomainEvent } from '../shared/domain-event.js';
+import type { Clock } from '../shared/clock.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { ReceiptLookup, ReceiptTarget } from './message-receipt-repository.js';
+import { advanceReceipt, type ReceiptStatus } from './receipt.js';
+import type { ReceiptRepositories } from './receipt-repositories.js';
+
+/** What a receipt did. */
+export interface ReceiptOutcome {
+  /** False when no sent message carries the id (another system's message, or one we never recorded). */
+  found: boolean;
+  kind: ReceiptTarget['kind'] | null;
+  messageId: string | null;
+  /** The events emitted now (`[]`: a repeat or a backward move, nothing changed). */
+  emitted: ('delivered' | 'read')[];
+  deliveredAt: Date | null;
+  readAt: Date | null;
+}
+
+/**
+ * Applies one receipt inside the caller's transaction: locks the message, moves it forward
+ * (`advanceReceipt`) and records `message.delivered` / `message.read` for what changed.
+ */
+export async function recordReceiptWithin(
+  repos: Repositories<ReceiptRepositories>,
+  ids: IdGenerator,
+  lookup: ReceiptLookup,
+  status: ReceiptStatus,
+  at: Date,
+): Promise<ReceiptOutcome> {
+  const target = await repos.messageReceipts.findForUpdate(lookup);
+  if (!target) return { found: false, kind: null, messageId: null, emitted: [], deliveredAt: null, readAt: null };
+  const advance = advanceReceipt(target, status, at);
+  const outcome: ReceiptOutcome = {
+    found: true,
+    kind: target.kind,
+    messageId: target.id,
+    emitted: advance.emitted,
+    deliveredAt: advance.deliveredAt,
+    readAt: advance.readAt,
+  };
+  if (advance.emitted.length === 0) return outcome;
+  const updated: ReceiptTarget = { ...target, deliveredAt: advance.deliveredAt, readAt: advance.readAt };
+  await repos.messageReceipts.save(updated);
+  await repos.events.record(advance.emitted.map((which) => receiptEvent(ids, updated, which, which === 'read' ? advance.readAt! : advance.deliveredAt!)));
+  return outcome;
+}
+
+/** The `message.delivered` / `message.read` event of conversations.md §8. */
+function receiptEvent(ids: IdGenerator, target: ReceiptTarget, which: 'delivered' | 'read', at: Date): DomainEvent {
+  const single = target.kind === 'message';
+  return {
+    id: ids.newId(),
+    event: which === 'read' ? 'message.read' : 'message.delivered',
+    companyId: target.companyId,
+    setorId: target.setorId,
+    occurredAt: at,
+    data: {
+      messageId: single ? target.id : null,
+      campaignId: target.campaignId,
+      detailId: target.id,
+      conversationId: target.conversationId,
+      ticketId: target.ticketId,
+      recipientPhone: target.phone,
+      providerMessageId: target.providerMessageId,
+      actual_setor_id: target.setorId,
+      status: which,
+      ...(which === 'read' ? { readAt: at.toISOString() } : { deliveredAt: at.toISOString() }),
+    },
+    actor: systemActor,
+  };
+}
+
+/**
+ * A delivery or read receipt from a provider webhook or the simulator, in its own transaction.
+ * Receipts of unknown ids are ignored (answered `found: false`): providers report messages sent
+ * outside this service too.
+ */
+export class RecordReceipt {
+  constructor(
+    private readonly uow: UnitOfWork<ReceiptRepositories>,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  execute(lookup: ReceiptLookup, status: ReceiptStatus, at?: Date | null): Promise<ReceiptOutcome> {
+    return this.uow.transaction((repos) => recordReceiptWithin(repos, this.ids, lookup, status, at ?? this.clock.now()));
+  }
+}
+
+/** The most simulated receipts one sweep applies per transaction. */
+export const SIMULATED_RECEIPT_BATCH = 200;
+/** A simulated send whose message record has not appeared this long after it was due is given up. */
+export const SIMULATED_RECEIPT_GIVE_UP_MS = 5 * 60 * 1000;
+
+/**
+ * The simulator's delivery receipts (`SIMULATOR_RECEIPT_DELAY_MS`): one sweep turns the simulated
+ * sends made at least `delayMs` ago into `delivered`, in batches that other sweeping processes skip
+ * (the rows are claimed with SKIP LOCKED). A send whose record is not there yet (the sender has not
+ * committed) waits for the next sweep, and is given up after a few minutes (a failed or
+ * never-recorded send). Answers how many receipts were applied.
+ */
+export class DeliverSimulatedReceipts {
+  constructor(
+    private readonly uow: UnitOfWork<ReceiptRepositories>,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async sweep(delayMs: number): Promise<number> {
+    if (delayMs <= 0) return 0;
+    let applied = 0;
+    for (;;) {
+      const batch = await this.uow.transaction(async (repos) => {
+        const now = this.clock.now();
+        const due = await repos.simulatorReceipts.claimDue(new Date(now.getTime() - delayMs), SIMULATED_RECEIPT_BATCH);
+        const done: string[] = [];
+        let count = 0;
+        for (const receipt of due) {
+          const at = new Date(receipt.sentAt.getTime() + delayMs);
+          const outcome = await recordReceiptWithin(repos, this.ids, { providerMessageId: receipt.id, setorId: receipt.setorId }, 'delivered', at);
+          if (outcome.found || now.getTime() - at.getTime() > SIMULATED_RECEIPT_GIVE_UP_MS) done.push(receipt.id);
+          if (outcome.emitted.length > 0) count += 1;
+        }
+        await repos.simulatorReceipts.markDone(done);
+        return { claimed: due.length, done: done.length, count };
+      });
+      applied += batch.count;
+      // Stop when the batch was not full, or when nothing in it could be settled (records still to come).
+      if (batch.claimed < SIMULATED_RECEIPT_BATCH || batch.done === 0) return applied;
+    }
+  }
+}

@@ -1,0 +1,142 @@
+import { sql, type Kysely } from 'kysely';
+import type {
+  DueSimulatedReceipt,
+  MessageReceiptRepository,
+  ReceiptLookup,
+  ReceiptRepositories,
+  ReceiptTarget,
+  SimulatorReceiptRepository,
+} from '@carteiro/core';
+import type { Database } from '../shared/database.js';
+
+interface MessageRow {
+  id: string;
+  company_id: string;
+  setor_id: string;
+  conversation_id: string;
+  ticket_id: string | null;
+  phone: string;
+  provider_message_id: string | null;
+  status: string;
+  delivered_at: Date | null;
+  read_at: Date | null;
+}
+
+interface CampaignMessageRow {
+  id: string;
+  company_id: string;
+  campaign_id: string;
+  setor_id: string;
+  phone: string;
+  provider_message_id: string | null;
+  status: string;
+  delivered_at: Date | null;
+  read_at: Date | null;
+}
+
+function messageState(status: string): ReceiptTarget['status'] {
+  if (status === 'sent' || status === 'delivered' || status === 'read') return 'sent';
+  return status === 'failed' ? 'failed' : 'pending';
+}
+
+/**
+ * Receipts over `messages` (outbound single sends) and `campaign_messages`, in plain SQL: a
+ * provider id is looked up in single sends first (the partial index of outbound provider ids),
+ * then in campaign messages; the row is locked for the rest of the transaction.
+ */
+export class KyselyMessageReceiptRepository implements MessageReceiptRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findForUpdate(lookup: ReceiptLookup): Promise<ReceiptTarget | null> {
+    const byId = 'messageId' in lookup;
+    const setorId = byId ? null : (lookup.setorId ?? null);
+    const message = byId
+      ? await sql<MessageRow>`
+          SELECT id, company_id, setor_id, conversation_id, ticket_id, phone, provider_message_id, status, delivered_at, read_at
+          FROM messages WHERE id = ${lookup.messageId}::uuid AND direction = 'outbound' FOR UPDATE`.execute(this.db)
+      : await sql<MessageRow>`
+          SELECT id, company_id, setor_id, conversation_id, ticket_id, phone, provider_message_id, status, delivered_at, read_at
+          FROM messages
+          WHERE provider_message_id = ${lookup.providerMessageId} AND direction = 'outbound'
+            AND (${setorId}::uuid IS NULL OR setor_id = ${setorId}::uuid)
+          ORDER BY created_at LIMIT 1 FOR UPDATE`.execute(this.db);
+    const m = message.rows[0];
+    if (m) {
+      return {
+        kind: 'message',
+        id: m.id,
+        companyId: m.company_id,
+        setorId: m.setor_id,
+        campaignId: null,
+        conversationId: m.conversation_id,
+        ticketId: m.ticket_id,
+        phone: m.phone,
+        providerMessageId: m.provider_message_id,
+        status: messageState(m.status),
+        deliveredAt: m.delivered_at,
+        readAt: m.read_at,
+      };
+    }
+    const campaign = byId
+      ? await sql<CampaignMessageRow>`
+          SELECT id, company_id, campaign_id, coalesce(actual_setor_id, setor_id) AS setor_id, phone, provider_message_id, status, delivered_at, read_at
+          FROM campaign_messages WHERE id = ${lookup.messageId}::uuid FOR UPDATE`.execute(this.db)
+      : await sql<CampaignMessageRow>`
+          SELECT id, company_id, campaign_id, coalesce(actual_setor_id, setor_id) AS setor_id, phone, provider_message_id, status, delivered_at, read_at
+          FROM campaign_messages
+          WHERE provider_message_id = ${lookup.providerMessageId}
+            AND (${setorId}::uuid IS NULL OR coalesce(actual_setor_id, setor_id) = ${setorId}::uuid)
+          LIMIT 1 FOR UPDATE`.execute(this.db);
+    const c = campaign.rows[0];
+    if (!c) return null;
+    return {
+      kind: 'campaign_message',
+      id: c.id,
+      companyId: c.company_id,
+      setorId: c.setor_id,
+      campaignId: c.campaign_id,
+      conversationId: null,
+      ticketId: null,
+      phone: c.phone,
+      providerMessageId: c.provider_message_id,
+      status: c.status === 'enviado' ? 'sent' : c.status === 'falha' ? 'failed' : 'pending',
+      deliveredAt: c.delivered_at,
+      readAt: c.read_at,
+    };
+  }
+
+  async save(target: ReceiptTarget): Promise<void> {
+    if (target.kind === 'message') {
+      await sql`
+        UPDATE messages SET delivered_at = ${target.deliveredAt}, read_at = ${target.readAt},
+          status = CASE WHEN status IN ('sent', 'delivered', 'read')
+                        THEN (CASE WHEN ${target.readAt}::timestamptz IS NOT NULL THEN 'read' WHEN ${target.deliveredAt}::timestamptz IS NOT NULL THEN 'delivered' ELSE status END)
+                        ELSE status END
+        WHERE id = ${target.id}::uuid`.execute(this.db);
+      return;
+    }
+    await sql`UPDATE campaign_messages SET delivered_at = ${target.deliveredAt}, read_at = ${target.readAt} WHERE id = ${target.id}::uuid`.execute(this.db);
+  }
+}
+
+/** The simulator outbox's owed delivery receipts (`receipt_pending`), claimed with SKIP LOCKED. */
+export class KyselySimulatorReceiptRepository implements SimulatorReceiptRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async claimDue(sentBefore: Date, limit: number): Promise<DueSimulatedReceipt[]> {
+    const { rows } = await sql<{ id: string; setor_id: string; sent_at: Date }>`
+      SELECT id, setor_id, sent_at FROM simulator_messages
+      WHERE receipt_pending AND outcome = 'sent' AND NOT (payload ? 'operation') AND sent_at <= ${sentBefore}
+      ORDER BY sent_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(this.db);
+    return rows.map((r) => ({ id: r.id, setorId: r.setor_id, sentAt: new Date(r.sent_at) }));
+  }
+
+  async markDone(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await sql`UPDATE simulator_messages SET receipt_pending = false WHERE id = ANY(${[...ids]}::uuid[])`.execute(this.db);
+  }
+}
+
+export function kyselyReceiptRepositories(db: Kysely<Database>): ReceiptRepositories {
+  return { messageReceipts: new KyselyMessageReceiptRepository(db), simulatorReceipts: new KyselySimulatorReceiptRepository(db) };
+}
