@@ -10,6 +10,7 @@ export * from './campaign.js';
 export * from './cancel-campaign.js';
 export * from './create-campaign.js';
 export * from './dispatch-lane-repository.js';
+export * from './dispatch-observer.js';
 export * from './distribution.js';
 export * from './idempotency-repository.js';
 export * from './idempotency.js';

@@ -19,6 +19,7 @@ import { minimumGapMs, pacingGapMs } from './pacing.js';
 import { isWithinSafeHours, nextSafeInstant } from './safe-hours.js';
 import { applyOutcome, failCampaign, recordChanges, type SendOutcome } from './settle-outcomes.js';
 import type { Sleeper } from './sleeper.js';
+import { noDispatchObserver, type DispatchObserver } from './dispatch-observer.js';
 import type { TimedSends } from './timed-sends.js';
 import { setorCapacityToday, type WarmingStatus } from './warming.js';
 import { failureGroupOf } from '../channel/index.js';
@@ -99,6 +100,8 @@ export class RunDispatchLane {
     private readonly settings: DispatchSettings,
     /** Scheduled messages and reminders, sent ahead of campaign messages (absent: campaigns only). */
     private readonly timed: TimedSends | null = null,
+    /** The operator's metrics (lateness, outcomes); observes nothing by default. */
+    private readonly observer: DispatchObserver = noDispatchObserver,
   ) {}
 
   /** `signal` ends the run after the current send (a worker shutting down); the lease is released. */
@@ -181,6 +184,8 @@ export class RunDispatchLane {
           const group = batch.slice(index, index + width);
           const before = this.clock.now();
           if (index > 0 && nextSendAt && nextSendAt.getTime() > before.getTime()) await this.sleeper.sleep(nextSendAt.getTime() - before.getTime());
+          const planned = nextSendAt ? Math.max(nextSendAt.getTime(), started.getTime()) : null;
+          const handedAt = planned === null ? 0 : this.clock.now().getTime();
           const outcomes = await Promise.all(group.map((message) => this.send(campaigns.get(message.campaignId)!, message, ctx, owner)));
           const after = this.clock.now();
           group.forEach((message, k) => {
@@ -194,6 +199,7 @@ export class RunDispatchLane {
             });
             if (outcome.ok) result.sent += 1;
             else result.failed += 1;
+            this.observer.campaignSend({ outcome: outcome.ok ? 'sent' : outcome.code, lateMs: planned === null ? null : Math.max(0, handedAt - planned) });
             if (!outcome.ok && failureGroupOf(outcome.code) === 'sender' && !senderFailed) senderFailed = { code: outcome.code, error: outcome.error };
           });
           index += group.length;
