@@ -15,6 +15,12 @@ export interface DbOptions {
 }
 
 const connectionStrings = new WeakMap<object, string>();
+const pools = new WeakMap<object, pg.Pool>();
+
+/** The pg pool under a `createDb` instance: its counts (total, idle, waiting) are the pool metrics. */
+export function poolOf(db: Kysely<Database>): pg.Pool | undefined {
+  return pools.get(db);
+}
 
 /**
  * The connection string a `createDb` instance was made with: for processes that need a
@@ -40,6 +46,7 @@ export function createDb(connectionString: string, options: DbOptions = {}): Kys
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   connectionStrings.set(db, connectionString);
+  pools.set(db, pool);
   return db;
 }
 
