@@ -74,6 +74,12 @@ export interface SimulatorMessagesTable {
   sent_at: Timestamp;
 }
 
+/** One row per client message id (migration 0016): the uniqueness the partitioned outbox cannot hold. */
+export interface SimulatorMessageKeysTable {
+  client_message_id: string;
+  sent_at: Timestamp;
+}
+
 export interface SimulatorSessionEndsTable {
   instance_id: string;
   ended_at: Timestamp;
@@ -87,6 +93,7 @@ export interface ChannelTables {
   channel_health_history: ChannelHealthHistoryTable;
   conversation_windows: ConversationWindowsTable;
   simulator_messages: SimulatorMessagesTable;
+  simulator_message_keys: SimulatorMessageKeysTable;
   simulator_session_ends: SimulatorSessionEndsTable;
 }
 

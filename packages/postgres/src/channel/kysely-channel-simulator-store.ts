@@ -10,6 +10,7 @@ import {
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { SimulatorMessagesTable } from './channel-tables.js';
 import type { Database } from '../shared/database.js';
+import { defaultPartitionName, dropDayPartitionsBefore, listDayPartitions } from '../shared/time-partitions.js';
 
 function toMessage(row: Selectable<SimulatorMessagesTable>): SimulatedMessage {
   return {
@@ -92,12 +93,28 @@ export class KyselyChannelSimulatorStore implements ChannelSimulatorStore {
     this.pending = [];
     this.flushScheduled = false;
     try {
-      const inserted = await this.db
-        .insertInto('simulator_messages')
-        .values(batch.map(({ message }) => toRow(message)))
-        .onConflict((oc) => oc.column('client_message_id').doNothing())
-        .returning('client_message_id')
-        .execute();
+      // The key decides (the outbox is partitioned by time, so it cannot hold the uniqueness itself):
+      // the first row of a client id in the batch claims the key, and only a claimed key's row is
+      // stored, in the same statement, so a key never exists without its message.
+      // Inside the JSON the payload stays an object: jsonb_populate_record would keep a string as a jsonb string.
+      const rows = batch.map(({ message }) => ({ ...toRow(message), payload: message.payload }));
+      const columns = sql.join(Object.keys(rows[0]!).map((column) => sql.id(column)));
+      const { rows: inserted } = await sql<{ client_message_id: string }>`
+        WITH input AS (
+          SELECT r.*, o.n FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) WITH ORDINALITY AS o(j, n),
+            LATERAL jsonb_populate_record(NULL::simulator_messages, o.j) AS r
+        ), firsts AS (
+          SELECT DISTINCT ON (client_message_id) * FROM input ORDER BY client_message_id, n
+        ), claimed AS (
+          INSERT INTO simulator_message_keys (client_message_id, sent_at)
+          SELECT client_message_id, sent_at FROM firsts
+          ON CONFLICT DO NOTHING
+          RETURNING client_message_id
+        )
+        INSERT INTO simulator_messages (${columns})
+        SELECT ${columns} FROM firsts WHERE client_message_id IN (SELECT client_message_id FROM claimed)
+        RETURNING client_message_id
+      `.execute(this.db);
       const created = new Set(inserted.map((r) => r.client_message_id));
       // The first row of a client id in the batch is the one inserted; later ones, and ids stored before, get the stored one.
       const firstInBatch = new Map<string, SimulatedMessage>();
@@ -105,7 +122,12 @@ export class KyselyChannelSimulatorStore implements ChannelSimulatorStore {
       const stored = batch.filter(({ message }) => !created.has(message.clientMessageId)).map(({ message }) => message.clientMessageId);
       const existing = new Map<string, SimulatedMessage>();
       if (stored.length > 0) {
-        const rows = await this.db.selectFrom('simulator_messages').selectAll().where('client_message_id', 'in', [...new Set(stored)]).execute();
+        const rows = await this.db
+          .selectFrom('simulator_message_keys as k')
+          .innerJoin('simulator_messages as m', (join) => join.onRef('m.client_message_id', '=', 'k.client_message_id').onRef('m.sent_at', '=', 'k.sent_at'))
+          .selectAll('m')
+          .where('k.client_message_id', 'in', [...new Set(stored)])
+          .execute();
         for (const row of rows) existing.set(row.client_message_id, toMessage(row));
       }
       const handed = new Set<string>();
@@ -126,7 +148,12 @@ export class KyselyChannelSimulatorStore implements ChannelSimulatorStore {
   }
 
   async findByClientMessageId(clientMessageId: string): Promise<SimulatedMessage | null> {
-    const row = await this.db.selectFrom('simulator_messages').selectAll().where('client_message_id', '=', clientMessageId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('simulator_message_keys as k')
+      .innerJoin('simulator_messages as m', (join) => join.onRef('m.client_message_id', '=', 'k.client_message_id').onRef('m.sent_at', '=', 'k.sent_at'))
+      .selectAll('m')
+      .where('k.client_message_id', '=', clientMessageId)
+      .executeTakeFirst();
     return row ? toMessage(row) : null;
   }
 
@@ -157,8 +184,17 @@ export class KyselyChannelSimulatorStore implements ChannelSimulatorStore {
     return row ? { at: row.ended_at, reason: row.reason as SimulatedSessionEnd['reason'] } : null;
   }
 
+  /**
+   * Drops the day partitions that end before `before` and deletes the old rows the default
+   * partition took (days that had no partition yet); then the keys of messages gone: those older
+   * than both `before` and the oldest day still kept, so a message that is still stored keeps its key.
+   */
   async purgeMessagesBefore(before: Date): Promise<number> {
-    const result = await this.db.deleteFrom('simulator_messages').where('sent_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const dropped = await dropDayPartitionsBefore(this.db, 'simulator_messages', before);
+    const result = await sql`DELETE FROM ${sql.id(defaultPartitionName('simulator_messages'))} WHERE sent_at < ${before}`.execute(this.db);
+    const oldestKept = (await listDayPartitions(this.db, 'simulator_messages'))[0]?.from;
+    const keysBefore = oldestKept && oldestKept.getTime() < before.getTime() ? oldestKept : before;
+    await this.db.deleteFrom('simulator_message_keys').where('sent_at', '<', keysBefore).execute();
+    return dropped + Number(result.numAffectedRows ?? 0);
   }
 }

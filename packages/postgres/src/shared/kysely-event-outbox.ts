@@ -1,6 +1,7 @@
 import type { DomainEvent, EventOutbox } from '@carteiro/core';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './database.js';
+import { defaultPartitionName, dropDayPartitionsBefore } from './time-partitions.js';
 
 /** Writes events into `domain_events` in the caller's transaction. */
 export class KyselyEventOutbox implements EventOutbox {
@@ -25,13 +26,19 @@ export class KyselyEventOutbox implements EventOutbox {
       .execute();
   }
 
+  /**
+   * Drops the day partitions that end before `before` (a day is kept while the webhook fan-out has
+   * not taken all of its events: a worker down for long), then deletes the old rows the default
+   * partition took (days that had no partition yet).
+   */
   async purgeBefore(before: Date): Promise<number> {
-    // Events still waiting for the webhook fan-out (a worker down for long) are kept.
-    const result = await this.db
-      .deleteFrom('domain_events')
-      .where('occurred_at', '<', before)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_event_queue as q').select(sql`1`.as('one')).whereRef('q.seq', '=', 'domain_events.seq'))))
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const dropped = await dropDayPartitionsBefore(this.db, 'domain_events', before, {
+      keepIf: (partition) => sql`SELECT 1 FROM webhook_event_queue WHERE occurred_at < ${partition.to} LIMIT 1`,
+    });
+    const result = await sql`
+      DELETE FROM ${sql.id(defaultPartitionName('domain_events'))} e
+      WHERE e.occurred_at < ${before} AND NOT EXISTS (SELECT 1 FROM webhook_event_queue q WHERE q.seq = e.seq)
+    `.execute(this.db);
+    return dropped + Number(result.numAffectedRows ?? 0);
   }
 }

@@ -17,6 +17,7 @@ import type {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { defaultPartitionName, dropDayPartitionsBefore } from '../shared/time-partitions.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './webhooks-tables.js';
 
 /** The channel a worker LISTENs on: outbox events to fan out, deliveries queued again. */
@@ -178,7 +179,7 @@ export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepositor
   async claimDue(now: Date, limit: number, lockedUntil: Date): Promise<ClaimedDelivery[]> {
     const result = await sql<ClaimRow>`
       WITH due AS (
-        SELECT id FROM webhook_deliveries
+        SELECT id, created_at FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= ${now}
           AND (locked_until IS NULL OR locked_until <= ${now})
         ORDER BY next_attempt_at, id
@@ -186,7 +187,7 @@ export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepositor
         FOR UPDATE SKIP LOCKED
       ), claimed AS (
         UPDATE webhook_deliveries d SET locked_until = ${lockedUntil}
-        FROM due WHERE d.id = due.id
+        FROM due WHERE d.id = due.id AND d.created_at = due.created_at
         RETURNING d.*
       )
       SELECT c.*, w.url AS target_url, w.secret AS target_secret, w.active AS target_active
@@ -207,11 +208,12 @@ export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepositor
     // `expected_attempts` guards against a worker whose lease ran out and was taken over: its
     // late outcome no longer matches the row and is dropped.
     const rows = updates.map(({ delivery, attempt }) => ({ ...deliveryRow(delivery), expected_attempts: attempt ? delivery.attempts - 1 : delivery.attempts }));
-    const attempts = updates.flatMap(({ attempt }) =>
+    const attempts = updates.flatMap(({ delivery, attempt }) =>
       attempt
         ? [
             {
               delivery_id: attempt.deliveryId,
+              delivery_created_at: delivery.createdAt.toISOString(),
               number: attempt.number,
               started_at: attempt.startedAt.toISOString(),
               duration_ms: attempt.durationMs,
@@ -225,7 +227,7 @@ export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepositor
     await sql`
       WITH v AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
-          id uuid, status text, attempts integer, round_attempts integer, next_attempt_at timestamptz,
+          id uuid, created_at timestamptz, status text, attempts integer, round_attempts integer, next_attempt_at timestamptz,
           locked_until timestamptz, last_status_code integer, last_error text, updated_at timestamptz,
           completed_at timestamptz, expected_attempts integer)
       )
@@ -234,21 +236,21 @@ export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepositor
         next_attempt_at = v.next_attempt_at, locked_until = v.locked_until,
         last_status_code = v.last_status_code, last_error = v.last_error,
         updated_at = v.updated_at, completed_at = v.completed_at
-      FROM v WHERE d.id = v.id AND d.attempts = v.expected_attempts
+      FROM v WHERE d.id = v.id AND d.created_at = v.created_at AND d.attempts = v.expected_attempts
     `.execute(this.db);
     if (attempts.length === 0) return;
     await sql`
-      INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, status_code, error, result)
-      SELECT a.delivery_id, a.number, a.started_at, a.duration_ms, a.status_code, a.error, a.result
+      INSERT INTO webhook_attempts (delivery_id, delivery_created_at, number, started_at, duration_ms, status_code, error, result)
+      SELECT a.delivery_id, a.delivery_created_at, a.number, a.started_at, a.duration_ms, a.status_code, a.error, a.result
       FROM jsonb_populate_recordset(NULL::webhook_attempts, ${JSON.stringify(attempts)}::jsonb) a
-      WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = a.delivery_id)
+      WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = a.delivery_id AND d.created_at = a.delivery_created_at)
       ON CONFLICT DO NOTHING
     `.execute(this.db);
   }
 
   async update(delivery: WebhookDelivery): Promise<void> {
-    const { id, ...rest } = deliveryRow(delivery);
-    await this.db.updateTable('webhook_deliveries').set(rest).where('id', '=', id).execute();
+    const { id, created_at: _createdAt, ...rest } = deliveryRow(delivery);
+    await this.db.updateTable('webhook_deliveries').set(rest).where('id', '=', id).where('created_at', '=', delivery.createdAt).execute();
     // Wakes a listening worker: a redelivery is due now.
     if (delivery.status === 'pending') await sql`SELECT pg_notify(${WEBHOOKS_NOTIFY_CHANNEL}, 'deliveries')`.execute(this.db);
   }
@@ -262,6 +264,12 @@ export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepositor
         'delivery_id',
         'in',
         rows.map((r) => r.id),
+      )
+      // The days of these deliveries: only their partitions are read.
+      .where(
+        'delivery_created_at',
+        'in',
+        rows.map((r) => r.created_at),
       )
       .orderBy('delivery_id')
       .orderBy('number')
@@ -307,13 +315,28 @@ export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepositor
     return date(result.rows[0]?.at ?? null);
   }
 
+  /**
+   * Drops the day partitions (deliveries and their attempts) created before `before`: retention
+   * counts from a delivery's creation, and a day stays while one of its deliveries is pending (a
+   * redelivery). Then deletes the finished deliveries completed before `before` that the default
+   * partition took (days that had no partition yet), with their attempts.
+   */
   async purgeFinishedBefore(before: Date): Promise<number> {
-    const result = await this.db
-      .deleteFrom('webhook_deliveries')
-      .where('status', '<>', 'pending')
-      .where('completed_at', '<', before)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const dropped = await dropDayPartitionsBefore(this.db, 'webhook_deliveries', before, {
+      siblings: ['webhook_attempts'],
+      keepIf: (partition) => sql`SELECT 1 FROM ${sql.id(partition.name)} WHERE status = 'pending' LIMIT 1`,
+    });
+    const result = await sql<{ n: number }>`
+      WITH gone AS (
+        DELETE FROM ${sql.id(defaultPartitionName('webhook_deliveries'))}
+        WHERE status <> 'pending' AND completed_at < ${before}
+        RETURNING id, created_at
+      ), attempts AS (
+        DELETE FROM webhook_attempts a USING gone WHERE a.delivery_id = gone.id AND a.delivery_created_at = gone.created_at
+      )
+      SELECT count(*)::int AS n FROM gone
+    `.execute(this.db);
+    return dropped + Number(result.rows[0]?.n ?? 0);
   }
 }
 
@@ -327,9 +350,9 @@ export class KyselyWebhookEventQueue implements WebhookEventQueue {
       WITH taken AS (
         DELETE FROM webhook_event_queue
         WHERE seq IN (SELECT seq FROM webhook_event_queue ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-        RETURNING seq
+        RETURNING seq, occurred_at
       )
-      SELECT e.* FROM domain_events e JOIN taken t ON t.seq = e.seq ORDER BY e.seq
+      SELECT e.* FROM domain_events e JOIN taken t ON t.seq = e.seq AND t.occurred_at = e.occurred_at ORDER BY e.seq
     `.execute(this.db);
     return result.rows.map((row) => {
       const event: DomainEvent = {

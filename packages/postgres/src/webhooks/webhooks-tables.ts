@@ -36,6 +36,8 @@ export interface WebhookDeliveriesTable {
 
 export interface WebhookAttemptsTable {
   delivery_id: string;
+  /** The delivery's `created_at`: the partition key (migration 0016). */
+  delivery_created_at: Timestamp;
   number: number;
   started_at: Timestamp;
   duration_ms: number;
@@ -46,6 +48,8 @@ export interface WebhookAttemptsTable {
 
 export interface WebhookEventQueueTable {
   seq: number;
+  /** The event's `occurred_at` (migration 0016): which partition holds it. */
+  occurred_at: Timestamp;
 }
 
 /** Tables of the webhooks feature (migration in `../migrations`). */
