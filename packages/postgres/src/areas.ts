@@ -1,3 +1,4 @@
+import { agentsArea } from './agents/agents-area.js';
 import { billingArea } from './billing/billing-area.js';
 import { campaignsArea } from './campaigns/campaigns-area.js';
 import { channelArea } from './channel/channel-area.js';
@@ -16,4 +17,4 @@ import { webhooksArea } from './webhooks/webhooks-area.js';
  * Every area kept in PostgreSQL, one line each: the migrator runs their migrations in name order
  * and the unit of work hands out their repositories. Adding an area adds one line here.
  */
-export const postgresAreas = [foundationArea, channelArea, messagesArea, campaignsArea, webhooksArea, crmArea, contractsArea, contactsArea, schedulingArea, leadsArea, billingArea, ticketsArea, receiptsArea] as const;
+export const postgresAreas = [foundationArea, channelArea, messagesArea, campaignsArea, webhooksArea, crmArea, contractsArea, contactsArea, schedulingArea, leadsArea, billingArea, agentsArea, ticketsArea, receiptsArea] as const;

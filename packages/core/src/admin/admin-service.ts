@@ -1,9 +1,10 @@
 import { generateApiKeySecret, validateScopes, type ApiKey, type KeyMode } from '../api-keys/index.js';
 import { DEFAULT_RPM, createCompany, updateCompany, type Company, type CompanySettingsInput } from '../companies/index.js';
-import { createSetor, type ChannelType, type OfficialConfig, type Setor } from '../setores/index.js';
-import type { Team } from '../teams/index.js';
+import { createSetor, withInboxSettings, type ChannelType, type OfficialConfig, type Setor, type SetorInboxInput } from '../setores/index.js';
+import { checkPlaceholders } from '../quick-replies/index.js';
+import { MAX_TEAMS, createTeam, type Team } from '../teams/index.js';
 import type { Clock } from '../shared/clock.js';
-import { NotFoundError, ValidationError } from '../shared/errors.js';
+import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Random } from '../shared/random.js';
@@ -132,8 +133,17 @@ export class AdminService {
     return setor;
   }
 
-  async updateSetor(id: string, input: { nome?: string; warmingDailyLimit?: number | null }): Promise<Setor> {
-    const setor = await this.getSetor(id);
+  async updateSetor(id: string, input: { nome?: string; warmingDailyLimit?: number | null; inbox?: SetorInboxInput }): Promise<Setor> {
+    const found = await this.getSetor(id);
+    let setor = found;
+    if (input.inbox && Object.keys(input.inbox).length > 0) {
+      checkPlaceholders(input.inbox.closingMessage, 'closing_message');
+      const teamId = input.inbox.defaultTeamId;
+      if (teamId && !(await this.repos.teams.findByIdInCompany(found.companyId, teamId))) {
+        throw new ValidationError(`Team ${teamId} does not belong to this company`, { field: 'default_team_id', team_id: teamId });
+      }
+      setor = withInboxSettings(found, input.inbox, this.clock.now());
+    }
     const next: Setor = {
       ...setor,
       nome: input.nome ?? setor.nome,
@@ -152,8 +162,13 @@ export class AdminService {
         throw new ValidationError(`Setor ${setorId} does not belong to this company`, { field: 'setor_ids', setor_id: setorId });
       }
     }
-    const team: Team = { id: this.ids.newId(), companyId, nome: input.nome, setorIds, createdAt: this.clock.now() };
-    await this.uow.transaction((tx) => tx.teams.insert(team));
+    const team: Team = createTeam(this.ids.newId(), companyId, this.clock.now(), { nome: input.nome, setorIds });
+    await this.uow.transaction(async (tx) => {
+      // The company row serialises creations so the limit holds under concurrency.
+      await tx.companies.findByIdForUpdate(companyId);
+      if ((await tx.teams.count(companyId)) >= MAX_TEAMS) throw new DomainError('UNPROCESSABLE', `A company has at most ${MAX_TEAMS} teams`, { limit: MAX_TEAMS });
+      await tx.teams.insert(team);
+    });
     return team;
   }
 }

@@ -100,7 +100,7 @@ export function describeFoundationRepositoriesContract(name: string, setup: () =
       expect(page.items.map((s) => s.nome)).toEqual(['B']);
       expect(page.totalPages).toBe(2);
 
-      await repos.teams.insert({ id: uuid(800_001 + Number(ids.newId().slice(-6))), companyId: company.id, nome: 'T', setorIds: [b.id, a.id], createdAt: t0 });
+      await repos.teams.insert({ id: uuid(800_001 + Number(ids.newId().slice(-6))), companyId: company.id, nome: 'T', setorIds: [b.id, a.id], autoAssign: false, maxOpenPerAgent: 10, createdAt: t0 });
       const teams = await repos.teams.listByCompany(company.id, { page: 1, limit: 10 });
       expect(teams.items[0]?.setorIds).toEqual([b.id, a.id]);
     });

@@ -104,6 +104,20 @@ export class InMemoryTeamRepository implements TeamRepository {
     const all = [...this.store.teams.values()].filter((t) => t.companyId === companyId).sort(byCreation);
     return paginate(all.map((t) => structuredClone(t)), page);
   }
+  async update(team: Team) {
+    if (this.store.teams.has(team.id)) this.store.teams.set(team.id, structuredClone(team));
+  }
+  async findById(id: string) {
+    const found = this.store.teams.get(id);
+    return found ? structuredClone(found) : null;
+  }
+  async count(companyId: string) {
+    return [...this.store.teams.values()].filter((t) => t.companyId === companyId).length;
+  }
+  async lockForAssignment(teamId: string) {
+    // The in-memory unit of work runs one transaction at a time: nothing more to lock.
+    return this.findById(teamId);
+  }
 }
 
 export class InMemoryUsageRepository implements UsageRepository {

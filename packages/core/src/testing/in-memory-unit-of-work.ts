@@ -1,4 +1,6 @@
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import { inMemoryAgentRepositories } from '../agents/testing/in-memory-agent-repositories.js';
+import { inMemoryQuickReplyRepositories } from '../quick-replies/testing/in-memory-quick-reply-repositories.js';
 import { inMemoryBillingRepositories } from '../billing/testing/in-memory-billing-repositories.js';
 import { inMemoryReceiptRepositories } from '../receipts/testing/in-memory-receipt-repositories.js';
 import { inMemoryLeadRepositories } from '../leads/testing/in-memory-lead-repositories.js';
@@ -29,6 +31,8 @@ const inMemoryAreas = [
   inMemoryContractRepositories,
   inMemoryLeadRepositories,
   inMemoryBillingRepositories,
+  inMemoryAgentRepositories,
+  inMemoryQuickReplyRepositories,
   inMemoryReceiptRepositories,
 ];
 

@@ -20,4 +20,6 @@ export * from '../scheduling/testing/index.js';
 export * from '../contracts/testing/index.js';
 export * from '../leads/testing/index.js';
 export * from '../billing/testing/index.js';
+export * from '../agents/testing/index.js';
+export * from '../quick-replies/testing/index.js';
 export * from '../receipts/testing/index.js';

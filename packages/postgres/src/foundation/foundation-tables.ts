@@ -46,6 +46,14 @@ export interface SetoresTable {
   channel_type: string;
   official: JSONColumnType<{ phoneNumberId: string; accessToken: string; wabaId: string } | null>;
   warming_daily_limit_override: number | null;
+  // Ticket settings (0014-agents).
+  closing_message: string | null;
+  csat_enabled: Generated<boolean>;
+  csat_question: string | null;
+  csat_thanks: string | null;
+  reopen_window_minutes: Generated<number>;
+  assistant_enabled: Generated<boolean>;
+  default_team_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -54,6 +62,9 @@ export interface TeamsTable {
   id: string;
   company_id: string;
   nome: string;
+  // Auto-assignment settings (0014-agents).
+  auto_assign: Generated<boolean>;
+  max_open_per_agent: Generated<number>;
   created_at: Timestamp;
 }
 

@@ -1,5 +1,5 @@
 import type { ChannelType, Page, PageRequest, Setor, SetorRepository } from '@carteiro/core';
-import { pageOffset, toPage } from '@carteiro/core';
+import { DEFAULT_SETOR_INBOX_SETTINGS, pageOffset, toPage } from '@carteiro/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
 import type { SetoresTable } from './foundation-tables.js';
@@ -12,8 +12,30 @@ function toSetor(row: Selectable<SetoresTable>): Setor {
     channelType: row.channel_type as ChannelType,
     official: row.official,
     warmingDailyLimitOverride: row.warming_daily_limit_override,
+    inbox: {
+      closingMessage: row.closing_message,
+      csatEnabled: row.csat_enabled,
+      csatQuestion: row.csat_question,
+      csatThanks: row.csat_thanks,
+      reopenWindowMinutes: row.reopen_window_minutes,
+      assistantEnabled: row.assistant_enabled,
+      defaultTeamId: row.default_team_id,
+    },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+  };
+}
+
+function inboxColumns(setor: Setor) {
+  const inbox = setor.inbox ?? DEFAULT_SETOR_INBOX_SETTINGS;
+  return {
+    closing_message: inbox.closingMessage,
+    csat_enabled: inbox.csatEnabled,
+    csat_question: inbox.csatQuestion,
+    csat_thanks: inbox.csatThanks,
+    reopen_window_minutes: inbox.reopenWindowMinutes,
+    assistant_enabled: inbox.assistantEnabled,
+    default_team_id: inbox.defaultTeamId,
   };
 }
 
@@ -30,6 +52,7 @@ export class KyselySetorRepository implements SetorRepository {
         channel_type: setor.channelType,
         official: JSON.stringify(setor.official),
         warming_daily_limit_override: setor.warmingDailyLimitOverride,
+        ...inboxColumns(setor),
         created_at: setor.createdAt,
         updated_at: setor.updatedAt,
       })
@@ -43,6 +66,7 @@ export class KyselySetorRepository implements SetorRepository {
         nome: setor.nome,
         official: JSON.stringify(setor.official),
         warming_daily_limit_override: setor.warmingDailyLimitOverride,
+        ...inboxColumns(setor),
         updated_at: setor.updatedAt,
       })
       .where('id', '=', setor.id)

@@ -3,13 +3,34 @@ import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../shared/database.js';
 
+type TeamRow = { id: string; company_id: string; nome: string; auto_assign: boolean; max_open_per_agent: number; setor_ids: string[]; created_at: Date };
+
+function toTeam(row: TeamRow): Team {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    nome: row.nome,
+    setorIds: row.setor_ids,
+    autoAssign: row.auto_assign,
+    maxOpenPerAgent: row.max_open_per_agent,
+    createdAt: row.created_at,
+  };
+}
+
 export class KyselyTeamRepository implements TeamRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(team: Team): Promise<void> {
     await this.db
       .insertInto('teams')
-      .values({ id: team.id, company_id: team.companyId, nome: team.nome, created_at: team.createdAt })
+      .values({
+        id: team.id,
+        company_id: team.companyId,
+        nome: team.nome,
+        auto_assign: team.autoAssign,
+        max_open_per_agent: team.maxOpenPerAgent,
+        created_at: team.createdAt,
+      })
       .execute();
     if (team.setorIds.length > 0) {
       await this.db
@@ -22,7 +43,7 @@ export class KyselyTeamRepository implements TeamRepository {
   private selectTeams() {
     return this.db
       .selectFrom('teams')
-      .select(['teams.id', 'teams.company_id', 'teams.nome', 'teams.created_at'])
+      .select(['teams.id', 'teams.company_id', 'teams.nome', 'teams.auto_assign', 'teams.max_open_per_agent', 'teams.created_at'])
       .select(
         sql<string[]>`coalesce((SELECT array_agg(ts.setor_id::text ORDER BY ts.position) FROM team_setores ts WHERE ts.team_id = teams.id), '{}')`.as(
           'setor_ids',
@@ -30,9 +51,43 @@ export class KyselyTeamRepository implements TeamRepository {
       );
   }
 
+  async update(team: Team): Promise<void> {
+    await this.db
+      .updateTable('teams')
+      .set({ nome: team.nome, auto_assign: team.autoAssign, max_open_per_agent: team.maxOpenPerAgent })
+      .where('id', '=', team.id)
+      .execute();
+    await this.db.deleteFrom('team_setores').where('team_id', '=', team.id).execute();
+    if (team.setorIds.length > 0) {
+      await this.db
+        .insertInto('team_setores')
+        .values(team.setorIds.map((setorId, position) => ({ team_id: team.id, setor_id: setorId, position })))
+        .execute();
+    }
+  }
+
+  async findById(id: string): Promise<Team | null> {
+    const row = await this.selectTeams().where('teams.id', '=', id).executeTakeFirst();
+    return row ? toTeam(row) : null;
+  }
+
+  async count(companyId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('teams')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('company_id', '=', companyId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async lockForAssignment(teamId: string): Promise<Team | null> {
+    const locked = await this.db.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().executeTakeFirst();
+    return locked ? this.findById(teamId) : null;
+  }
+
   async findByIdInCompany(companyId: string, id: string): Promise<Team | null> {
     const row = await this.selectTeams().where('teams.id', '=', id).where('teams.company_id', '=', companyId).executeTakeFirst();
-    return row ? { id: row.id, companyId: row.company_id, nome: row.nome, setorIds: row.setor_ids, createdAt: row.created_at } : null;
+    return row ? toTeam(row) : null;
   }
 
   async listByCompany(companyId: string, page: PageRequest): Promise<Page<Team>> {
@@ -51,7 +106,7 @@ export class KyselyTeamRepository implements TeamRepository {
         .executeTakeFirstOrThrow(),
     ]);
     return toPage(
-      rows.map((row) => ({ id: row.id, companyId: row.company_id, nome: row.nome, setorIds: row.setor_ids, createdAt: row.created_at })),
+      rows.map(toTeam),
       total.n,
       page,
     );

@@ -63,7 +63,7 @@ export class MessagingWorld {
   }
 
   async team(company: Company, setores: Setor[]): Promise<Team> {
-    const team: Team = { id: this.ids.newId(), companyId: company.id, nome: 'Time', setorIds: setores.map((s) => s.id), createdAt: this.clock.now() };
+    const team: Team = { id: this.ids.newId(), companyId: company.id, nome: 'Time', setorIds: setores.map((s) => s.id), autoAssign: false, maxOpenPerAgent: 10, createdAt: this.clock.now() };
     await this.repos.teams.insert(team);
     return team;
   }

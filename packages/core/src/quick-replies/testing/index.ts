@@ -1,0 +1,2 @@
+export * from './in-memory-quick-reply-repositories.js';
+export * from './quick-reply-repositories.contract.js';

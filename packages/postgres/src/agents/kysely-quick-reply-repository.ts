@@ -1,0 +1,124 @@
+import type { MediaType, Page, PageRequest, QuickReply, QuickReplyFilters, QuickReplyRepository } from '@carteiro/core';
+import { pageOffset, placeholdersOf, toPage } from '@carteiro/core';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database } from '../shared/database.js';
+import type { QuickRepliesTable } from './agents-tables.js';
+
+function toQuickReply(row: Selectable<QuickRepliesTable>): QuickReply {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    setorId: row.setor_id,
+    shortcut: row.shortcut,
+    title: row.title,
+    text: row.text,
+    mediaUrl: row.media_url,
+    mediaType: row.media_type as MediaType | null,
+    placeholders: placeholdersOf(row.text),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** LIKE pattern matching `q` literally anywhere. */
+const contains = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export class KyselyQuickReplyRepository implements QuickReplyRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private async holder(reply: QuickReply): Promise<QuickReply | null> {
+    const row = await this.db
+      .selectFrom('quick_replies')
+      .selectAll()
+      .where('company_id', '=', reply.companyId)
+      .where('shortcut', '=', reply.shortcut)
+      .where(sql<boolean>`setor_id IS NOT DISTINCT FROM ${reply.setorId}::uuid`)
+      .executeTakeFirst();
+    return row ? toQuickReply(row) : null;
+  }
+
+  async insertUnique(reply: QuickReply): Promise<QuickReply | null> {
+    const inserted = await this.db
+      .insertInto('quick_replies')
+      .values({
+        id: reply.id,
+        company_id: reply.companyId,
+        setor_id: reply.setorId,
+        shortcut: reply.shortcut,
+        title: reply.title,
+        text: reply.text,
+        media_url: reply.mediaUrl,
+        media_type: reply.mediaType,
+        created_at: reply.createdAt,
+        updated_at: reply.updatedAt,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted ? null : this.holder(reply);
+  }
+
+  async update(reply: QuickReply): Promise<QuickReply | null> {
+    const holder = await this.holder(reply);
+    if (holder && holder.id !== reply.id) return holder;
+    await this.db
+      .updateTable('quick_replies')
+      .set({
+        setor_id: reply.setorId,
+        shortcut: reply.shortcut,
+        title: reply.title,
+        text: reply.text,
+        media_url: reply.mediaUrl,
+        media_type: reply.mediaType,
+        updated_at: reply.updatedAt,
+      })
+      .where('id', '=', reply.id)
+      .where('company_id', '=', reply.companyId)
+      .execute();
+    return null;
+  }
+
+  async findById(companyId: string, id: string): Promise<QuickReply | null> {
+    const row = await this.db.selectFrom('quick_replies').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+    return row ? toQuickReply(row) : null;
+  }
+
+  async companyOf(id: string): Promise<string | null> {
+    const row = await this.db.selectFrom('quick_replies').select('company_id').where('id', '=', id).executeTakeFirst();
+    return row?.company_id ?? null;
+  }
+
+  async list(companyId: string, filters: QuickReplyFilters, page: PageRequest): Promise<Page<QuickReply>> {
+    let base = this.db.selectFrom('quick_replies').where('company_id', '=', companyId);
+    if (filters.setorId !== undefined) {
+      const setorId = filters.setorId;
+      base = base.where((eb) => eb.or([eb('setor_id', 'is', null), eb('setor_id', '=', setorId)]));
+    }
+    if (filters.q) {
+      const pattern = contains(filters.q);
+      base = base.where((eb) => eb.or([eb('shortcut', 'ilike', pattern), eb('title', 'ilike', pattern), eb('text', 'ilike', pattern)]));
+    }
+    const [rows, total] = await Promise.all([
+      base
+        .selectAll()
+        .orderBy(sql`shortcut COLLATE "C"`)
+        .orderBy(sql`setor_id IS NOT NULL`)
+        .orderBy('id')
+        .limit(page.limit)
+        .offset(pageOffset(page))
+        .execute(),
+      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return toPage(rows.map(toQuickReply), Number(total.n), page);
+  }
+
+  async count(companyId: string): Promise<number> {
+    const row = await this.db.selectFrom('quick_replies').select((eb) => eb.fn.countAll<string>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async delete(companyId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('quick_replies').where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}
