@@ -31,6 +31,7 @@ export * from './routing/index.js';
 export * from './scheduling/index.js';
 export * from './setores/index.js';
 export * from './tags/index.js';
+export * from './tickets/index.js';
 export * from './teams/index.js';
 export * from './usage/index.js';
 export * from './webhooks/index.js';

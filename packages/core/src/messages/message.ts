@@ -3,7 +3,21 @@ import type { OutboundContent } from '../channel/index.js';
 import type { SendFailureCode } from '../channel/index.js';
 import type { MessageContent } from './message-content.js';
 
-export type MessageStatus = 'pending' | 'sent' | 'failed';
+/** `received`: an inbound message; `delivered` and `read`: receipts of a sent one (they only move forward). */
+export type MessageStatus = 'pending' | 'sent' | 'failed' | 'received' | 'delivered' | 'read';
+
+/** Who wrote a timeline item: the contact, an agent (`id`: the agent), the API, the system or the assistant. */
+export interface MessageAuthor {
+  type: 'contact' | 'agent' | 'api' | 'system' | 'assistant';
+  id: string | null;
+}
+
+/** What an activity item of the timeline records (a status move, an assignment, a skipped closing message…). */
+export interface MessageActivity {
+  kind: string;
+  from: unknown;
+  to: unknown;
+}
 
 /** One channel message of a send, with the provider's id once it was accepted. */
 export interface MessagePart {
@@ -44,6 +58,16 @@ export interface MessageRecord {
   sentAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The ticket the item belongs to (tickets area); absent or null: none. */
+  ticketId?: string | null;
+  /** Absent: `outbound`. */
+  direction?: 'inbound' | 'outbound';
+  /** `message` (sent or received), `note` (private, never sent) or `activity`; absent: `message`. */
+  type?: 'message' | 'note' | 'activity';
+  author?: MessageAuthor | null;
+  activity?: MessageActivity | null;
+  deliveredAt?: Date | null;
+  readAt?: Date | null;
 }
 
 /** About how long after sending a text can still be edited. */

@@ -12,6 +12,7 @@ export const EventNames = [
   'conversation.created',
   'conversation.assigned',
   'conversation.rated',
+  'conversation.status_changed',
   'contact.created',
   'contact.tagged',
   'contact.merged',

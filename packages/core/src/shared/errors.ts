@@ -21,6 +21,11 @@ export const ErrorCodes = [
   'SLOT_TAKEN',
   'APPOINTMENT_CONFLICT',
   'INVALID_TRANSITION',
+  'TICKET_ACTIVE',
+  'TICKET_CLOSED',
+  'ALREADY_ASSIGNED',
+  'PRECONDITION_FAILED',
+  'NO_CONVERSATION',
   'IDEMPOTENCY_KEY_IN_USE',
   'IDEMPOTENCY_KEY_MISMATCH',
   'PAYLOAD_TOO_LARGE',
@@ -69,5 +74,13 @@ export class InvalidTransitionError extends DomainError {
   constructor(entity: string, status: string, action: string, allowed: readonly string[]) {
     super('INVALID_TRANSITION', `Cannot ${action} a ${entity} in status ${status}`, { status, allowed: [...allowed] });
     this.name = 'InvalidTransitionError';
+  }
+}
+
+/** A write named a version (`If-Match`) that is no longer the stored one: 412 PRECONDITION_FAILED. */
+export class PreconditionFailedError extends DomainError {
+  constructor(entity: string, expected: number, current: number) {
+    super('PRECONDITION_FAILED', `The ${entity} changed: version ${current}, not ${expected}`, { version: current });
+    this.name = 'PreconditionFailedError';
   }
 }

@@ -12,6 +12,7 @@ import { inMemoryCrmRepositories } from '../crm/testing/in-memory-crm-repositori
 import { inMemoryMessageRepositories } from '../messages/testing/in-memory-message-repositories.js';
 import { inMemorySchedulingRepositories } from '../scheduling/testing/in-memory-scheduling-repositories.js';
 import { inMemoryTagRepositories } from '../tags/testing/in-memory-tag-repositories.js';
+import { inMemoryTicketRepositories } from '../tickets/testing/in-memory-ticket-repositories.js';
 import { inMemoryWebhookRepositories } from '../webhooks/testing/in-memory-webhook-repositories.js';
 import { InMemoryEventOutbox, inMemoryFoundationRepositories } from './in-memory-foundation-repositories.js';
 import { InMemoryJobScheduler } from './in-memory-job-scheduler.js';
@@ -23,6 +24,7 @@ const inMemoryAreas = [
   inMemoryChannelRepositories,
   inMemoryContactRepositories,
   inMemoryTagRepositories,
+  inMemoryTicketRepositories,
   inMemoryMessageRepositories,
   inMemoryCampaignRepositories,
   inMemoryWebhookRepositories,

@@ -12,6 +12,7 @@ export * from '../api-keys/testing/index.js';
 export * from '../channel/testing/index.js';
 export * from '../contacts/testing/index.js';
 export * from '../tags/testing/index.js';
+export * from '../tickets/testing/index.js';
 export * from '../messages/testing/index.js';
 export * from '../campaigns/testing/index.js';
 export * from '../webhooks/testing/index.js';

@@ -2,6 +2,8 @@ import type {
   Conversation,
   ConversationRepository,
   KeyMode,
+  MessageActivity,
+  MessageAuthor,
   MessageContent,
   MessagePart,
   MessageRecord,
@@ -114,6 +116,13 @@ function toMessage(row: Selectable<MessagesTable>): MessageRecord {
     sentAt: row.sent_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ticketId: row.ticket_id,
+    direction: row.direction as 'inbound' | 'outbound',
+    type: row.type as 'message' | 'note' | 'activity',
+    author: row.author as unknown as MessageAuthor | null,
+    activity: row.activity as unknown as MessageActivity | null,
+    deliveredAt: row.delivered_at,
+    readAt: row.read_at,
   };
 }
 
@@ -139,6 +148,13 @@ function toRow(m: MessageRecord) {
     sent_at: m.sentAt,
     created_at: m.createdAt,
     updated_at: m.updatedAt,
+    ticket_id: m.ticketId ?? null,
+    direction: m.direction ?? 'outbound',
+    type: m.type ?? 'message',
+    author: m.author ? JSON.stringify(m.author) : null,
+    activity: m.activity ? JSON.stringify(m.activity) : null,
+    delivered_at: m.deliveredAt ?? null,
+    read_at: m.readAt ?? null,
   };
 }
 

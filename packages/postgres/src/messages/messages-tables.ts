@@ -36,6 +36,14 @@ export interface MessagesTable {
   sent_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  // Columns added by 0015-tickets (see ../tickets/0015-tickets.ts).
+  ticket_id: string | null;
+  direction: ColumnType<string, string | undefined, string>;
+  type: ColumnType<string, string | undefined, string>;
+  author: JSONColumnType<Record<string, unknown>, string | null, string | null> | null;
+  activity: JSONColumnType<Record<string, unknown>, string | null, string | null> | null;
+  delivered_at: Timestamp | null;
+  read_at: Timestamp | null;
 }
 
 export interface RotationCursorsTable {

@@ -1,0 +1,3 @@
+export * from './ticket.js';
+export * from './ticket-errors.js';
+export * from './ticket-repository.js';

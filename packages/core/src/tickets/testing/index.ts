@@ -1,0 +1,2 @@
+export * from './in-memory-ticket-repositories.js';
+export * from './ticket-repositories.contract.js';

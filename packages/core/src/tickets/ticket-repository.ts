@@ -1,0 +1,139 @@
+import type { Ticket, TicketPriority, TicketStatus } from './ticket.js';
+
+/** Filters of GET /v1/tickets (combined with AND). */
+export interface TicketFilter {
+  /** Non-empty. */
+  statuses: readonly TicketStatus[];
+  setorId?: string;
+  contactId?: string;
+  /** An agent's tickets, or `null`: those without agent. */
+  agentId?: string | null;
+  teamId?: string;
+  priorities?: readonly TicketPriority[];
+  tagId?: string;
+  /** Changed at or after this instant. */
+  updatedSince?: Date;
+  /**
+   * Digits (at least one, nothing but digits and `+()-. `): the ticket number, or part of the
+   * contact's phone digits; any other text: part of the contact's name, ignoring case.
+   */
+  q?: string;
+}
+
+/** The two orders of the ticket list. */
+export type TicketSort = 'last_activity_desc' | 'updated_asc';
+
+/** Where a page of the ticket list starts: after the row with this sort value and id. */
+export interface TicketKeyset {
+  at: Date;
+  id: string;
+}
+
+/** One page request of the ticket list. */
+export interface TicketListRequest {
+  sort: TicketSort;
+  /** `last_activity_desc`: rows before (`last_activity_at`, `id`) descending; `updated_asc`: rows after (`updated_at`, `id`). */
+  after: TicketKeyset | null;
+  limit: number;
+  /** `updated_asc` only: rows with `updated_at` after this instant are withheld (the commit horizon). */
+  horizon?: Date;
+}
+
+/** Filters of GET /v1/queue. */
+export interface QueueFilter {
+  setorId?: string;
+  teamId?: string;
+  priorities?: readonly TicketPriority[];
+}
+
+/** Where a queue page starts: after the row with this rank (see `priorityRank`), wait start (null: last) and id. */
+export interface QueueKeyset {
+  rank: number;
+  waitingSince: Date | null;
+  id: string;
+}
+
+/** A page of the queue with its totals. */
+export interface QueuePage {
+  items: Ticket[];
+  hasMore: boolean;
+  /** Queued tickets matching the filter. */
+  total: number;
+  /** The earliest `waitingSince` among them; null when none. */
+  oldestWaitingSince: Date | null;
+  /** How many matching tickets come before the page (positions of the page start at `before + 1`). */
+  before: number;
+}
+
+/** A link of a ticket to a record of another area (only `crm_opportunity` today). */
+export interface TicketLink {
+  type: 'crm_opportunity';
+  targetId: string;
+  linkedAt: Date;
+}
+
+/**
+ * Stores tickets with their tags and links. Reads are scoped by company (another company's
+ * ticket reads as missing); malformed ids read as missing. The database keeps at most one ticket
+ * per setor and contact that is not `closed` and one `number` per company.
+ */
+export interface TicketRepository {
+  /**
+   * Inserts a new ticket (its `tagIds` are ignored). False when the setor and contact already have
+   * an active ticket: nothing is written then (re-read the winner with {@link findActive}).
+   */
+  insert(ticket: Ticket): Promise<boolean>;
+  /** With its tags. */
+  findById(companyId: string, id: string): Promise<Ticket | null>;
+  /** Like `findById`, the row locked until the transaction ends (`SELECT … FOR UPDATE`). */
+  lockById(companyId: string, id: string): Promise<Ticket | null>;
+  /** The ticket of the setor and contact that is not closed. */
+  findActive(setorId: string, contactId: string): Promise<Ticket | null>;
+  /** The latest closed ticket of the setor and contact closed at or after `since` (reopen window). */
+  findReopenable(setorId: string, contactId: string, since: Date): Promise<Ticket | null>;
+  /**
+   * Writes every field but `number`, `createdAt` and `tagIds` where the stored version is
+   * `expectedVersion` (the caller sets `ticket.version` to the next one). False when the version
+   * differs or the row is gone (nothing written). Reopening while another ticket of the setor and
+   * contact is active throws `TicketActiveError`.
+   */
+  save(ticket: Ticket, expectedVersion: number): Promise<boolean>;
+  /** The company's next ticket number (1, 2, …); the counter row stays locked until the transaction ends. */
+  nextNumber(companyId: string): Promise<number>;
+  /** A page of the list in `request.sort` order; `hasMore` when more rows follow the page. */
+  list(companyId: string, filter: TicketFilter, request: TicketListRequest): Promise<{ items: Ticket[]; hasMore: boolean }>;
+  /**
+   * Open tickets without agent, by priority rank (urgent first, none last), `waitingSince`
+   * (earliest first, none last) and id; a page after `after` with the totals of the whole queue.
+   */
+  queue(companyId: string, filter: QueueFilter, after: QueueKeyset | null, limit: number): Promise<QueuePage>;
+  /** How many tickets that are not closed each agent holds (agents without any: 0). */
+  openCountsByAgent(agentIds: readonly string[]): Promise<Record<string, number>>;
+  /** The agent's tickets that are not closed, oldest first. */
+  listActiveOfAgent(companyId: string, agentId: string): Promise<Ticket[]>;
+  /** Snoozed tickets whose `snoozedUntil` is at or before `at`, earliest first. */
+  dueSnoozed(at: Date, limit: number): Promise<{ companyId: string; id: string }[]>;
+  /** Links the tags (idempotent); answers the ids that were not linked before. */
+  addTags(companyId: string, ticketId: string, tagIds: readonly string[], at: Date): Promise<string[]>;
+  /** Unlinks the tags; answers the ids that were linked. */
+  removeTags(ticketId: string, tagIds: readonly string[]): Promise<string[]>;
+  /** Links the record; false when it was already linked. */
+  link(companyId: string, ticketId: string, link: TicketLink): Promise<boolean>;
+  /** Unlinks the record; false when it was not linked. */
+  unlink(ticketId: string, type: TicketLink['type'], targetId: string): Promise<boolean>;
+  /** The ticket's links, oldest first. */
+  links(ticketId: string): Promise<TicketLink[]>;
+  /** The contact's conversation with the latest activity (any setor): POST /v1/tickets's default setor. */
+  latestConversationOf(companyId: string, contactId: string): Promise<{ id: string; setorId: string } | null>;
+  /**
+   * Serialises inbound handling of one contact on one setor until the transaction ends (an
+   * advisory lock on a hash of both; `phoneKey` is the ninth-digit-aware match key).
+   */
+  lockContactThread(setorId: string, phoneKey: string): Promise<void>;
+}
+export const TicketRepository = Symbol.for('carteiro.TicketRepository');
+
+/** The tickets area's repositories, as a transaction or the read bag carries them (see `Repositories`). */
+export interface TicketRepositories {
+  tickets: TicketRepository;
+}

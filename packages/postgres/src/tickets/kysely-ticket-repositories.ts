@@ -1,0 +1,375 @@
+import type {
+  QueueFilter,
+  QueueKeyset,
+  QueuePage,
+  Ticket,
+  TicketFilter,
+  TicketLastMessage,
+  TicketLink,
+  TicketListRequest,
+  TicketPriority,
+  TicketRepositories,
+  TicketRepository,
+  TicketSource,
+  TicketStatus,
+  RatingStatus,
+} from '@carteiro/core';
+import { TicketActiveError, isUuid, priorityRank } from '@carteiro/core';
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { Database } from '../shared/database.js';
+import type { TicketsTable } from './tickets-tables.js';
+
+type TicketRow = Selectable<TicketsTable> & { tag_ids: string[] | null };
+
+function toLastMessage(value: unknown): TicketLastMessage | null {
+  if (!value) return null;
+  const v = value as Record<string, unknown>;
+  return { id: String(v.id), direction: v.direction as 'inbound' | 'outbound', type: String(v.type), preview: (v.preview as string | null) ?? null, at: new Date(v.at as string) };
+}
+
+function toTicket(row: TicketRow): Ticket {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    number: Number(row.number),
+    status: row.status as TicketStatus,
+    priority: row.priority as TicketPriority | null,
+    setorId: row.setor_id,
+    contactId: row.contact_id,
+    conversationId: row.conversation_id,
+    agentId: row.agent_id,
+    teamId: row.team_id,
+    snoozedUntil: row.snoozed_until,
+    waitingSince: row.waiting_since,
+    lastMessage: toLastMessage(row.last_message),
+    lastActivityAt: row.last_activity_at,
+    source: row.source as TicketSource,
+    firstResponseAt: row.first_response_at,
+    closedAt: row.closed_at,
+    closeReason: row.close_reason,
+    rating: {
+      status: row.rating_status as RatingStatus,
+      requestedAt: row.rating_requested_at,
+      score: row.rating_score,
+      comment: row.rating_comment,
+      ratedAt: row.rated_at,
+      source: row.rating_source,
+      agentId: row.rated_agent_id,
+      teamId: row.rated_team_id,
+    },
+    handoff: row.handoff_summary !== null && row.handoff_at !== null ? { summary: row.handoff_summary, at: row.handoff_at } : null,
+    tagIds: [...(row.tag_ids ?? [])].sort(),
+    version: row.version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toRow(t: Ticket) {
+  return {
+    id: t.id,
+    company_id: t.companyId,
+    number: t.number,
+    status: t.status,
+    priority: t.priority,
+    priority_rank: priorityRank(t.priority),
+    setor_id: t.setorId,
+    contact_id: t.contactId,
+    conversation_id: t.conversationId,
+    agent_id: t.agentId,
+    team_id: t.teamId,
+    snoozed_until: t.snoozedUntil,
+    waiting_since: t.waitingSince,
+    last_message: t.lastMessage ? JSON.stringify({ ...t.lastMessage, at: t.lastMessage.at.toISOString() }) : null,
+    last_activity_at: t.lastActivityAt,
+    source: t.source,
+    first_response_at: t.firstResponseAt,
+    closed_at: t.closedAt,
+    close_reason: t.closeReason,
+    rating_status: t.rating.status,
+    rating_requested_at: t.rating.requestedAt,
+    rating_score: t.rating.score,
+    rating_comment: t.rating.comment,
+    rated_at: t.rating.ratedAt,
+    rating_source: t.rating.source,
+    rated_agent_id: t.rating.agentId,
+    rated_team_id: t.rating.teamId,
+    handoff_summary: t.handoff?.summary ?? null,
+    handoff_at: t.handoff?.at ?? null,
+    version: t.version,
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+  };
+}
+
+const isUniqueViolation = (error: unknown, constraint: string) =>
+  (error as { code?: string }).code === '23505' && (error as { constraint?: string }).constraint === constraint;
+
+/** Whether `q` of the ticket list is read as digits (number or phone) rather than a name. */
+const isDigitsQuery = (q: string) => /^[\d\s()+.\-]+$/.test(q) && /\d/.test(q);
+
+export class KyselyTicketRepository implements TicketRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private select() {
+    return this.db
+      .selectFrom('tickets as t')
+      .selectAll('t')
+      .select(sql<string[] | null>`(SELECT array_agg(tt.tag_id::text) FROM ticket_tags tt WHERE tt.ticket_id = t.id)`.as('tag_ids'));
+  }
+
+  async insert(ticket: Ticket): Promise<boolean> {
+    const inserted = await this.db
+      .insertInto('tickets')
+      .values(toRow(ticket))
+      .onConflict((oc) => oc.columns(['setor_id', 'contact_id']).where('status', '<>', 'closed').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+
+  async findById(companyId: string, id: string) {
+    if (!isUuid(id)) return null;
+    const row = await this.select().where('t.id', '=', id).where('t.company_id', '=', companyId).executeTakeFirst();
+    return row ? toTicket(row) : null;
+  }
+
+  async lockById(companyId: string, id: string) {
+    if (!isUuid(id)) return null;
+    const row = await this.select().where('t.id', '=', id).where('t.company_id', '=', companyId).forUpdate('t').executeTakeFirst();
+    return row ? toTicket(row) : null;
+  }
+
+  async findActive(setorId: string, contactId: string) {
+    const row = await this.select().where('t.setor_id', '=', setorId).where('t.contact_id', '=', contactId).where('t.status', '<>', 'closed').executeTakeFirst();
+    return row ? toTicket(row) : null;
+  }
+
+  async findReopenable(setorId: string, contactId: string, since: Date) {
+    const row = await this.select()
+      .where('t.contact_id', '=', contactId)
+      .where('t.setor_id', '=', setorId)
+      .where('t.status', '=', 'closed')
+      .where('t.closed_at', '>=', since)
+      .orderBy('t.closed_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toTicket(row) : null;
+  }
+
+  async save(ticket: Ticket, expectedVersion: number): Promise<boolean> {
+    const { id, number: _n, created_at: _c, ...rest } = toRow(ticket);
+    try {
+      const result = await this.db.updateTable('tickets').set(rest).where('id', '=', id).where('version', '=', expectedVersion).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    } catch (error) {
+      if (isUniqueViolation(error, 'tickets_one_active_idx')) throw new TicketActiveError(null);
+      throw error;
+    }
+  }
+
+  async nextNumber(companyId: string): Promise<number> {
+    const row = await this.db
+      .insertInto('ticket_counters')
+      .values({ company_id: companyId, last_number: 1 })
+      .onConflict((oc) => oc.column('company_id').doUpdateSet({ last_number: sql`ticket_counters.last_number + 1` }))
+      .returning('last_number')
+      .executeTakeFirstOrThrow();
+    return Number(row.last_number);
+  }
+
+  async list(companyId: string, filter: TicketFilter, request: TicketListRequest) {
+    let query = this.select().where('t.company_id', '=', companyId).where('t.status', 'in', [...filter.statuses]);
+    if (filter.setorId) query = query.where('t.setor_id', '=', filter.setorId);
+    if (filter.contactId) query = query.where('t.contact_id', '=', filter.contactId);
+    if (filter.agentId === null) query = query.where('t.agent_id', 'is', null);
+    else if (filter.agentId !== undefined) query = query.where('t.agent_id', '=', filter.agentId);
+    if (filter.teamId) query = query.where('t.team_id', '=', filter.teamId);
+    if (filter.priorities) query = query.where('t.priority', 'in', [...filter.priorities]);
+    if (filter.tagId) {
+      const tagId = filter.tagId;
+      query = query.where(({ exists, selectFrom }) =>
+        exists(selectFrom('ticket_tags as tg').select('tg.ticket_id').whereRef('tg.ticket_id', '=', 't.id').where('tg.tag_id', '=', tagId)),
+      );
+    }
+    if (filter.updatedSince) query = query.where('t.updated_at', '>=', filter.updatedSince);
+    if (filter.q) {
+      const q = filter.q;
+      if (isDigitsQuery(q)) {
+        const digits = q.replace(/\D/g, '');
+        const asNumber = digits.length <= 15 ? Number(digits) : null;
+        const pattern = `%${digits}%`;
+        query = query.where((eb) =>
+          eb.or([
+            ...(asNumber !== null ? [eb('t.number', '=', asNumber)] : []),
+            eb.exists(
+              eb
+                .selectFrom('contacts as c')
+                .select('c.id')
+                .whereRef('c.id', '=', 't.contact_id')
+                .where(sql<SqlBool>`regexp_replace(c.phone, '\\D', '', 'g') LIKE ${pattern}`),
+            ),
+          ]),
+        );
+      } else {
+        const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where((eb) => eb.exists(eb.selectFrom('contacts as c').select('c.id').whereRef('c.id', '=', 't.contact_id').where('c.name', 'ilike', pattern)));
+      }
+    }
+    if (request.sort === 'updated_asc') {
+      if (request.after) query = query.where(sql<SqlBool>`(t.updated_at, t.id) > (${request.after.at}::timestamptz, ${request.after.id}::uuid)`);
+      if (request.horizon) query = query.where('t.updated_at', '<=', request.horizon);
+      query = query.orderBy('t.updated_at', 'asc').orderBy('t.id', 'asc');
+    } else {
+      if (request.after) query = query.where(sql<SqlBool>`(t.last_activity_at, t.id) < (${request.after.at}::timestamptz, ${request.after.id}::uuid)`);
+      query = query.orderBy('t.last_activity_at', 'desc').orderBy('t.id', 'desc');
+    }
+    const rows = await query.limit(request.limit + 1).execute();
+    return { items: rows.slice(0, request.limit).map(toTicket), hasMore: rows.length > request.limit };
+  }
+
+  async queue(companyId: string, filter: QueueFilter, after: QueueKeyset | null, limit: number): Promise<QueuePage> {
+    const conditions = (eb: { and: (list: Expression<SqlBool>[]) => Expression<SqlBool> }) => {
+      const list: Expression<SqlBool>[] = [
+        sql<SqlBool>`t.company_id = ${companyId}`,
+        sql<SqlBool>`t.status = 'open'`,
+        sql<SqlBool>`t.agent_id IS NULL`,
+      ];
+      if (filter.setorId) list.push(sql<SqlBool>`t.setor_id = ${filter.setorId}`);
+      if (filter.teamId) list.push(sql<SqlBool>`t.team_id = ${filter.teamId}`);
+      if (filter.priorities) list.push(sql<SqlBool>`t.priority = ANY(${[...filter.priorities]}::text[])`);
+      return eb.and(list);
+    };
+    // Null waits sort last: compared as 'infinity'.
+    const key = sql`(t.priority_rank, coalesce(t.waiting_since, 'infinity'::timestamptz), t.id)`;
+    const afterKey = after ? sql`(${after.rank}::smallint, coalesce(${after.waitingSince}::timestamptz, 'infinity'::timestamptz), ${after.id}::uuid)` : null;
+    let page = this.select().where(conditions);
+    if (afterKey) page = page.where(sql<SqlBool>`${key} > ${afterKey}`);
+    const rows = await page
+      .orderBy('t.priority_rank')
+      .orderBy(sql`coalesce(t.waiting_since, 'infinity'::timestamptz)`)
+      .orderBy('t.id')
+      .limit(limit + 1)
+      .execute();
+    const totals = await this.db
+      .selectFrom('tickets as t')
+      .where(conditions)
+      .select([
+        sql<number>`count(*)::int`.as('total'),
+        sql<Date | null>`min(t.waiting_since)`.as('oldest'),
+        (afterKey ? sql<number>`(count(*) FILTER (WHERE ${key} <= ${afterKey}))::int` : sql<number>`0`).as('before'),
+      ])
+      .executeTakeFirstOrThrow();
+    return {
+      items: rows.slice(0, limit).map(toTicket),
+      hasMore: rows.length > limit,
+      total: Number(totals.total),
+      oldestWaitingSince: totals.oldest ? new Date(totals.oldest) : null,
+      before: Number(totals.before),
+    };
+  }
+
+  async openCountsByAgent(agentIds: readonly string[]) {
+    const counts: Record<string, number> = Object.fromEntries(agentIds.map((id) => [id, 0]));
+    if (agentIds.length === 0) return counts;
+    const rows = await this.db
+      .selectFrom('tickets')
+      .select(['agent_id', sql<number>`count(*)::int`.as('n')])
+      .where('agent_id', 'in', [...agentIds])
+      .where('status', '<>', 'closed')
+      .groupBy('agent_id')
+      .execute();
+    for (const row of rows) if (row.agent_id) counts[row.agent_id] = Number(row.n);
+    return counts;
+  }
+
+  async listActiveOfAgent(companyId: string, agentId: string) {
+    if (!isUuid(agentId)) return [];
+    const rows = await this.select()
+      .where('t.company_id', '=', companyId)
+      .where('t.agent_id', '=', agentId)
+      .where('t.status', '<>', 'closed')
+      .orderBy('t.created_at')
+      .orderBy('t.id')
+      .execute();
+    return rows.map(toTicket);
+  }
+
+  async dueSnoozed(at: Date, limit: number) {
+    const rows = await this.db
+      .selectFrom('tickets')
+      .select(['company_id', 'id'])
+      .where('status', '=', 'snoozed')
+      .where('snoozed_until', 'is not', null)
+      .where('snoozed_until', '<=', at)
+      .orderBy('snoozed_until')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ companyId: r.company_id, id: r.id }));
+  }
+
+  async addTags(companyId: string, ticketId: string, tagIds: readonly string[], at: Date) {
+    const unique = [...new Set(tagIds)];
+    if (unique.length === 0) return [];
+    const rows = await this.db
+      .insertInto('ticket_tags')
+      .values(unique.map((tagId) => ({ ticket_id: ticketId, tag_id: tagId, company_id: companyId, created_at: at })))
+      .onConflict((oc) => oc.columns(['ticket_id', 'tag_id']).doNothing())
+      .returning('tag_id')
+      .execute();
+    const added = new Set(rows.map((r) => r.tag_id));
+    return unique.filter((id) => added.has(id));
+  }
+
+  async removeTags(ticketId: string, tagIds: readonly string[]) {
+    const unique = [...new Set(tagIds)];
+    if (unique.length === 0) return [];
+    const rows = await this.db.deleteFrom('ticket_tags').where('ticket_id', '=', ticketId).where('tag_id', 'in', unique).returning('tag_id').execute();
+    const removed = new Set(rows.map((r) => r.tag_id));
+    return unique.filter((id) => removed.has(id));
+  }
+
+  async link(companyId: string, ticketId: string, link: TicketLink) {
+    const row = await this.db
+      .insertInto('ticket_links')
+      .values({ ticket_id: ticketId, type: link.type, target_id: link.targetId, company_id: companyId, linked_at: link.linkedAt })
+      .onConflict((oc) => oc.columns(['ticket_id', 'type', 'target_id']).doNothing())
+      .returning('ticket_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async unlink(ticketId: string, type: TicketLink['type'], targetId: string) {
+    if (!isUuid(targetId)) return false;
+    const result = await this.db.deleteFrom('ticket_links').where('ticket_id', '=', ticketId).where('type', '=', type).where('target_id', '=', targetId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async links(ticketId: string) {
+    const rows = await this.db.selectFrom('ticket_links').selectAll().where('ticket_id', '=', ticketId).orderBy('linked_at').orderBy('target_id').execute();
+    return rows.map((r) => ({ type: r.type as TicketLink['type'], targetId: r.target_id, linkedAt: r.linked_at }));
+  }
+
+  async latestConversationOf(companyId: string, contactId: string) {
+    if (!isUuid(contactId)) return null;
+    const row = await this.db
+      .selectFrom('conversations')
+      .select(['id', 'setor_id'])
+      .where('company_id', '=', companyId)
+      .where('contact_id', '=', contactId)
+      .orderBy(sql`greatest(coalesce(last_inbound_at, '-infinity'), coalesce(last_outbound_at, '-infinity'), created_at)`, 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { id: row.id, setorId: row.setor_id } : null;
+  }
+
+  async lockContactThread(setorId: string, phoneKey: string) {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`ticket-thread:${setorId}:${phoneKey}`}, 0))`.execute(this.db);
+  }
+}
+
+/** The tickets area's repositories over one connection or transaction. */
+export function kyselyTicketRepositories(db: Kysely<Database>): TicketRepositories {
+  return { tickets: new KyselyTicketRepository(db) };
+}

@@ -1,0 +1,12 @@
+import * as m0015 from './0015-tickets.js';
+import { postgresArea } from '../shared/postgres-area.js';
+import { kyselyTicketRepositories } from './kysely-ticket-repositories.js';
+
+/** Tickets with their tags and links, the per-company ticket counter, and the ticket columns of `messages`. */
+export const ticketsArea = postgresArea({
+  migrations: { '0015-tickets': m0015 },
+  repositories: (db) => kyselyTicketRepositories(db),
+});
+
+// Re-exported so that whoever loads the area also loads its tables' part of `Database`.
+export type { TicketsTables } from './tickets-tables.js';
