@@ -22,6 +22,7 @@ import { loadConfig } from '@carteiro/system';
 import { buildWorkerContainer, runWorker } from '@carteiro/worker';
 import { startBenchDatabase } from './support/tenant.js';
 import { simulatorOverride } from '../apps/worker/src/campaigns/testing/simulator-override.js';
+import { env, median, percentile, round, until } from './support/measure.js';
 
 export interface CampaignsBenchResult {
   machine: string;
@@ -29,22 +30,10 @@ export interface CampaignsBenchResult {
   dispatch: { messages: number; boxes: number; seconds: number; perSecond: number; sendSpanSeconds: number; sendsPerSecond: number };
 }
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 const p95 = (values: number[]) => percentile([...values].sort((a, b) => a - b), 95);
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** Valid Brazilian mobiles that never end in the simulator's failing 0001-0005. */
 const phoneOf = (n: number) => `+55119${60_000_000 + ((n * 10 + 6) % 40_000_000)}`;
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('benchmark timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 export async function runCampaignsBench(log: (line: string) => void = console.log): Promise<CampaignsBenchResult> {
   const creations = env('BENCH_CREATIONS', 15);

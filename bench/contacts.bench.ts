@@ -10,6 +10,7 @@ import { createDb, KyselyUnitOfWork, kyselyRepositories, migrateToLatest } from 
 import { SystemClock, UuidGenerator } from '@carteiro/system';
 import { sql } from 'kysely';
 import { startBenchDatabase } from './support/tenant.js';
+import { env, percentile, round } from './support/measure.js';
 
 export interface ContactsBenchResult {
   contacts: number;
@@ -20,9 +21,6 @@ export interface ContactsBenchResult {
   rules: { rules: number; texts: number; perSecond: number };
 }
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-const round = (n: number) => Number(n.toFixed(2));
 /** A deterministic pseudo-random sequence (mulberry32): the same data every run. */
 function seeded(seed: number) {
   let a = seed;
@@ -79,7 +77,7 @@ export async function runContactsBench(log: (line: string) => void = console.log
     // A steady-state table: vacuumed (visibility map set) and analysed, so that autovacuum of the fresh rows does not run
     // during the measurements.
     await sql`VACUUM (ANALYZE) contacts`.execute(db);
-    const seedSeconds = round((performance.now() - seedStarted) / 1000);
+    const seedSeconds = round((performance.now() - seedStarted) / 1000, 2);
     log(`seeded ${total.toLocaleString('en-US')} contacts in ${seedSeconds} s`);
 
     const random = seeded(42);
@@ -93,7 +91,7 @@ export async function runContactsBench(log: (line: string) => void = console.log
         samples.push(performance.now() - started);
       }
       samples.sort((a, b) => a - b);
-      return { medianMs: round(percentile(samples, 50)), p99Ms: round(percentile(samples, 99)) };
+      return { medianMs: round(percentile(samples, 50), 2), p99Ms: round(percentile(samples, 99), 2) };
     };
 
     // GET /v1/contacts?phone=…: the route's query (search with a phone, in the form without the ninth digit half the time).
@@ -117,7 +115,7 @@ export async function runContactsBench(log: (line: string) => void = console.log
       byKind[kind].push(performance.now() - started);
       if (found.items.length === 0) throw new Error(`q ${q} found nothing`);
     });
-    const kindLine = qKinds.map((k) => `${k} p99 ${round(percentile(byKind[k].sort((a, b) => a - b), 99))} ms`).join(', ');
+    const kindLine = qKinds.map((k) => `${k} p99 ${round(percentile(byKind[k].sort((a, b) => a - b), 99), 2)} ms`).join(', ');
     log(`q search (${searches}): median ${search.medianMs} ms, p99 ${search.p99Ms} ms (${kindLine})`);
 
     // POST /v1/imports to completed: the creation (checks, batches stored) and the job (20 batches of 500).
@@ -127,7 +125,7 @@ export async function runContactsBench(log: (line: string) => void = console.log
     const importStarted = performance.now();
     const job = await new CreateContactImport(uow, clock, ids).execute(company, { rows });
     const outcome = await new RunContactImport(uow, clock, ids, 30_000).execute(job.id);
-    const importSeconds = round((performance.now() - importStarted) / 1000);
+    const importSeconds = round((performance.now() - importStarted) / 1000, 2);
     const done = await repos.contactImports.findById(company.id, job.id);
     if (outcome !== 'completed' || done?.created !== importRows) throw new Error(`import ended ${outcome} with ${done?.created} created`);
     log(`import of ${importRows} rows end to end: ${importSeconds} s`);

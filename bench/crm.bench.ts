@@ -24,6 +24,7 @@ import { ConfiguredSigningProviders, PdfkitContractRenderer, SimulatorSigningPro
 import { SystemClock, UuidGenerator } from '@carteiro/system';
 import { sql } from 'kysely';
 import { startBenchDatabase } from './support/tenant.js';
+import { env, latencies as stats, round } from './support/measure.js';
 
 export interface CrmBenchResult {
   opportunities: number;
@@ -37,13 +38,6 @@ export interface CrmBenchResult {
 /** Targets of issue 15. */
 export const CRM_TARGETS = { listP99Ms: 20, countP99Ms: 20, sendMedianMs: 1_000 };
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-const round = (n: number) => Number(n.toFixed(2));
-const stats = (times: number[]) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return { medianMs: round(percentile(sorted, 50)), p99Ms: round(percentile(sorted, 99)), p95Ms: round(percentile(sorted, 95)) };
-};
 
 async function timed(runs: number, work: (i: number) => Promise<unknown>): Promise<number[]> {
   const times: number[] = [];
@@ -98,7 +92,7 @@ export async function runCrmBench(log: (line: string) => void = console.log): Pr
       FROM generate_series(1::bigint, ${total}::bigint) AS n, clients`.execute(db);
     // The steady state autovacuum keeps: visibility map set (index-only scans), statistics fresh.
     await sql`VACUUM ANALYZE`.execute(db);
-    const seedSeconds = round((performance.now() - seedStarted) / 1000);
+    const seedSeconds = round((performance.now() - seedStarted) / 1000, 2);
     log(`crm: seeded ${total.toLocaleString('en-US')} opportunities in ${seedSeconds} s`);
 
     const read = new ReadOpportunities(repos);

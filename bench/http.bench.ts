@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
 import { cpuShares, cpuTimes, startHelloWorld, startService, type ChildServer, type ServerBuild } from './support/processes.js';
 import { ADMIN_TOKEN, createCampaign, createTenant, startBenchDatabase } from './support/tenant.js';
+import { env } from './support/measure.js';
 
 export interface HttpFigures {
   requests: number;
@@ -32,8 +33,6 @@ export interface HttpBenchResult {
   /** Machine CPU by process during the last measured round of each (%, of all cores). */
   cpu: Record<string, Record<string, number>>;
 }
-
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 interface Load {
   url: string;

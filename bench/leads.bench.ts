@@ -11,6 +11,7 @@ import { createDb, KyselyReportQueries, kyselyRepositories, migrateToLatest } fr
 import { SystemClock, UuidGenerator } from '@carteiro/system';
 import { sql } from 'kysely';
 import { startBenchDatabase } from './support/tenant.js';
+import { env, latencies as stats, round } from './support/measure.js';
 
 export interface LeadsBenchResult {
   autocomplete: { queries: number; medianMs: number; p99Ms: number };
@@ -20,13 +21,6 @@ export interface LeadsBenchResult {
 /** Targets of issue 16. */
 export const LEADS_TARGETS = { autocompleteP99Ms: 5, reportP95Ms: 200 };
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-const round = (n: number) => Number(n.toFixed(2));
-const stats = (times: number[]) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return { medianMs: round(percentile(sorted, 50)), p95Ms: round(percentile(sorted, 95)), p99Ms: round(percentile(sorted, 99)) };
-};
 
 async function timed(runs: number, work: (i: number) => unknown): Promise<number[]> {
   const times: number[] = [];
@@ -107,7 +101,7 @@ export async function runLeadsBench(log: (line: string) => void = console.log): 
         now() - ((n::double precision / ${campaigns}) * interval '365 days'), now()
       FROM generate_series(1, ${campaigns}) AS n`.execute(db);
     await sql`VACUUM ANALYZE`.execute(db);
-    const seedSeconds = round((performance.now() - seedStarted) / 1000);
+    const seedSeconds = round((performance.now() - seedStarted) / 1000, 2);
     log(`leads: seeded ${messages.toLocaleString('en-US')} messages and ${campaigns.toLocaleString('en-US')} campaigns in ${seedSeconds} s`);
 
     const report = new GetSummaryReport(new KyselyReportQueries(db), clock);

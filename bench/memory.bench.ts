@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { rssOf, startService, type ChildServer, type ServerBuild } from './support/processes.js';
 import { ADMIN_TOKEN, createCampaign, createTenant, startBenchDatabase } from './support/tenant.js';
+import { env } from './support/measure.js';
 
 export interface MemoryBenchResult {
   recipients: number;
@@ -27,7 +28,6 @@ export interface MemoryBenchResult {
   attempts: number;
 }
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 export async function runMemoryBench(log: (line: string) => void = console.log, build: ServerBuild = 'dist'): Promise<MemoryBenchResult> {

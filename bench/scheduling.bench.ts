@@ -18,24 +18,14 @@ import { loadConfig } from '@carteiro/system';
 import { buildWorkerContainer, runWorker } from '@carteiro/worker';
 import { ADMIN_TOKEN, createTenant, startBenchDatabase } from './support/tenant.js';
 import { simulatorOverride } from '../apps/worker/src/campaigns/testing/simulator-override.js';
+import { env, percentile, round, until } from './support/measure.js';
 
 export interface SchedulingBenchResult {
   availability: { professionals: number; units: number; appointments: number; days: number; slots: number; runs: number; medianMs: number; p95Ms: number };
   timed: { messages: number; boxes: number; pacingScale: number; seconds: number; perSecond: number; minGapMs: number; expectedGapMs: number; duplicates: number };
 }
 
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const DAY = 86_400_000;
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('benchmark timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 export async function runSchedulingBench(log: (line: string) => void = console.log): Promise<SchedulingBenchResult> {
   const runs = env('BENCH_AVAILABILITY_RUNS', 100);

@@ -21,22 +21,12 @@ import {
   startEmbeddedPostgres,
 } from '@carteiro/postgres';
 import { HttpWebhookSender, WebhookDispatcher, WebhookUrlSafety } from '@carteiro/webhooks';
+import { env, percentile, until } from './support/measure.js';
 
 export interface WebhooksBenchResult {
   machine: string;
   throughput: { deliveries: number; seconds: number; perSecond: number };
   latency: { events: number; rate: number; medianMs: number; p95Ms: number; p99Ms: number; maxMs: number };
-}
-
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('benchmark timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 export async function runWebhooksBench(log: (line: string) => void = console.log): Promise<WebhooksBenchResult> {
