@@ -11,10 +11,11 @@ import { messagesArea } from './messages/messages-area.js';
 import { receiptsArea } from './receipts/receipts-area.js';
 import { schedulingArea } from './scheduling/scheduling-area.js';
 import { ticketsArea } from './tickets/tickets-area.js';
+import { ticketRepliesArea } from './tickets/ticket-replies-area.js';
 import { webhooksArea } from './webhooks/webhooks-area.js';
 
 /**
  * Every area kept in PostgreSQL, one line each: the migrator runs their migrations in name order
  * and the unit of work hands out their repositories. Adding an area adds one line here.
  */
-export const postgresAreas = [foundationArea, channelArea, messagesArea, campaignsArea, webhooksArea, crmArea, contractsArea, contactsArea, schedulingArea, leadsArea, billingArea, agentsArea, ticketsArea, receiptsArea] as const;
+export const postgresAreas = [foundationArea, channelArea, messagesArea, campaignsArea, webhooksArea, crmArea, contractsArea, contactsArea, schedulingArea, leadsArea, billingArea, agentsArea, ticketsArea, ticketRepliesArea, receiptsArea] as const;

@@ -5,6 +5,7 @@ export * from './manage-sent-message.js';
 export * from './message-content.js';
 export * from './message-repositories.js';
 export * from './message-repository.js';
+export * from './message-threads.js';
 export * from './message.js';
 export * from './receive-inbound-message.js';
 export * from './send-message.js';

@@ -7,7 +7,7 @@ import { readableFailure, type SendFailureCode } from '../channel/index.js';
 import type { Company } from '../companies/index.js';
 import type { Contact } from '../contacts/index.js';
 import { chargeSend, refundSend, sendBlocker, type SendCharge } from '../credits/index.js';
-import { apiActor, type DomainEvent, type EventName } from '../shared/domain-event.js';
+import { apiActor, type DomainEvent, type EventActor, type EventName } from '../shared/domain-event.js';
 import { normalizePhone } from '../phone/index.js';
 import { pickSender, resolveSenderPool, selectionMode, type SenderSetor, type SenderSelection } from '../routing/index.js';
 import type { Clock } from '../shared/clock.js';
@@ -17,6 +17,7 @@ import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { planOutboundContent } from './content-planner.js';
 import { newConversation } from './conversation.js';
 import type { MessageRecord } from './message.js';
+import type { MessageThreads, ThreadSend } from './message-threads.js';
 import type { MessageContent } from './message-content.js';
 import type { ChannelRepositories } from '../channel/index.js';
 import type { CompanyRepositories } from '../companies/index.js';
@@ -41,6 +42,10 @@ export interface SendMessageCommand {
   selection?: SenderSelection;
   /** Already validated (`standardContent`, `validateInteractive`, `validatePoll`, `validateEvent`). */
   content: MessageContent;
+  /** A reply on a ticket (POST /v1/tickets/:id/messages); without it the send joins the box's active ticket, if any. */
+  thread?: ThreadSend;
+  /** `X-Actor-User-Id`: the events' `actor.user_id`. */
+  actorUserId?: string | null;
 }
 
 /** POST /v1/messages/first-contact: always by phone; creates the contact, the affinity and tags. */
@@ -70,6 +75,10 @@ export interface SingleSendOutcome {
   affinityCreated?: boolean;
   /** First contact only: whether this send created the contact. */
   contactCreated?: boolean;
+  /** The ticket the message joined (null: none). */
+  ticketId: string | null;
+  /** The stored message, as the ticket timeline shows it. */
+  message: MessageRecord;
 }
 
 interface Recipient {
@@ -104,6 +113,8 @@ export class SendMessage {
     private readonly senderFailures: SenderFailures,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    /** The tickets the sends join; absent: none (tests of sending alone). */
+    private readonly threads: MessageThreads | null = null,
   ) {}
 
   async send(command: SendMessageCommand): Promise<SingleSendOutcome> {
@@ -111,7 +122,7 @@ export class SendMessage {
     const company = await this.company(command.companyId);
     const recipient = await this.recipient(company, command.phone, command.clientId);
     const prepared = await this.prepare(company, command.keyMode, recipient, command.selection ?? {}, command.content, false, now);
-    return this.deliver(command.keyMode, command.content, prepared, null);
+    return this.deliver(command.keyMode, command.content, prepared, null, command.thread ?? null, command.actorUserId ?? null);
   }
 
   async sendFirstContact(command: FirstContactCommand): Promise<SingleSendOutcome> {
@@ -127,7 +138,7 @@ export class SendMessage {
     }
     const contact = await this.repos.contacts.findByPhone(command.companyId, phone);
     const prepared = await this.prepare(company, command.keyMode, { phone, contact }, command.selection ?? {}, command.content, true, now);
-    return this.deliver(command.keyMode, command.content, prepared, { name: command.name ?? null, tagIds });
+    return this.deliver(command.keyMode, command.content, prepared, { name: command.name ?? null, tagIds }, null, null);
   }
 
   private async company(companyId: string): Promise<Company> {
@@ -203,8 +214,11 @@ export class SendMessage {
     content: MessageContent,
     prepared: Prepared,
     firstContact: { name: string | null; tagIds: string[] } | null,
+    thread: ThreadSend | null,
+    actorUserId: string | null,
   ): Promise<SingleSendOutcome> {
     const { company, recipient, box, parts } = prepared;
+    const actor = actorUserId ? { user_id: actorUserId, source: 'api' } : apiActor;
     const messageId = this.ids.newId();
     const reservedAt = this.clock.now();
     // Test keys touch no balance or count, but their sends do record events: like a payment API's test mode,
@@ -215,6 +229,10 @@ export class SendMessage {
       const charge = await chargeSend(repos, company.id, mode, box.setor.id, reservedAt);
       const [contact] = await repos.contacts.ensureMany(company.id, [{ phone: recipient.phone, name: firstContact?.name ?? null }], this.ids, reservedAt);
       const conversation = await repos.conversations.findOrCreate(newConversation(this.ids.newId(), company.id, box.setor.id, contact!.id, reservedAt));
+      // A closed ticket refuses the reply (409 TICKET_CLOSED): the transaction, charge included, rolls back.
+      const ticketId = this.threads
+        ? await this.threads.join(repos, { companyId: company.id, setorId: box.setor.id, contactId: contact!.id, ticketId: thread?.ticketId ?? null, at: reservedAt })
+        : null;
       const message: MessageRecord = {
         id: messageId,
         companyId: company.id,
@@ -236,10 +254,14 @@ export class SendMessage {
         sentAt: null,
         createdAt: reservedAt,
         updatedAt: reservedAt,
+        ticketId,
+        direction: 'outbound',
+        type: 'message',
+        author: thread?.author ?? { type: 'api', id: null },
       };
       await repos.messages.insert(message);
       if (emits && contact!.created) {
-        await repos.events.record([this.event('contact.created', company.id, box.setor.id, { contactId: contact!.id, phone: contact!.phone, name: contact!.name, source: firstContact ? 'first_contact' : 'message' })]);
+        await repos.events.record([this.event('contact.created', company.id, box.setor.id, actor, { contactId: contact!.id, phone: contact!.phone, name: contact!.name, source: firstContact ? 'first_contact' : 'message' })]);
       }
       return { charge, message, contact: contact! };
     });
@@ -251,8 +273,8 @@ export class SendMessage {
       if (!result.ok) break;
     }
     const failure = results.find((r) => !r.ok);
-    if (failure && !failure.ok) return this.settleFailure(reserved.message, reserved.charge, failure, emits);
-    return this.settleSuccess(reserved.message, reserved.contact, results, emits, firstContact, box);
+    if (failure && !failure.ok) return this.settleFailure(reserved.message, reserved.charge, failure, emits, actor);
+    return this.settleSuccess(reserved.message, reserved.contact, results, emits, firstContact, box, actor);
   }
 
   private async sendPart(box: SenderSetor, mode: KeyMode, to: string, content: OutboundContent, clientMessageId: string): Promise<SendResult> {
@@ -272,6 +294,7 @@ export class SendMessage {
     emits: boolean,
     firstContact: { name: string | null; tagIds: string[] } | null,
     box: SenderSetor,
+    actor: EventActor,
   ): Promise<SingleSendOutcome> {
     const sentAt = this.clock.now();
     const providerIds = results.map((r) => (r.ok ? r.providerMessageId : null));
@@ -290,12 +313,13 @@ export class SendMessage {
     const affinityCreated = await this.uow.transaction(async (repos) => {
       await repos.messages.update(message);
       await repos.conversations.touch(message.conversationId, 'outbound', sentAt);
-      const events: DomainEvent[] = [this.messageEvent('message.sent', message, contact.name)];
+      if (message.ticketId && this.threads) await this.threads.sent(repos, message, sentAt);
+      const events: DomainEvent[] = [this.messageEvent('message.sent', message, contact.name, actor)];
       let created = false;
       if (firstContact) {
         created = await repos.contactAffinities.add({ companyId: message.companyId, contactId: contact.id, setorId: box.setor.id, source: 'first_contact', createdAt: sentAt });
         const added = await repos.tags.tagContact(contact.id, firstContact.tagIds, sentAt);
-        if (added.length > 0) events.push(this.event('contact.tagged', message.companyId, box.setor.id, { contactId: contact.id, tagIds: added }));
+        if (added.length > 0) events.push(this.event('contact.tagged', message.companyId, box.setor.id, actor, { contactId: contact.id, tagIds: added }));
       }
       if (emits) await repos.events.record(events);
       return created;
@@ -309,6 +333,8 @@ export class SendMessage {
       sentAt,
       contactId: contact.id,
       conversationId: message.conversationId,
+      ticketId: message.ticketId ?? null,
+      message,
     };
     if (firstContact) {
       outcome.affinityCreated = affinityCreated;
@@ -322,6 +348,7 @@ export class SendMessage {
     charge: SendCharge,
     failure: Extract<SendResult, { ok: false }>,
     emits: boolean,
+    actor: EventActor,
   ): Promise<never> {
     const at = this.clock.now();
     const message: MessageRecord = { ...pending, status: 'failed', errorCode: failure.code, error: failure.error, updatedAt: at };
@@ -329,19 +356,20 @@ export class SendMessage {
       await repos.messages.update(message);
       await refundSend(repos, message.companyId, charge);
       const contact = await repos.contacts.findById(message.companyId, message.contactId);
-      if (emits) await repos.events.record([this.messageEvent('message.failed', message, contact?.name ?? null)]);
+      if (emits) await repos.events.record([this.messageEvent('message.failed', message, contact?.name ?? null, actor)]);
       await this.senderFailures.within(repos, { setorId: message.setorId, code: failure.code, error: failure.error });
     });
     throw failureError(message, failure);
   }
 
-  private messageEvent(event: 'message.sent' | 'message.failed', message: MessageRecord, recipientName: string | null): DomainEvent {
+  private messageEvent(event: 'message.sent' | 'message.failed', message: MessageRecord, recipientName: string | null, actor: EventActor): DomainEvent {
     const sent = event === 'message.sent';
-    return this.event(event, message.companyId, message.setorId, {
+    return this.event(event, message.companyId, message.setorId, actor, {
       campaignId: null,
       detailId: message.id,
       messageId: message.id,
       conversationId: message.conversationId,
+      ticketId: message.ticketId ?? null,
       recipientPhone: message.phone,
       recipientName,
       status: sent ? 'sent' : 'failed',
@@ -353,8 +381,8 @@ export class SendMessage {
     });
   }
 
-  private event(event: EventName, companyId: string, setorId: string | null, data: Record<string, unknown>): DomainEvent {
-    return { id: this.ids.newId(), event, companyId, setorId, occurredAt: this.clock.now(), data, actor: apiActor };
+  private event(event: EventName, companyId: string, setorId: string | null, actor: EventActor, data: Record<string, unknown>): DomainEvent {
+    return { id: this.ids.newId(), event, companyId, setorId, occurredAt: this.clock.now(), data, actor };
   }
 }
 

@@ -13,6 +13,7 @@ import { inMemoryMessageRepositories } from '../messages/testing/in-memory-messa
 import { inMemorySchedulingRepositories } from '../scheduling/testing/in-memory-scheduling-repositories.js';
 import { inMemoryTagRepositories } from '../tags/testing/in-memory-tag-repositories.js';
 import { inMemoryTicketRepositories } from '../tickets/testing/in-memory-ticket-repositories.js';
+import { inMemoryTicketReplyRepositories } from '../tickets/testing/in-memory-ticket-reply-repositories.js';
 import { inMemoryWebhookRepositories } from '../webhooks/testing/in-memory-webhook-repositories.js';
 import { InMemoryEventOutbox, inMemoryFoundationRepositories } from './in-memory-foundation-repositories.js';
 import { InMemoryJobScheduler } from './in-memory-job-scheduler.js';
@@ -25,6 +26,7 @@ const inMemoryAreas = [
   inMemoryContactRepositories,
   inMemoryTagRepositories,
   inMemoryTicketRepositories,
+  inMemoryTicketReplyRepositories,
   inMemoryMessageRepositories,
   inMemoryCampaignRepositories,
   inMemoryWebhookRepositories,

@@ -94,7 +94,8 @@ export class KyselyConversationRepository implements ConversationRepository {
   }
 }
 
-function toMessage(row: Selectable<MessagesTable>): MessageRecord {
+/** A `messages` row as the core reads it (the ticket timeline reads rows too). */
+export function toMessage(row: Selectable<MessagesTable>): MessageRecord {
   return {
     id: row.id,
     companyId: row.company_id,

@@ -1,2 +1,3 @@
 export * from './in-memory-ticket-repositories.js';
 export * from './ticket-repositories.contract.js';
+export * from './in-memory-ticket-reply-repositories.js';

@@ -1,0 +1,216 @@
+import type { ChannelGateway, ChannelRepositories, OutboundContent, SendResult, SenderFailureInput } from '../channel/index.js';
+import { isConversationWindowOpen } from '../channel/index.js';
+import type { CompanyRepositories } from '../companies/index.js';
+import type { ContactRepositories } from '../contacts/index.js';
+import { chargeSend, refundSend } from '../credits/index.js';
+import { planOutboundContent, type MessageRecord, type MessageRepositories } from '../messages/index.js';
+import type { SetorRepositories } from '../setores/index.js';
+import type { Clock } from '../shared/clock.js';
+import { transition } from '../shared/decider.js';
+import { systemActor, type DomainEvent } from '../shared/domain-event.js';
+import { DomainError } from '../shared/errors.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import type { UsageRepositories } from '../usage/index.js';
+import type { TicketRepositories } from './ticket-repository.js';
+import { ticketSendClientMessageId, ticketSendDecider, type TicketSend, type TicketSendCommand, type TicketSendRepositories } from './ticket-send.js';
+
+type Areas = TicketSendRepositories & TicketRepositories & MessageRepositories & ChannelRepositories & SetorRepositories & CompanyRepositories & UsageRepositories & ContactRepositories;
+type Repos = Repositories<Areas>;
+
+/** The part of the channel's sender-failure service a send needs: `HandleSenderFailure.within`. */
+type SenderFailures = { within(repos: Repositories<ChannelRepositories & SetorRepositories>, input: SenderFailureInput): Promise<unknown> };
+
+/** What one run of the job did (tests and logs). */
+export type TicketSendRun = 'sent' | 'failed' | 'skipped' | 'done' | 'lost';
+
+interface Claimed {
+  send: TicketSend;
+  message: MessageRecord;
+  parts: OutboundContent[];
+  /** Set when an earlier run claimed the send and may have sent it (its claim time). */
+  earlierAttemptSince: Date | null;
+}
+
+/**
+ * The worker's job for one {@link TicketSend} (a closing message, a rating request, a rating thanks):
+ * exactly once at the channel and in the records, whatever crashes.
+ * 1. Claim, in a committed transaction with the send row locked: a final row is done (a repeated
+ *    job); a queued one is checked (connected box; on official boxes the 24-hour window, else
+ *    skipped as `OFFICIAL_WINDOW_EXPIRED`), charged as a reply (`chargeSend`; a refusal such as an
+ *    exhausted balance fails it), its channel messages planned, and it becomes `sending`. A row
+ *    already `sending` was claimed by a run that died after its claim: it is not charged again, and
+ *    its send repeats the same client message ids with `earlierAttemptSince` (the gateway answers
+ *    the message the dead run sent instead of sending a copy: docs/channel.md).
+ * 2. The channel messages go out, outside any transaction.
+ * 3. Settle, with the row locked and still `sending`: sent (the timeline message, `message.sent`
+ *    with `ticketId`) or failed (refund, `message.failed`, a sender failure disconnects the box).
+ * A crash between 2 and 3 leaves the row `sending`; the job's retry (or its expiry) runs 1 again.
+ */
+export class DeliverTicketSend {
+  constructor(
+    private readonly uow: UnitOfWork<Areas>,
+    private readonly gateway: ChannelGateway,
+    private readonly senderFailures: SenderFailures,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(sendId: string): Promise<TicketSendRun> {
+    const claimed = await this.uow.transaction((repos) => this.claim(repos, sendId));
+    if (typeof claimed === 'string') return claimed;
+    const result = await this.deliver(claimed);
+    return this.uow.transaction((repos) => this.settle(repos, claimed, result));
+  }
+
+  private async claim(repos: Repos, sendId: string): Promise<Claimed | TicketSendRun> {
+    const send = await repos.ticketSends.lockById(sendId);
+    if (!send || send.status === 'sent' || send.status === 'failed' || send.status === 'skipped') return 'done';
+    const message = await repos.messages.findByIdForUpdate(send.companyId, send.id);
+    const setor = await repos.setores.findByIdInCompany(send.companyId, send.setorId);
+    if (!message || !setor) return this.stop(repos, send, message, { type: 'skip', at: this.clock.now(), reason: 'NOT_FOUND' });
+    const instance = await repos.channelInstances.findBySetor(setor.id);
+    const now = this.clock.now();
+    if (!instance || instance.status !== 'connected') return this.stop(repos, send, message, { type: 'skip', at: now, reason: 'SENDER_DISCONNECTED' });
+    const capabilities = this.gateway.capabilities(setor, send.keyMode);
+    const company = await repos.companies.findById(send.companyId);
+    let parts: OutboundContent[];
+    try {
+      parts = planOutboundContent(message.content, capabilities, { timeZone: company?.timezone ?? 'America/Sao_Paulo' });
+    } catch (error) {
+      return this.stop(repos, send, message, { type: 'skip', at: now, reason: error instanceof DomainError ? error.code : 'UNKNOWN' });
+    }
+    if (send.status === 'sending') {
+      const { state } = transition(ticketSendDecider, send, { type: 'retake', at: now });
+      await repos.ticketSends.save(state);
+      return { send: state, message, parts, earlierAttemptSince: send.claimedAt ?? send.createdAt };
+    }
+    // Checked again at send time: the job may run long after the close that queued it.
+    if (capabilities.conversationWindow && message.content.type !== 'template') {
+      if (!isConversationWindowOpen(await repos.conversationWindows.lastInbound(setor.id, message.phone), now)) {
+        return this.stop(repos, send, message, { type: 'skip', at: now, reason: 'OFFICIAL_WINDOW_EXPIRED' });
+      }
+    }
+    let charge;
+    try {
+      charge = await chargeSend(repos, send.companyId, send.keyMode, setor.id, now);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      // The company cannot send now (balance, plan, daily limit): nothing was charged.
+      return this.stop(repos, send, message, { type: 'skip', at: now, reason: error.code });
+    }
+    const { state } = transition(ticketSendDecider, send, { type: 'claim', at: now, charge: { debited: charge.debited, counted: charge.counted, day: charge.day } });
+    await repos.ticketSends.save(state);
+    const planned: MessageRecord = { ...message, parts: parts.map((content) => ({ content, providerMessageId: null })), senderNumber: instance.phoneNumber ?? message.senderNumber, updatedAt: now };
+    await repos.messages.update(planned);
+    return { send: state, message: planned, parts, earlierAttemptSince: null };
+  }
+
+  /** A send that will not go: skipped (nothing charged), its timeline message failed with the reason, `message.failed`. */
+  private async stop(repos: Repos, send: TicketSend, message: MessageRecord | null, command: Extract<TicketSendCommand, { type: 'skip' }>): Promise<TicketSendRun> {
+    const { state } = transition(ticketSendDecider, send, command);
+    await repos.ticketSends.save(state);
+    if (message) {
+      const failed: MessageRecord = { ...message, status: 'failed', errorCode: command.reason as MessageRecord['errorCode'], error: `Not sent: ${command.reason}`, updatedAt: command.at };
+      await repos.messages.update(failed);
+      await repos.events.record([this.event('message.failed', failed, send)]);
+    }
+    return 'skipped';
+  }
+
+  private async deliver(claimed: Claimed): Promise<SendResult[]> {
+    const { send, message, parts } = claimed;
+    const target = await this.uow.transaction(async (repos) => {
+      const setor = await repos.setores.findByIdInCompany(send.companyId, send.setorId);
+      const instance = setor ? await repos.channelInstances.findBySetor(setor.id) : null;
+      return setor && instance ? { setor, instance } : null;
+    });
+    if (!target) return [{ ok: false, code: 'SENDER_DISCONNECTED', error: 'The box has no channel instance', providerFailure: false }];
+    const results: SendResult[] = [];
+    for (let part = 0; part < parts.length; part += 1) {
+      let result: SendResult;
+      try {
+        result = await this.gateway.send({
+          setor: target.setor,
+          instance: target.instance,
+          mode: send.keyMode,
+          to: message.phone,
+          content: parts[part]!,
+          clientMessageId: ticketSendClientMessageId(send, part),
+          ...(claimed.earlierAttemptSince ? { earlierAttemptSince: claimed.earlierAttemptSince } : {}),
+        });
+      } catch (error) {
+        result = { ok: false, code: 'TEMP_NETWORK', error: error instanceof Error ? error.message : String(error), providerFailure: true };
+      }
+      results.push(result);
+      if (!result.ok) break;
+    }
+    return results;
+  }
+
+  private async settle(repos: Repos, claimed: Claimed, results: SendResult[]): Promise<TicketSendRun> {
+    const current = await repos.ticketSends.lockById(claimed.send.id);
+    // Another run settled it meanwhile (a retried job beside a slow first run): it recorded the outcome once.
+    if (!current || current.status !== 'sending') return 'lost';
+    const at = this.clock.now();
+    const message = (await repos.messages.findByIdForUpdate(current.companyId, current.id)) ?? claimed.message;
+    const failure = results.find((r): r is Extract<SendResult, { ok: false }> => !r.ok);
+    if (failure || results.length === 0) {
+      const code = failure?.code ?? 'UNKNOWN';
+      const error = failure?.error ?? 'Nothing to send';
+      const { state } = transition(ticketSendDecider, current, { type: 'markFailed', at, code, error });
+      await repos.ticketSends.save(state);
+      if (current.charge) await refundSend(repos, current.companyId, { ...current.charge, setorId: current.setorId });
+      const failed: MessageRecord = { ...message, status: 'failed', errorCode: code as MessageRecord['errorCode'], error, updatedAt: at };
+      await repos.messages.update(failed);
+      await repos.events.record([this.event('message.failed', failed, current)]);
+      if (failure) await this.senderFailures.within(repos, { setorId: current.setorId, code: failure.code, error: failure.error });
+      return 'failed';
+    }
+    const first = results[0] as Extract<SendResult, { ok: true }>;
+    const { state } = transition(ticketSendDecider, current, { type: 'markSent', at, sentAt: first.sentAt });
+    await repos.ticketSends.save(state);
+    const sent: MessageRecord = {
+      ...message,
+      status: 'sent',
+      parts: message.parts.map((p, i) => {
+        const r = results[i];
+        return r?.ok ? { ...p, providerMessageId: r.providerMessageId, ...(r.providerChatId ? { providerChatId: r.providerChatId } : {}) } : p;
+      }),
+      providerMessageId: first.providerMessageId,
+      sentAt: first.sentAt,
+      updatedAt: at,
+    };
+    await repos.messages.update(sent);
+    await repos.conversations.touch(sent.conversationId, 'outbound', first.sentAt);
+    await repos.events.record([this.event('message.sent', sent, current)]);
+    return 'sent';
+  }
+
+  private event(event: 'message.sent' | 'message.failed', message: MessageRecord, send: TicketSend): DomainEvent {
+    const sent = event === 'message.sent';
+    return {
+      id: this.ids.newId(),
+      event,
+      companyId: message.companyId,
+      setorId: message.setorId,
+      occurredAt: this.clock.now(),
+      data: {
+        campaignId: null,
+        detailId: message.id,
+        messageId: message.id,
+        conversationId: message.conversationId,
+        ticketId: send.ticketId,
+        kind: send.kind,
+        recipientPhone: message.phone,
+        status: sent ? 'sent' : 'failed',
+        error: sent ? null : message.error,
+        error_code: sent ? null : message.errorCode,
+        actual_setor_id: sent ? message.setorId : null,
+        was_reassigned: false,
+        providerMessageId: message.providerMessageId,
+      },
+      actor: systemActor,
+    };
+  }
+}

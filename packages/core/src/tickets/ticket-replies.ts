@@ -1,0 +1,241 @@
+import type { AgentRepositories } from '../agents/index.js';
+import type { KeyMode } from '../api-keys/index.js';
+import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type CampaignRepositories, type IdempotencyInput } from '../campaigns/index.js';
+import type { ContactRepositories } from '../contacts/index.js';
+import { standardContent, type MessageContent, type MessageRecord, type MessageRepositories, type MessageThreads, type SendMessage, type ThreadAuthor } from '../messages/index.js';
+import { renderQuickReply, type QuickReplyRepositories } from '../quick-replies/index.js';
+import type { Clock } from '../shared/clock.js';
+import { transition } from '../shared/decider.js';
+import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import { ticketDecider, type Ticket, type TicketLastMessage } from './ticket.js';
+import { TicketClosedError } from './ticket-errors.js';
+import type { TicketRepositories } from './ticket-repository.js';
+
+/** The first characters of a message as ticket lists show it. */
+export function messagePreview(content: MessageContent): string | null {
+  switch (content.type) {
+    case 'text':
+      return content.text.slice(0, 100);
+    case 'media':
+      return (content.text?.trim() ? content.text : `[${content.media.mediaType}]`).slice(0, 100);
+    case 'template':
+      return `[template ${content.template.name}]`;
+    case 'interactive':
+      return content.interactive.bodyText.slice(0, 100);
+    case 'poll':
+      return content.poll.name.slice(0, 100);
+    case 'event':
+      return content.event.name.slice(0, 100);
+  }
+}
+
+/** The ticket's `lastMessage` for a message of its timeline. */
+export function lastMessageOf(message: MessageRecord, at: Date): TicketLastMessage {
+  return { id: message.id, direction: message.direction ?? 'outbound', type: message.type ?? 'message', preview: messagePreview(message.content), at };
+}
+
+/**
+ * The tickets sends join (the messages area's `MessageThreads`): a reply joins its ticket (locked;
+ * a closed one refuses with 409 TICKET_CLOSED and the send's transaction, charge included, rolls
+ * back); any other single send (`/v1/messages*`) joins the box and contact's active ticket. A sent
+ * message of a ticket is a public reply (the decider's `publicReplySent`: the ticket stops waiting,
+ * its first response is recorded); its status does not change. Campaigns never join tickets.
+ */
+export class TicketThreads implements MessageThreads {
+  async join(repos: Repositories, input: { companyId: string; setorId: string; contactId: string; ticketId: string | null; at: Date }): Promise<string | null> {
+    // Production and fake repository bags hold every area: the messages area cannot name tickets in its type.
+    const { tickets } = repos as Repositories<TicketRepositories>;
+    if (input.ticketId) {
+      const ticket = await tickets.lockById(input.companyId, input.ticketId);
+      if (!ticket) throw new NotFoundError('Ticket');
+      if (ticket.status === 'closed') throw new TicketClosedError();
+      return ticket.id;
+    }
+    return (await tickets.findActive(input.setorId, input.contactId))?.id ?? null;
+  }
+
+  async sent(repos: Repositories, message: MessageRecord, at: Date): Promise<void> {
+    const { tickets } = repos as Repositories<TicketRepositories>;
+    if (!message.ticketId) return;
+    const ticket = await tickets.lockById(message.companyId, message.ticketId);
+    // Closed while the message was on its way: the message stays in its timeline, the ticket as it is.
+    if (!ticket || ticket.status === 'closed') return;
+    const { state, events } = transition(ticketDecider, ticket, { type: 'publicReplySent', at, message: lastMessageOf(message, at) });
+    if (events.length > 0 && state) await tickets.save({ ...state, version: ticket.version + 1 }, ticket.version);
+  }
+}
+
+/** The content fields of a reply (`message` of POST /v1/tickets/:id/messages, as POST /v1/messages's). */
+export interface ReplyContentInput {
+  text?: string | null;
+  mediaUrl?: string | null;
+  mediaType?: string | null;
+  mediaDelivery?: string | null;
+  mediaFilename?: string | null;
+  templateName?: string | null;
+  templateLanguage?: string | null;
+  templateComponents?: unknown[] | null;
+}
+
+/** POST /v1/tickets/:id/messages. */
+export interface ReplyCommand {
+  companyId: string;
+  keyMode: KeyMode;
+  ticketId: string;
+  message: ReplyContentInput;
+  /** A note: stored in the timeline, never sent or charged; allowed on a closed ticket. */
+  private?: boolean;
+  /** Fills text, media and placeholders; with `message.text`: 400. */
+  quickReplyId?: string | null;
+  /** `X-Actor-User-Id`: the author (an agent of the company; unknown: 400). */
+  actorUserId?: string | null;
+}
+
+/** What a reply answers: the timeline item. */
+export interface ReplyOutcome {
+  message: MessageRecord;
+}
+
+type ReplyRepos = TicketRepositories & MessageRepositories & AgentRepositories & QuickReplyRepositories & ContactRepositories & CampaignRepositories;
+
+/**
+ * POST /v1/tickets/:id/messages (conversations.md §2). A note (`private`) is written to the timeline
+ * (type `note`, never sent or charged, allowed when closed). A public reply goes through the single
+ * send path (`SendMessage`) on the ticket's box to its contact, so it answers as POST /v1/messages
+ * does: 409 TICKET_CLOSED; 422 WINDOW_EXPIRED on a closed official window before anything is
+ * charged; 402; 404 without a connected instance; 502 or 422 after a refunded failure. The ticket's
+ * status does not change; it stops waiting. With an `Idempotency-Key` a repeated request answers the
+ * first one's message again (as campaigns do).
+ */
+export class ReplyToTicket {
+  constructor(
+    private readonly uow: UnitOfWork<ReplyRepos>,
+    private readonly sender: Pick<SendMessage, 'send'>,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(command: ReplyCommand, idempotency?: IdempotencyInput): Promise<{ outcome: ReplyOutcome; replay: boolean }> {
+    if (!idempotency) return { outcome: await this.reply(command), replay: false };
+    const now = this.clock.now();
+    const existing = await this.uow.transaction((repos) =>
+      repos.idempotency.begin(
+        {
+          companyId: command.companyId,
+          key: idempotency.key,
+          requestHash: idempotency.requestHash,
+          state: 'in_flight',
+          responseStatus: null,
+          responseBody: null,
+          createdAt: now,
+          lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
+        },
+        new Date(now.getTime() - IDEMPOTENCY_TTL_MS),
+      ),
+    );
+    if (existing) {
+      if (existing.requestHash !== idempotency.requestHash) {
+        throw new DomainError('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was already used with a different request', { idempotency_key: idempotency.key });
+      }
+      if (existing.state === 'in_flight') {
+        throw new DomainError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', { idempotency_key: idempotency.key }, 1);
+      }
+      const messageId = (existing.responseBody as { messageId?: string } | null)?.messageId;
+      const message = messageId ? await this.uow.transaction((repos) => repos.messages.findById(command.companyId, messageId)) : null;
+      if (!message) throw new NotFoundError('Message', { message_id: messageId ?? null });
+      return { outcome: { message }, replay: true };
+    }
+    try {
+      const outcome = await this.reply(command);
+      await this.uow.transaction((repos) => repos.idempotency.complete(command.companyId, idempotency.key, 201, { messageId: outcome.message.id }));
+      return { outcome, replay: false };
+    } catch (error) {
+      await this.uow.transaction((repos) => repos.idempotency.release(command.companyId, idempotency.key)).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async reply(command: ReplyCommand): Promise<ReplyOutcome> {
+    const loaded = await this.uow.transaction(async (repos) => {
+      const ticket = await repos.tickets.findById(command.companyId, command.ticketId);
+      if (!ticket) throw new NotFoundError('Ticket');
+      const author = await this.author(repos, command);
+      const content = await this.content(repos, ticket, command);
+      return { ticket, author, content };
+    });
+    const { ticket, author, content } = loaded;
+    if (command.private) return { message: await this.note(ticket, author, content) };
+    if (ticket.status === 'closed') throw new TicketClosedError();
+    const outcome = await this.sender.send({
+      companyId: command.companyId,
+      keyMode: command.keyMode,
+      clientId: ticket.contactId,
+      selection: { setorId: ticket.setorId },
+      content,
+      thread: { ticketId: ticket.id, author },
+      actorUserId: author.type === 'agent' ? author.id : null,
+    });
+    return { message: outcome.message };
+  }
+
+  private async author(repos: Repositories<ReplyRepos>, command: ReplyCommand): Promise<ThreadAuthor> {
+    if (command.actorUserId == null || command.actorUserId === '') return { type: 'api', id: null };
+    const agent = await repos.agents.findById(command.companyId, command.actorUserId);
+    if (!agent) throw new ValidationError('X-Actor-User-Id is not an agent of the company', { header: 'X-Actor-User-Id', value: command.actorUserId });
+    return { type: 'agent', id: agent.id };
+  }
+
+  /** The message's content: as POST /v1/messages's, or the quick reply's with its placeholders filled. */
+  private async content(repos: Repositories<ReplyRepos>, ticket: Ticket, command: ReplyCommand): Promise<MessageContent> {
+    const m = command.message;
+    if (!command.quickReplyId) return standardContent(m, 'message.');
+    if (m.text != null && m.text !== '') {
+      throw new ValidationError('quick_reply_id fills the text: send one or the other', { field: 'message.text' }, 'BAD_REQUEST');
+    }
+    const reply = await repos.quickReplies.findById(command.companyId, command.quickReplyId);
+    if (!reply || (reply.setorId !== null && reply.setorId !== ticket.setorId)) throw new NotFoundError('QuickReply', { quick_reply_id: command.quickReplyId });
+    const contact = await repos.contacts.findById(ticket.companyId, ticket.contactId);
+    const agentId = command.actorUserId || ticket.agentId;
+    const agent = agentId ? await repos.agents.findById(ticket.companyId, agentId) : null;
+    const rendered = renderQuickReply(reply, { contactName: contact?.name ?? null, protocol: ticket.number, agentName: agent?.name ?? null });
+    return standardContent({ ...m, text: rendered.text, mediaUrl: rendered.mediaUrl ?? m.mediaUrl, mediaType: rendered.mediaType ?? m.mediaType }, 'message.');
+  }
+
+  private note(ticket: Ticket, author: ThreadAuthor, content: MessageContent): Promise<MessageRecord> {
+    return this.uow.transaction(async (repos) => {
+      const contact = await repos.contacts.findById(ticket.companyId, ticket.contactId);
+      const at = this.clock.now();
+      const note: MessageRecord = {
+        id: this.ids.newId(),
+        companyId: ticket.companyId,
+        conversationId: ticket.conversationId,
+        setorId: ticket.setorId,
+        contactId: ticket.contactId,
+        phone: contact?.phone ?? '',
+        senderNumber: null,
+        keyMode: 'live',
+        content,
+        parts: [],
+        // A note is complete when written: never sent, never charged.
+        status: 'sent',
+        providerMessageId: null,
+        errorCode: null,
+        error: null,
+        reaction: null,
+        editedAt: null,
+        deletedAt: null,
+        sentAt: null,
+        createdAt: at,
+        updatedAt: at,
+        ticketId: ticket.id,
+        direction: 'outbound',
+        type: 'note',
+        author,
+      };
+      await repos.messages.insert(note);
+      return note;
+    });
+  }
+}

@@ -1,0 +1,175 @@
+import type {
+  KeyMode,
+  RatedTicket,
+  RatingReportQuery,
+  RatingReportRepository,
+  RatingTotals,
+  TicketSend,
+  TicketSendKind,
+  TicketSendRepository,
+  TicketSendStatus,
+  TicketTimelineRepository,
+  TimelineQuery,
+} from '@carteiro/core';
+import { isUuid } from '@carteiro/core';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database } from '../shared/database.js';
+import { toMessage } from '../messages/kysely-message-repositories.js';
+import type { TicketSendsTable } from './ticket-sends-tables.js';
+
+function toSend(row: Selectable<TicketSendsTable>): TicketSend {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    ticketId: row.ticket_id,
+    setorId: row.setor_id,
+    kind: row.kind as TicketSendKind,
+    status: row.status as TicketSendStatus,
+    keyMode: row.key_mode as KeyMode,
+    attempts: row.attempts,
+    claimedAt: row.claimed_at,
+    charge: row.charge,
+    errorCode: row.error_code,
+    error: row.error,
+    sentAt: row.sent_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class KyselyTicketSendRepository implements TicketSendRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(send: TicketSend): Promise<void> {
+    await this.db
+      .insertInto('ticket_sends')
+      .values({
+        id: send.id,
+        company_id: send.companyId,
+        ticket_id: send.ticketId,
+        setor_id: send.setorId,
+        kind: send.kind,
+        status: send.status,
+        key_mode: send.keyMode,
+        attempts: send.attempts,
+        claimed_at: send.claimedAt,
+        charge: send.charge ? JSON.stringify(send.charge) : null,
+        error_code: send.errorCode,
+        error: send.error,
+        sent_at: send.sentAt,
+        created_at: send.createdAt,
+        updated_at: send.updatedAt,
+      })
+      .execute();
+  }
+
+  async lockById(id: string): Promise<TicketSend | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.db.selectFrom('ticket_sends').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    return row ? toSend(row) : null;
+  }
+
+  async save(send: TicketSend): Promise<void> {
+    await this.db
+      .updateTable('ticket_sends')
+      .set({
+        status: send.status,
+        attempts: send.attempts,
+        claimed_at: send.claimedAt,
+        charge: send.charge ? JSON.stringify(send.charge) : null,
+        error_code: send.errorCode,
+        error: send.error,
+        sent_at: send.sentAt,
+        updated_at: send.updatedAt,
+      })
+      .where('id', '=', send.id)
+      .execute();
+  }
+
+  async listByTicket(companyId: string, ticketId: string): Promise<TicketSend[]> {
+    if (!isUuid(ticketId)) return [];
+    const rows = await this.db.selectFrom('ticket_sends').selectAll().where('company_id', '=', companyId).where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id').execute();
+    return rows.map(toSend);
+  }
+}
+
+/** Timelines by keyset on (created_at, id): the indexes messages_ticket_timeline_idx and messages_conversation_timeline_idx of 0015. */
+export class KyselyTicketTimelineRepository implements TicketTimelineRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(query: TimelineQuery): Promise<{ items: ReturnType<typeof toMessage>[]; hasMore: boolean }> {
+    const desc = query.order === 'desc';
+    let q = this.db.selectFrom('messages').selectAll().where('company_id', '=', query.companyId);
+    q = query.ticketId ? q.where('ticket_id', '=', query.ticketId) : q.where('conversation_id', '=', query.conversationId!);
+    if (query.after) {
+      const { at, id } = query.after;
+      q = desc ? q.where(sql<boolean>`(created_at, id) < (${at}::timestamptz, ${id}::uuid)`) : q.where(sql<boolean>`(created_at, id) > (${at}::timestamptz, ${id}::uuid)`);
+    }
+    const rows = await q
+      .orderBy('created_at', desc ? 'desc' : 'asc')
+      .orderBy('id', desc ? 'desc' : 'asc')
+      .limit(query.limit + 1)
+      .execute();
+    return { items: rows.slice(0, query.limit).map(toMessage), hasMore: rows.length > query.limit };
+  }
+}
+
+type Distribution = [number, number, number, number, number];
+
+/** Rating reports over `tickets` (rating columns of 0015): one aggregate, one per agent, one for the latest. */
+export class KyselyRatingReportRepository implements RatingReportRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async totals(query: RatingReportQuery, recentLimit: number): Promise<RatingTotals> {
+    const base = () => {
+      let q = this.db
+        .selectFrom('tickets')
+        .where('company_id', '=', query.companyId)
+        .where(sql<boolean>`coalesce(rating_requested_at, rated_at) >= ${query.from}::timestamptz`)
+        .where(sql<boolean>`coalesce(rating_requested_at, rated_at) < ${query.to}::timestamptz`);
+      if (query.setorId) q = q.where('setor_id', '=', query.setorId);
+      if (query.teamId) q = q.where('rated_team_id', '=', query.teamId);
+      if (query.agentId) q = q.where('rated_agent_id', '=', query.agentId);
+      return q;
+    };
+    const scoreCounts = [1, 2, 3, 4, 5].map((score) => sql<number>`count(*) FILTER (WHERE rating_status = 'rated' AND rating_score = ${score})::int`.as(`s${score}`));
+    const [summary, agents, recent] = await Promise.all([
+      base()
+        .select([sql<number>`count(*) FILTER (WHERE rating_requested_at IS NOT NULL)::int`.as('requested'), ...scoreCounts])
+        .executeTakeFirstOrThrow(),
+      base()
+        .where('rating_status', '=', 'rated')
+        .where('rated_agent_id', 'is not', null)
+        .select(['rated_agent_id', ...scoreCounts])
+        .groupBy('rated_agent_id')
+        .execute(),
+      base()
+        .where('rating_status', '=', 'rated')
+        .select(['id', 'number', 'setor_id', 'contact_id', 'rated_agent_id', 'rated_team_id', 'rating_score', 'rating_comment', 'rated_at', 'rating_source'])
+        .orderBy('rated_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(recentLimit)
+        .execute(),
+    ]);
+    const dist = (row: Record<string, unknown>): Distribution => [1, 2, 3, 4, 5].map((s) => Number(row[`s${s}`] ?? 0)) as Distribution;
+    return {
+      requested: Number(summary.requested),
+      distribution: dist(summary as Record<string, unknown>),
+      byAgent: agents.map((row) => ({ agentId: row.rated_agent_id!, distribution: dist(row as Record<string, unknown>) })),
+      recent: recent.map(
+        (row): RatedTicket => ({
+          ticketId: row.id,
+          number: Number(row.number),
+          setorId: row.setor_id,
+          contactId: row.contact_id,
+          agentId: row.rated_agent_id,
+          teamId: row.rated_team_id,
+          score: row.rating_score!,
+          comment: row.rating_comment,
+          ratedAt: row.rated_at!,
+          source: row.rating_source,
+        }),
+      ),
+    };
+  }
+}
