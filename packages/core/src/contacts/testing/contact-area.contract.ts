@@ -1,35 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
-import { createCompany } from '../../companies/index.js';
 import { newConversation } from '../../messages/index.js';
 import { createSetor } from '../../setores/index.js';
-import type { IdGenerator } from '../../shared/id-generator.js';
-import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { CONTRACT_T0, contractCases, type RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
 import { createContact, type ContactImport } from '../index.js';
 
-const t0 = new Date('2026-03-01T12:00:00.000Z');
+const t0 = CONTRACT_T0;
 const later = (ms: number) => new Date(t0.getTime() + ms);
 
-class SuiteIds implements IdGenerator {
-  private counter = 0;
-  constructor(private readonly prefix: string) {}
-  newId(): string {
-    this.counter += 1;
-    return `${this.prefix}-0000-4000-8000-${this.counter.toString().padStart(12, '0')}`;
-  }
-}
 
 /** Contacts with fields and the assistant, search, merge, field definitions, batch writes and import jobs. */
 export function describeContactAreaContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
   describe(`contacts area contract: ${name}`, () => {
-    let run = 0;
+    const tenants = contractCases('d', setup);
     const fresh = async () => {
-      run += 1;
-      const ids = new SuiteIds(`d${run.toString().padStart(7, '0')}`);
-      const sut = await setup();
-      const company = createCompany(ids.newId(), t0, { name: 'Acme' });
-      const other = createCompany(ids.newId(), t0, { name: 'Other' });
-      await sut.repos.companies.insert(company);
-      await sut.repos.companies.insert(other);
+      const { ids, company, other, ...sut } = await tenants();
       const setor = createSetor(ids.newId(), company.id, t0, { nome: 'Vendas' });
       await sut.repos.setores.insert(setor);
       return { ...sut, ids, company, other, setor };

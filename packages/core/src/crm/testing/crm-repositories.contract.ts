@@ -1,37 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
-import { createCompany } from '../../companies/index.js';
 import { createContact } from '../../contacts/index.js';
-import type { IdGenerator } from '../../shared/id-generator.js';
-import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { CONTRACT_T0, contractCases, type RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
 import { ensureFunnel } from '../funnel-stages.js';
 import { createProduct } from '../product.js';
 import type { Opportunity, OpportunityHistoryEntry } from '../opportunity.js';
 
-const t0 = new Date('2026-03-01T12:00:00.000Z');
+const t0 = CONTRACT_T0;
 const at = (ms: number) => new Date(t0.getTime() + ms);
 
-/** UUIDs unique across the suite (the Kysely run shares one database between cases). */
-class SuiteIds implements IdGenerator {
-  private counter = 0;
-  constructor(private readonly prefix: string) {}
-  newId(): string {
-    this.counter += 1;
-    return `${this.prefix}-0000-4000-8000-${this.counter.toString().padStart(12, '0')}`;
-  }
-}
 
 /** The behaviour every implementation of the CRM repositories (funnel, catalogue, opportunities and history) must show. */
 export function describeCrmRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
   describe(`crm repositories contract: ${name}`, () => {
-    let run = 0;
+    const tenants = contractCases('e', setup);
     const fresh = async () => {
-      run += 1;
-      const ids = new SuiteIds(`e${run.toString().padStart(7, '0')}`);
-      const sut = await setup();
-      const company = createCompany(ids.newId(), t0, { name: 'Acme' });
-      const other = createCompany(ids.newId(), t0, { name: 'Other' });
-      await sut.repos.companies.insert(company);
-      await sut.repos.companies.insert(other);
+      const { ids, company, other, ...sut } = await tenants();
       const client = createContact(ids.newId(), company.id, '+5511987650000', 'Ana', t0);
       await sut.repos.contacts.insert(client);
       const stages = await sut.uow.transaction((tx) => ensureFunnel(tx, company.id, ids, t0));

@@ -1,33 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
-import { createCompany } from '../../companies/index.js';
 import { createContact } from '../../contacts/index.js';
-import type { IdGenerator } from '../../shared/id-generator.js';
-import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { CONTRACT_T0, contractCases, type RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
 import type { Tag, TagRule } from '../index.js';
 
-const t0 = new Date('2026-03-01T12:00:00.000Z');
+const t0 = CONTRACT_T0;
 
-class SuiteIds implements IdGenerator {
-  private counter = 0;
-  constructor(private readonly prefix: string) {}
-  newId(): string {
-    this.counter += 1;
-    return `${this.prefix}-0000-4000-8000-${this.counter.toString().padStart(12, '0')}`;
-  }
-}
 
 /** Tags (unique ignoring case, deletes with counts) and tag rules. */
 export function describeTagRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
   describe(`tag repositories contract: ${name}`, () => {
-    let run = 0;
+    const tenants = contractCases('e', setup);
     const fresh = async () => {
-      run += 1;
-      const ids = new SuiteIds(`e${run.toString().padStart(7, '0')}`);
-      const sut = await setup();
-      const company = createCompany(ids.newId(), t0, { name: 'Acme' });
-      const other = createCompany(ids.newId(), t0, { name: 'Other' });
-      await sut.repos.companies.insert(company);
-      await sut.repos.companies.insert(other);
+      const { ids, company, other, ...sut } = await tenants();
       const tag = (companyId: string, tagName: string): Tag => ({ id: ids.newId(), companyId, name: tagName, description: null, color: '#FF0000', createdAt: t0, updatedAt: t0 });
       return { ...sut, ids, company, other, tag };
     };
