@@ -17,6 +17,14 @@ export interface ChannelsConfig {
   providerTimeoutMs?: number;
   /** `QR_PROVIDER_PROXIES`: the proxies QR-provider sessions go through, one per session. */
   qrProviderProxies?: EvolutionProxy[];
+  /** `QR_PROVIDER_WEBHOOK_SECRET`: what the QR provider's webhook calls must carry (unset: they are refused). */
+  qrProviderWebhookSecret?: string | undefined;
+  /** `OFFICIAL_APP_SECRET`: the Meta app secret that signs Cloud API webhooks (`X-Hub-Signature-256`; unset: refused). */
+  officialAppSecret?: string | undefined;
+  /** `OFFICIAL_VERIFY_TOKEN`: the token of the Cloud API's subscription check (`hub.verify_token`). */
+  officialVerifyToken?: string | undefined;
+  /** `SIMULATOR_RECEIPT_DELAY_MS` (default 1000; 0: never): simulated sends turn delivered this long after sending. */
+  simulatorReceiptDelayMs?: number;
 }
 
 export interface ChannelGatewayDeps {
@@ -28,12 +36,20 @@ export interface ChannelGatewayDeps {
 }
 
 /** Reads the optional channel settings that the shared configuration does not carry. */
-export function channelsEnv(env: NodeJS.ProcessEnv = process.env): Pick<ChannelsConfig, 'officialApiVersion' | 'providerTimeoutMs' | 'qrProviderProxies'> {
+export function channelsEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<ChannelsConfig, 'officialApiVersion' | 'providerTimeoutMs' | 'qrProviderProxies' | 'qrProviderWebhookSecret' | 'officialAppSecret' | 'officialVerifyToken' | 'simulatorReceiptDelayMs'> {
   const timeout = Number(env.CHANNEL_PROVIDER_TIMEOUT_MS);
+  const receiptDelay = env.SIMULATOR_RECEIPT_DELAY_MS === undefined || env.SIMULATOR_RECEIPT_DELAY_MS === '' ? 1000 : Number(env.SIMULATOR_RECEIPT_DELAY_MS);
+  if (!Number.isFinite(receiptDelay) || receiptDelay < 0) throw new Error(`SIMULATOR_RECEIPT_DELAY_MS=${env.SIMULATOR_RECEIPT_DELAY_MS} is not valid`);
   return {
     officialApiVersion: env.OFFICIAL_API_VERSION || undefined,
     providerTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
     qrProviderProxies: parseProxyList(env.QR_PROVIDER_PROXIES),
+    qrProviderWebhookSecret: env.QR_PROVIDER_WEBHOOK_SECRET || undefined,
+    officialAppSecret: env.OFFICIAL_APP_SECRET || undefined,
+    officialVerifyToken: env.OFFICIAL_VERIFY_TOKEN || undefined,
+    simulatorReceiptDelayMs: receiptDelay,
   };
 }
 
@@ -41,7 +57,8 @@ export function channelsEnv(env: NodeJS.ProcessEnv = process.env): Pick<Channels
  * The channel settings of a process: the shared configuration's channel fields (`loadConfig` of
  * @carteiro/system reads `QR_PROVIDER_URL`, `QR_PROVIDER_API_KEY`, `OFFICIAL_API_URL`,
  * `SIMULATOR_SCAN_DELAY_MS`) plus the channel-only variables of `channelsEnv`
- * (`OFFICIAL_API_VERSION`, `CHANNEL_PROVIDER_TIMEOUT_MS`, `QR_PROVIDER_PROXIES`).
+ * (`OFFICIAL_API_VERSION`, `CHANNEL_PROVIDER_TIMEOUT_MS`, `QR_PROVIDER_PROXIES`, the webhook secrets and
+ * `SIMULATOR_RECEIPT_DELAY_MS`).
  */
 export function channelsSettingsFrom(
   config: Pick<ChannelsConfig, 'simulatorScanDelayMs' | 'qrProviderUrl' | 'qrProviderApiKey' | 'officialApiUrl'>,

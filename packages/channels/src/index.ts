@@ -9,3 +9,6 @@ export * from './channel-gateway-router.js';
 export * from './create-channel-gateway.js';
 export * from './channels.module.js';
 export * from './qr-provider/evolution-proxy.js';
+export * from './inbound/provider-webhook.js';
+export * from './qr-provider/evolution-webhook.js';
+export * from './official/cloud-api-webhook.js';

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { FakeHttpServer, lastFour, type FakeReply, type RecordedRequest } from './fake-server.js';
 
 interface FakeNumber {
@@ -62,6 +62,67 @@ export class FakeCloudApiServer {
   /** Registers a business number the fake knows. */
   addNumber(phoneNumberId: string, accessToken: string, displayPhoneNumber = '+55 11 98888-7777', verifiedName = 'Carteiro Loja'): void {
     this.numbers.set(phoneNumberId, { phoneNumberId, accessToken, displayPhoneNumber, verifiedName, locked: false, windows: new Set(), sent: new Map() });
+  }
+
+  /** Where the fake posts its webhooks, and the app secret that signs them (`X-Hub-Signature-256`). */
+  webhook: { url: string; appSecret: string } | null = null;
+
+  /**
+   * The customer writes to the number: its window opens and the fake posts the notification the
+   * Cloud API sends (a text, an image by media id, or an interactive list reply). Answers the
+   * receiver's status and body with the message id (`wamid.…`, random when omitted).
+   */
+  async customerWrites(
+    phoneNumberId: string,
+    input: { from: string; name?: string; text?: string; id?: string; image?: { id: string; caption?: string }; listReply?: { id: string; title: string } },
+  ): Promise<{ id: string; status: number; body: unknown }> {
+    const from = input.from.replace(/\D/g, '');
+    this.openWindow(phoneNumberId, from);
+    const id = input.id ?? `wamid.${randomBytes(24).toString('base64url')}`;
+    const base = { from, id, timestamp: String(Math.floor(Date.now() / 1000)) };
+    const message = input.listReply
+      ? { ...base, type: 'interactive', interactive: { type: 'list_reply', list_reply: input.listReply } }
+      : input.image
+        ? { ...base, type: 'image', image: { id: input.image.id, mime_type: 'image/jpeg', sha256: 'x', ...(input.image.caption ? { caption: input.image.caption } : {}) } }
+        : { ...base, type: 'text', text: { body: input.text ?? '' } };
+    const value = {
+      messaging_product: 'whatsapp',
+      metadata: this.metadata(phoneNumberId),
+      contacts: [{ profile: { name: input.name ?? 'Cliente' }, wa_id: from }],
+      messages: [message],
+    };
+    return { id, ...(await this.postWebhook(value)) };
+  }
+
+  /** A status of a message the number sent (`delivered`, `read`, `failed`), as the Cloud API notifies it. */
+  async messageStatus(phoneNumberId: string, messageId: string, status: 'delivered' | 'read' | 'failed'): Promise<{ status: number; body: unknown }> {
+    const sent = this.numbers.get(phoneNumberId)?.sent.get(messageId);
+    const value = {
+      messaging_product: 'whatsapp',
+      metadata: this.metadata(phoneNumberId),
+      statuses: [{ id: messageId, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: sent?.to ?? '' }],
+    };
+    return this.postWebhook(value);
+  }
+
+  private metadata(phoneNumberId: string) {
+    return { display_phone_number: (this.numbers.get(phoneNumberId)?.displayPhoneNumber ?? '').replace(/\D/g, ''), phone_number_id: phoneNumberId };
+  }
+
+  /** Posts a `whatsapp_business_account` notification of one change, signed with the app secret. */
+  private async postWebhook(value: Record<string, unknown>): Promise<{ status: number; body: unknown }> {
+    if (!this.webhook) throw new Error('fake cloud api: no webhook configured');
+    const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'WABA', changes: [{ value, field: 'messages' }] }] });
+    const signature = `sha256=${createHmac('sha256', this.webhook.appSecret).update(raw).digest('hex')}`;
+    const response = await fetch(this.webhook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body: raw });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body };
   }
 
   /** The customer `phone` writes to the number: its 24-hour window opens. */

@@ -90,6 +90,73 @@ export class FakeEvolutionServer {
     return this.http.stop();
   }
 
+  /**
+   * Where the fake posts its webhooks (Evolution's `webhook.url`), and the `headers` it adds to them
+   * (Evolution v2 sends the webhook's configured headers with every call).
+   */
+  webhook: { url: string; headers?: Record<string, string> } | null = null;
+
+  /**
+   * A contact writes to the instance: posts `messages.upsert` as Evolution does (text, a media with
+   * its caption, or a list reply), with the WhatsApp key id (`id`, random when omitted). Answers the
+   * receiver's status and body.
+   */
+  async contactWrites(
+    instance: string,
+    input: { from: string; text?: string; pushName?: string; id?: string; media?: { type: 'image' | 'video' | 'audio' | 'document'; url: string; caption?: string }; listRowId?: string },
+  ): Promise<{ id: string; status: number; body: unknown }> {
+    const id = input.id ?? `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
+    let message: Record<string, unknown>;
+    let messageType: string;
+    if (input.listRowId) {
+      messageType = 'listResponseMessage';
+      message = { listResponseMessage: { title: input.text ?? input.listRowId, listType: 1, singleSelectReply: { selectedRowId: input.listRowId } } };
+    } else if (input.media) {
+      messageType = `${input.media.type}Message`;
+      message = { [messageType]: { url: input.media.url, mimetype: 'application/octet-stream', ...(input.media.caption ? { caption: input.media.caption } : {}) } };
+    } else {
+      messageType = 'conversation';
+      message = { conversation: input.text ?? '' };
+    }
+    const data = {
+      key: { remoteJid: `${input.from.replace(/\D/g, '')}@s.whatsapp.net`, fromMe: false, id },
+      pushName: input.pushName ?? null,
+      message,
+      messageType,
+      messageTimestamp: Math.floor(Date.now() / 1000),
+      instanceId: this.instances.get(instance)?.id ?? null,
+      source: 'android',
+    };
+    return { id, ...(await this.postWebhook({ event: 'messages.upsert', instance, data })) };
+  }
+
+  /** The contact's phone acknowledges a message the instance sent: posts `messages.update` (DELIVERY_ACK or READ). */
+  async ack(instance: string, keyId: string, status: 'DELIVERY_ACK' | 'READ'): Promise<{ status: number; body: unknown }> {
+    const sent = this.messages.get(keyId);
+    return this.postWebhook({
+      event: 'messages.update',
+      instance,
+      data: { keyId, remoteJid: sent?.remoteJid ?? null, fromMe: true, participant: null, status, instanceId: this.instances.get(instance)?.id ?? null, messageId: keyId },
+    });
+  }
+
+  private async postWebhook(payload: Record<string, unknown>): Promise<{ status: number; body: unknown }> {
+    if (!this.webhook) throw new Error('fake evolution: no webhook configured');
+    const response = await fetch(this.webhook.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(this.webhook.headers ?? {}) },
+      body: JSON.stringify({ ...payload, destination: this.webhook.url, date_time: new Date().toISOString(), sender: null, server_url: this.url, apikey: this.options.apiKey ?? null }),
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body };
+  }
+
   /** The phone scans the code: the instance opens with `phone` as its owner. */
   scan(name: string, phone = `55119${(Math.floor(Math.random() * 9e7) + 1e7).toString()}`): void {
     const instance = this.instances.get(name);

@@ -7,5 +7,7 @@ export interface MessageRepository {
   findById(companyId: string, id: string): Promise<MessageRecord | null>;
   /** The record, locked until the transaction ends (edits and reactions serialise on it). */
   findByIdForUpdate(companyId: string, id: string): Promise<MessageRecord | null>;
+  /** The inbound message the setor received with this provider id (a provider repeating its webhook), or null. */
+  findInboundByProviderId(setorId: string, providerMessageId: string): Promise<MessageRecord | null>;
 }
 export const MessageRepository = Symbol.for('carteiro.MessageRepository');

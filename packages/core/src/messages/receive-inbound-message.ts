@@ -1,24 +1,57 @@
-import { CONVERSATION_WINDOW_MS } from '../channel/index.js';
+import { CONVERSATION_WINDOW_MS, MediaTypes, type MediaType } from '../channel/index.js';
 import { systemActor, type DomainEvent } from '../shared/domain-event.js';
-import { normalizePhone } from '../phone/index.js';
+import { normalizePhone, phoneMatchKey } from '../phone/index.js';
 import type { Clock } from '../shared/clock.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
-import type { UnitOfWork } from '../shared/unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { newConversation } from './conversation.js';
-import { MAX_TEXT_LENGTH } from './message-content.js';
+import type { MessageRecord } from './message.js';
+import { MAX_TEXT_LENGTH, type MessageContent } from './message-content.js';
 import type { ChannelRepositories } from '../channel/index.js';
-import type { ContactRepositories } from '../contacts/index.js';
+import { assistantActive, createContact, type Contact, type ContactRepositories } from '../contacts/index.js';
 import type { CompanyRepositories } from '../companies/index.js';
 import type { MessageRepositories } from './message-repositories.js';
-import type { SetorRepositories } from '../setores/index.js';
+import type { Setor, SetorRepositories } from '../setores/index.js';
 import { applyInboundTagRules, type TagRepositories } from '../tags/index.js';
 
+/** The longest push name kept as a contact's name. */
+export const MAX_INBOUND_NAME_LENGTH = 100;
+/** The longest provider message id accepted. */
+export const MAX_PROVIDER_MESSAGE_ID_LENGTH = 256;
+/** The longest option id accepted (`csat_5`, a button or list row id). */
+export const MAX_OPTION_ID_LENGTH = 256;
+
+/**
+ * A message from a contact to a setor: the simulator's POST /admin/v1/simulator/inbound or a
+ * provider's webhook (the QR provider's `messages.upsert`, the Cloud API's `messages`). At least
+ * one of `text`, `mediaUrl` and `optionId` is given.
+ */
 export interface InboundMessageInput {
   setorId: string;
   /** The contact's number, in any accepted form. */
   from: string;
-  text: string;
+  /** The text, the media's caption, or the chosen option's title. */
+  text?: string | null;
+  /** The contact's push name: fills an empty contact name. */
+  name?: string | null;
+  mediaUrl?: string | null;
+  mediaType?: MediaType | null;
+  /** The id of the chosen option of an interactive list or buttons (e.g. `csat_5`). */
+  optionId?: string | null;
+  /** The provider's id of the message: a repeat of one already received on the setor is ignored. */
+  providerMessageId?: string | null;
+}
+
+/** What an inbound message did to the ticket of its contact on the setor. */
+export interface InboundTicketSummary {
+  id: string;
+  number: number;
+  status: string;
+  /** A new ticket was opened for it. */
+  created: boolean;
+  /** A closed ticket (within the setor's reopen window) was reopened for it. */
+  reopened: boolean;
 }
 
 export interface InboundMessageResult {
@@ -34,8 +67,14 @@ export interface InboundMessageResult {
   receivedAt: Date;
   /** Until when an official setor may send free text to the contact. */
   windowOpenUntil: Date;
-  /** Tags the company's rules put on the contact for this text. */
+  /** Tags the company's rules put on the contact or on the ticket for this message. */
   tagsAdded: string[];
+  /** The ticket the message joined (null without the tickets area, or for a repeat). */
+  ticket: InboundTicketSummary | null;
+  /** The message was a rating reply, recorded on its closed ticket (no ticket was joined or opened). */
+  ratingRecorded: boolean;
+  /** The provider id was received before: nothing was done (`messageId` is the first one's). */
+  duplicate: boolean;
 }
 
 /** Reacts to a received text after it is recorded (in its own transaction). */
@@ -44,30 +83,160 @@ export interface InboundMessageListener {
 }
 export const InboundMessageListener = Symbol.for('carteiro.InboundMessageListener');
 
+/** What the threads (tickets) area gets of an inbound message, inside its transaction. */
+export interface InboundThreadMessage {
+  companyId: string;
+  setor: Setor;
+  contact: Contact;
+  conversationId: string;
+  messageId: string;
+  /** The text rules and rating replies read (text, caption or option title); null for a bare media. */
+  text: string | null;
+  optionId: string | null;
+  /** The start of the text, or the media type, as ticket lists show it. */
+  preview: string | null;
+  at: Date;
+}
+
+/** A rating reply recorded on a closed ticket. */
+export interface InboundRatingOutcome {
+  ticketId: string;
+  ticketNumber: number;
+  /** False when it repeated the stored rating (nothing changed). */
+  changed: boolean;
+  events: DomainEvent[];
+}
+
+/** The ticket an inbound message joined, reopened or opened. */
+export interface InboundJoinOutcome {
+  ticket: InboundTicketSummary;
+  events: DomainEvent[];
+}
+
 /**
- * A message from a contact to a setor (the simulator's POST /admin/v1/simulator/inbound, later
- * provider webhooks): finds or creates the contact and its conversation, opens the 24-hour
- * window, links the contact to the setor, and records `message.received` (with
- * `contact.created` and `conversation.created` when they are new) in one transaction.
+ * The conversation threads (tickets) inbound messages join. The messages area declares it and the
+ * tickets area implements it (`TicketInboundThreads`), so that receiving does not depend on tickets.
+ * Every method runs inside the inbound transaction; `repos` holds every area at run time.
+ */
+export interface InboundThreads {
+  /** Serialises inbound handling of one contact (`phoneKey`, ninth-digit aware) on one setor until the transaction ends. */
+  lock(repos: Repositories, setorId: string, phoneKey: string): Promise<void>;
+  /** Step 3: a rating reply, recorded on the closed ticket it answers; null when the message is not one. */
+  ratingReply(repos: Repositories, message: InboundThreadMessage): Promise<InboundRatingOutcome | null>;
+  /** Step 4: join the active ticket (a snoozed one opens), reopen one closed within the reopen window, or open one. */
+  join(repos: Repositories, message: InboundThreadMessage, contactAssistantActive: boolean): Promise<InboundJoinOutcome>;
+  /** Step 5, conversation-scope rules: links the tags to the ticket; answers those newly linked. */
+  tag(repos: Repositories, companyId: string, ticketId: string, tagIds: readonly string[], at: Date): Promise<string[]>;
+}
+export const InboundThreads = Symbol.for('carteiro.InboundThreads');
+
+type InboundAreas = ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories;
+
+/** Checked and trimmed input. */
+interface CheckedInput {
+  text: string | null;
+  name: string | null;
+  mediaUrl: string | null;
+  mediaType: MediaType | null;
+  optionId: string | null;
+  providerMessageId: string | null;
+}
+
+function check(input: InboundMessageInput): CheckedInput {
+  const optional = (value: unknown, field: string, max: number): string | null => {
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'string') throw new ValidationError(`${field} must be a string`, { field });
+    if (value.length > max) throw new ValidationError(`${field} is longer than ${max} characters`, { field, max });
+    return value.trim() === '' ? null : value;
+  };
+  const text = optional(input.text, 'text', MAX_TEXT_LENGTH);
+  const mediaUrl = optional(input.mediaUrl, 'media_url', 2048);
+  const optionId = optional(input.optionId, 'option_id', MAX_OPTION_ID_LENGTH);
+  const name = optional(input.name, 'name', 1000)?.trim().slice(0, MAX_INBOUND_NAME_LENGTH) ?? null;
+  const providerMessageId = optional(input.providerMessageId, 'provider_message_id', MAX_PROVIDER_MESSAGE_ID_LENGTH);
+  let mediaType: MediaType | null = null;
+  if (mediaUrl !== null) {
+    const given = input.mediaType ?? 'image';
+    if (!(MediaTypes as readonly string[]).includes(given)) {
+      throw new ValidationError(`media_type must be one of ${MediaTypes.join(', ')}`, { field: 'media_type', allowed: MediaTypes });
+    }
+    mediaType = given;
+  } else if (input.mediaType != null) {
+    throw new ValidationError('media_type needs media_url', { field: 'media_url' });
+  }
+  if (text === null && mediaUrl === null && optionId === null) throw new ValidationError('text is required (or media_url, or option_id)', { field: 'text' });
+  return { text, name, mediaUrl, mediaType, optionId, providerMessageId };
+}
+
+/** The stored content of an inbound message: text, media (with its caption) or a chosen option. */
+function inboundContent(input: CheckedInput): MessageContent {
+  if (input.mediaUrl && input.mediaType) {
+    return input.text ? { type: 'media', media: { mediaType: input.mediaType, url: input.mediaUrl }, text: input.text } : { type: 'media', media: { mediaType: input.mediaType, url: input.mediaUrl } };
+  }
+  const text = input.text ?? input.optionId ?? '';
+  // An option reply is kept as its title with the option's id (`option`), which no send reads.
+  return (input.optionId ? { type: 'text', text, option: { id: input.optionId } } : { type: 'text', text }) as MessageContent;
+}
+
+/** `message.received`'s `contentType`: text, option, or the media type. */
+function contentType(input: CheckedInput): string {
+  if (input.mediaType) return input.mediaType;
+  return input.optionId ? 'option' : 'text';
+}
+
+function preview(input: CheckedInput): string | null {
+  const text = input.text ?? input.optionId;
+  if (text) return text.slice(0, 100);
+  return input.mediaType;
+}
+
+/** PostgreSQL's unique violation, seen through the driver's error shape without importing it. */
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+/**
+ * One inbound message, handled in one transaction under a lock on the setor and the contact's
+ * phone key (conversations.md §3): (1) a repeated provider message id is dropped; (2) the contact
+ * (ninth-digit aware; the push name fills an empty name), conversation, 24-hour window and
+ * affinity are found or created; (3) a rating reply is recorded on its closed ticket and stops
+ * there; (4) the active ticket is joined (a snoozed one opens), else one closed within the
+ * setor's reopen window is reopened with its assignee, else one is opened; (5) the tag rules run
+ * (contact scope tags the contact, conversation scope the ticket); (6) the message is stored
+ * (direction inbound, status received); (7) the events are recorded: `message.received`, and
+ * `contact.created`, `conversation.created` (once per new ticket), `conversation.status_changed`,
+ * `contact.tagged`, `conversation.rated` when they happened. A unique violation lost to a
+ * concurrent writer (the same provider id through another path) runs the whole message again,
+ * which then finds the winner.
  */
 export class ReceiveInboundMessage {
   constructor(
-    private readonly uow: UnitOfWork<ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories>,
+    private readonly uow: UnitOfWork<InboundAreas>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     /** Other areas reacting to a received text once it is recorded (an appointment confirmed by a reply). */
     private readonly listeners: readonly InboundMessageListener[] = [],
+    /** The tickets area; without it messages are stored without a ticket. */
+    private readonly threads: InboundThreads | null = null,
   ) {}
 
   async execute(input: InboundMessageInput): Promise<InboundMessageResult> {
-    const result = await this.record(input);
-    for (const listener of this.listeners) await listener.onInbound(result, input.text);
+    const checked = check(input);
+    let result: InboundMessageResult;
+    try {
+      result = await this.record(input, checked);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      result = await this.record(input, checked);
+    }
+    const text = checked.text ?? checked.optionId;
+    if (!result.duplicate && !result.ratingRecorded && text !== null) {
+      for (const listener of this.listeners) await listener.onInbound(result, text);
+    }
     return result;
   }
 
-  private async record(input: InboundMessageInput): Promise<InboundMessageResult> {
-    if (typeof input.text !== 'string' || input.text.trim() === '') throw new ValidationError('text is required', { field: 'text' });
-    if (input.text.length > MAX_TEXT_LENGTH) throw new ValidationError(`text is longer than ${MAX_TEXT_LENGTH} characters`, { field: 'text' });
+  private async record(input: InboundMessageInput, checked: CheckedInput): Promise<InboundMessageResult> {
     return this.uow.transaction(async (repos) => {
       const now = this.clock.now();
       const setor = await repos.setores.findById(input.setorId);
@@ -75,12 +244,27 @@ export class ReceiveInboundMessage {
       // A number without its country code is read in the setor's company's country.
       const company = await repos.companies.findById(setor.companyId);
       const from = normalizePhone(input.from, 'from', company?.defaultCountry);
-      const [contact] = await repos.contacts.ensureMany(setor.companyId, [{ phone: from, name: null }], this.ids, now);
-      const candidate = newConversation(this.ids.newId(), setor.companyId, setor.id, contact!.id, now);
+      await this.threads?.lock(repos, setor.id, phoneMatchKey(from));
+
+      // (1) A provider id seen before on this setor: the provider repeated its webhook.
+      if (checked.providerMessageId) {
+        const seen = await repos.messages.findInboundByProviderId(setor.id, checked.providerMessageId);
+        if (seen) return this.duplicateOf(seen, setor);
+      }
+
+      // (2) Contact, conversation, window, affinity.
+      const stored = await repos.contacts.insertOrLock(createContact(this.ids.newId(), setor.companyId, from, checked.name, now));
+      let contact = stored.contact;
+      if (!stored.created && !contact.name && checked.name) {
+        contact = { ...contact, name: checked.name, updatedAt: now };
+        await repos.contacts.update(contact);
+      }
+      const candidate = newConversation(this.ids.newId(), setor.companyId, setor.id, contact.id, now);
       const conversation = await repos.conversations.findOrCreate(candidate);
       await repos.conversations.touch(conversation.id, 'inbound', now);
       await repos.conversationWindows.recordInbound(setor.id, from, now);
-      await repos.contactAffinities.add({ companyId: setor.companyId, contactId: contact!.id, setorId: setor.id, source: 'inbound', createdAt: now });
+      await repos.contactAffinities.add({ companyId: setor.companyId, contactId: contact.id, setorId: setor.id, source: 'inbound', createdAt: now });
+
       const messageId = this.ids.newId();
       const event = (name: DomainEvent['event'], data: Record<string, unknown>): DomainEvent => ({
         id: this.ids.newId(),
@@ -92,35 +276,139 @@ export class ReceiveInboundMessage {
         actor: systemActor,
       });
       const events: DomainEvent[] = [];
-      if (contact!.created) events.push(event('contact.created', { contactId: contact!.id, phone: from, name: null, source: 'inbound' }));
-      // Auto-tagging reads inbound text only (never outbound, notes or ratings), so rules cannot loop.
-      const tagged = await applyInboundTagRules(repos, this.ids, { companyId: setor.companyId, setorId: setor.id, contactId: contact!.id, text: input.text, at: now });
-      const conversationCreated = conversation.id === candidate.id;
-      if (conversationCreated) events.push(event('conversation.created', { conversationId: conversation.id, contactId: contact!.id, setorId: setor.id }));
+      if (stored.created) events.push(event('contact.created', { contactId: contact.id, phone: from, name: contact.name, source: 'inbound' }));
+      const threadMessage: InboundThreadMessage = {
+        companyId: setor.companyId,
+        setor,
+        contact,
+        conversationId: conversation.id,
+        messageId,
+        text: checked.text,
+        optionId: checked.optionId,
+        preview: preview(checked),
+        at: now,
+      };
+
+      // (3) A rating reply stops here: no ticket is joined and no rule runs on it (no loops).
+      const rating = this.threads ? await this.threads.ratingReply(repos, threadMessage) : null;
+      let ticket: InboundTicketSummary | null = null;
+      const tagsAdded: string[] = [];
+      const later: DomainEvent[] = [];
+      if (rating) {
+        ticket = { id: rating.ticketId, number: rating.ticketNumber, status: 'closed', created: false, reopened: false };
+        later.push(...rating.events);
+      } else {
+        // (4) The ticket.
+        if (this.threads) {
+          const joined = await this.threads.join(repos, threadMessage, assistantActive(contact, now));
+          ticket = joined.ticket;
+          events.push(...joined.events);
+        }
+        // (5) Tag rules read inbound text only (text, caption, option title): never outbound, notes or ratings.
+        const ruleText = checked.text ?? '';
+        if (ruleText !== '') {
+          const tagged = await applyInboundTagRules(repos, this.ids, { companyId: setor.companyId, setorId: setor.id, contactId: contact.id, text: ruleText, at: now });
+          tagsAdded.push(...tagged.contactTagIds);
+          later.push(...tagged.events);
+          if (ticket && this.threads && tagged.conversationRuleIds.length > 0) {
+            const rules = await repos.tagRules.listEnabled(setor.companyId);
+            const tagIds = [...new Set(rules.filter((r) => tagged.conversationRuleIds.includes(r.id)).map((r) => r.tagId))];
+            tagsAdded.push(...(await this.threads.tag(repos, setor.companyId, ticket.id, tagIds, now)));
+          }
+        }
+      }
+
+      // (6) The message.
+      const content = inboundContent(checked);
+      const message: MessageRecord = {
+        id: messageId,
+        companyId: setor.companyId,
+        conversationId: conversation.id,
+        setorId: setor.id,
+        contactId: contact.id,
+        phone: from,
+        senderNumber: null,
+        keyMode: 'live',
+        content,
+        parts: [],
+        status: 'received',
+        providerMessageId: checked.providerMessageId,
+        errorCode: null,
+        error: null,
+        reaction: null,
+        editedAt: null,
+        deletedAt: null,
+        sentAt: null,
+        createdAt: now,
+        updatedAt: now,
+        ticketId: ticket?.id ?? null,
+        direction: 'inbound',
+        type: 'message',
+        author: { type: 'contact', id: contact.id },
+        activity: null,
+        deliveredAt: null,
+        readAt: null,
+      };
+      await repos.messages.insert(message);
+
+      // (7) Events: contact, ticket, message, then what the rules and the rating did.
       events.push(
         event('message.received', {
           messageId,
           conversationId: conversation.id,
-          contactId: contact!.id,
+          contactId: contact.id,
           from,
-          text: input.text,
+          text: checked.text ?? checked.optionId ?? '',
           receivedAt: now.toISOString(),
+          ticketId: ticket?.id ?? null,
+          ticketStatus: ticket?.status ?? null,
+          contentType: contentType(checked),
+          mediaUrl: checked.mediaUrl,
+          mediaType: checked.mediaType,
+          optionId: checked.optionId,
+          providerMessageId: checked.providerMessageId,
+          contactName: contact.name,
+          iaAtiva: assistantActive(contact, now),
+          ratingReply: rating !== null,
         }),
       );
-      await repos.events.record([...events, ...tagged.events]);
+      await repos.events.record([...events, ...later]);
       return {
         messageId,
         companyId: setor.companyId,
         setorId: setor.id,
         from,
-        contactId: contact!.id,
-        contactCreated: contact!.created,
+        contactId: contact.id,
+        contactCreated: stored.created,
         conversationId: conversation.id,
-        conversationCreated,
+        conversationCreated: conversation.id === candidate.id,
         receivedAt: now,
         windowOpenUntil: new Date(now.getTime() + CONVERSATION_WINDOW_MS),
-        tagsAdded: tagged.contactTagIds,
+        tagsAdded: [...new Set(tagsAdded)],
+        ticket,
+        ratingRecorded: rating !== null,
+        duplicate: false,
       };
     });
+  }
+
+  /** The answer to a repeated provider id: the first message, nothing done. */
+  private duplicateOf(seen: MessageRecord, setor: Setor): InboundMessageResult {
+    return {
+      messageId: seen.id,
+      companyId: setor.companyId,
+      setorId: setor.id,
+      from: seen.phone,
+      contactId: seen.contactId,
+      contactCreated: false,
+      conversationId: seen.conversationId,
+      conversationCreated: false,
+      receivedAt: seen.createdAt,
+      windowOpenUntil: new Date(seen.createdAt.getTime() + CONVERSATION_WINDOW_MS),
+      tagsAdded: [],
+      ticket: null,
+      ratingRecorded: false,
+      duplicate: true,
+    };
   }
 }

@@ -188,4 +188,16 @@ export class KyselyMessageRepository implements MessageRepository {
       .executeTakeFirst();
     return row ? toMessage(row) : null;
   }
+
+  async findInboundByProviderId(setorId: string, providerMessageId: string): Promise<MessageRecord | null> {
+    // The partial unique index of inbound provider ids (0015-tickets).
+    const row = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('setor_id', '=', setorId)
+      .where('provider_message_id', '=', providerMessageId)
+      .where('direction', '=', 'inbound')
+      .executeTakeFirst();
+    return row ? toMessage(row) : null;
+  }
 }

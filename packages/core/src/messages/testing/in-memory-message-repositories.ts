@@ -66,6 +66,10 @@ export class InMemoryMessageRepository implements MessageRepository {
   async findByIdForUpdate(companyId: string, id: string) {
     return this.findById(companyId, id);
   }
+  async findInboundByProviderId(setorId: string, providerMessageId: string) {
+    const found = [...this.rows.values()].find((m) => m.direction === 'inbound' && m.setorId === setorId && m.providerMessageId === providerMessageId);
+    return found ? structuredClone(found) : null;
+  }
   /** Every record, oldest first (test helper). */
   all(): MessageRecord[] {
     return [...this.rows.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map((m) => structuredClone(m));

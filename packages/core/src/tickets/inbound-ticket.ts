@@ -1,0 +1,195 @@
+import { DEFAULT_SETOR_INBOX_SETTINGS, type Setor } from '../setores/index.js';
+import { systemActor, type DomainEvent } from '../shared/domain-event.js';
+import { transition } from '../shared/decider.js';
+import type { IdGenerator } from '../shared/id-generator.js';
+import type { Repositories } from '../shared/unit-of-work.js';
+import type { InboundJoinOutcome, InboundRatingOutcome, InboundThreadMessage, InboundThreads } from '../messages/index.js';
+import { ticketDecider, type Ticket, type TicketEvent, type TicketLastMessage } from './ticket.js';
+import { TicketActiveError } from './ticket-errors.js';
+import type { TicketRepositories } from './ticket-repository.js';
+import type { ClosingRepositories } from './ticket-closing.js';
+import { recordRatingReply } from './rating-reply.js';
+
+/** What an inbound message brings to its ticket. */
+export interface InboundTicketInput {
+  companyId: string;
+  setor: Pick<Setor, 'id' | 'inbox'>;
+  contactId: string;
+  /** The contact's assistant (AI) in effect now: with the setor's assistant, a new ticket starts `pending`. */
+  contactAssistantActive: boolean;
+  conversationId: string;
+  message: TicketLastMessage;
+  at: Date;
+}
+
+/** The ticket an inbound message joined, with how it got there and the events of the change. */
+export interface InboundTicketResult {
+  ticket: Ticket;
+  created: boolean;
+  reopened: boolean;
+  events: DomainEvent[];
+}
+
+const MINUTE_MS = 60_000;
+
+/** `conversation.created` of a new ticket (conversations.md §8: kept fields, plus the ticket's). */
+export function ticketCreatedEvent(ticket: Ticket, ids: IdGenerator, at: Date): DomainEvent {
+  return {
+    id: ids.newId(),
+    event: 'conversation.created',
+    companyId: ticket.companyId,
+    setorId: ticket.setorId,
+    occurredAt: at,
+    data: {
+      conversationId: ticket.conversationId,
+      contactId: ticket.contactId,
+      setorId: ticket.setorId,
+      ticketId: ticket.id,
+      number: ticket.number,
+      status: ticket.status,
+      source: ticket.source,
+    },
+    actor: systemActor,
+  };
+}
+
+/** `conversation.status_changed` for each status move among the decider's events. */
+export function statusChangedEvents(ticket: Ticket, events: readonly TicketEvent[], ids: IdGenerator): DomainEvent[] {
+  return events.flatMap((e) =>
+    e.type === 'statusChanged' && e.from !== e.to
+      ? [
+          {
+            id: ids.newId(),
+            event: 'conversation.status_changed' as DomainEvent['event'],
+            companyId: ticket.companyId,
+            setorId: ticket.setorId,
+            occurredAt: e.at,
+            data: {
+              conversationId: ticket.conversationId,
+              ticketId: ticket.id,
+              from: e.from,
+              to: e.to,
+              snoozedUntil: e.snoozedUntil?.toISOString() ?? null,
+              reason: e.reason,
+            },
+            actor: systemActor,
+          },
+        ]
+      : [],
+  );
+}
+
+/** Applies `contactWrote` (and, for a closed ticket, the reopening before it) and saves the ticket. */
+async function write(repos: Repositories<TicketRepositories>, ids: IdGenerator, ticket: Ticket, input: InboundTicketInput, reopen: boolean) {
+  let state: Ticket = ticket;
+  const events: TicketEvent[] = [];
+  if (reopen) {
+    const step = transition(ticketDecider, state, { type: 'changeStatus', at: input.at, to: 'open', reason: 'contact_wrote' });
+    state = step.state!;
+    events.push(...step.events);
+  }
+  const wrote = transition(ticketDecider, state, { type: 'contactWrote', at: input.at, message: input.message });
+  state = wrote.state!;
+  events.push(...wrote.events);
+  const next: Ticket = { ...state, version: ticket.version + 1 };
+  const saved = await repos.tickets.save(next, ticket.version);
+  return { saved, ticket: next, events: statusChangedEvents(next, events, ids) };
+}
+
+/**
+ * Step 4 of inbound handling (conversations.md §3), under the caller's lock on the setor and
+ * contact: join the active ticket (`contactWrote`: a snoozed one opens), else reopen the latest one
+ * closed within the setor's `reopen_window_minutes` (it keeps its agent and team), else open one —
+ * `pending` when the setor's assistant is on and the contact's AI active, else `open`; team: the
+ * setor's `default_team_id`; number: the company's next. Opening a ticket emits
+ * `conversation.created` only; moves emit `conversation.status_changed`. A ticket another writer
+ * opened meanwhile (the unique index of active tickets refuses the insert, or a reopen) is re-read
+ * and joined.
+ */
+export async function joinInboundTicket(repos: Repositories<TicketRepositories>, ids: IdGenerator, input: InboundTicketInput): Promise<InboundTicketResult> {
+  const settings = input.setor.inbox ?? DEFAULT_SETOR_INBOX_SETTINGS;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const active = await repos.tickets.findActive(input.setor.id, input.contactId);
+    if (active) {
+      const joined = await write(repos, ids, active, input, false);
+      if (joined.saved) return { ticket: joined.ticket, created: false, reopened: false, events: joined.events };
+      continue; // changed meanwhile: read it again
+    }
+    const windowMs = settings.reopenWindowMinutes * MINUTE_MS;
+    const closed = windowMs > 0 ? await repos.tickets.findReopenable(input.setor.id, input.contactId, new Date(input.at.getTime() - windowMs)) : null;
+    if (closed) {
+      try {
+        const reopened = await write(repos, ids, closed, input, true);
+        if (reopened.saved) return { ticket: reopened.ticket, created: false, reopened: true, events: reopened.events };
+      } catch (error) {
+        if (!(error instanceof TicketActiveError)) throw error;
+      }
+      continue;
+    }
+    const number = await repos.tickets.nextNumber(input.companyId);
+    const status = settings.assistantEnabled && input.contactAssistantActive ? 'pending' : 'open';
+    const { state } = transition(ticketDecider, null, {
+      type: 'open',
+      at: input.at,
+      ticket: {
+        id: ids.newId(),
+        companyId: input.companyId,
+        number,
+        status,
+        setorId: input.setor.id,
+        contactId: input.contactId,
+        conversationId: input.conversationId,
+        teamId: settings.defaultTeamId,
+        source: 'inbound',
+        lastMessage: input.message,
+      },
+    });
+    const ticket = state!;
+    if (await repos.tickets.insert(ticket)) return { ticket, created: true, reopened: false, events: [ticketCreatedEvent(ticket, ids, input.at)] };
+    // Another writer's ticket won the unique index of active tickets: join it.
+  }
+  throw new TicketActiveError(null);
+}
+
+/**
+ * The tickets area's side of inbound messages (the messages area's `InboundThreads`): the
+ * advisory lock on setor and phone key, rating replies, and the ticket join. Conversation-scope
+ * tag rules tag the ticket.
+ */
+export class TicketInboundThreads implements InboundThreads {
+  constructor(private readonly ids: IdGenerator) {}
+
+  async lock(repos: Repositories, setorId: string, phoneKey: string): Promise<void> {
+    await (repos as Repositories<TicketRepositories>).tickets.lockContactThread(setorId, phoneKey);
+  }
+
+  ratingReply(repos: Repositories, message: InboundThreadMessage): Promise<InboundRatingOutcome | null> {
+    return recordRatingReply(repos as Repositories<TicketRepositories & ClosingRepositories>, this.ids, {
+      setorId: message.setor.id,
+      contactId: message.contact.id,
+      text: message.text,
+      optionId: message.optionId,
+      at: message.at,
+    });
+  }
+
+  async join(repos: Repositories, message: InboundThreadMessage, contactAssistantActive: boolean): Promise<InboundJoinOutcome> {
+    const result = await joinInboundTicket(repos as Repositories<TicketRepositories>, this.ids, {
+      companyId: message.companyId,
+      setor: message.setor,
+      contactId: message.contact.id,
+      contactAssistantActive,
+      conversationId: message.conversationId,
+      message: { id: message.messageId, direction: 'inbound', type: 'message', preview: message.preview, at: message.at },
+      at: message.at,
+    });
+    return {
+      ticket: { id: result.ticket.id, number: result.ticket.number, status: result.ticket.status, created: result.created, reopened: result.reopened },
+      events: result.events,
+    };
+  }
+
+  async tag(repos: Repositories, companyId: string, ticketId: string, tagIds: readonly string[], at: Date): Promise<string[]> {
+    return (repos as Repositories<TicketRepositories>).tickets.addTags(companyId, ticketId, tagIds, at);
+  }
+}
