@@ -13,6 +13,7 @@ import { channelsModule } from '@carteiro/channels';
 import { channelModule } from './channel/channel.module.js';
 import { messagesModule } from './messages/messages.module.js';
 import { campaignsModule } from './campaigns/campaigns.module.js';
+import { agentsModule } from './agents/agents.module.js';
 import { contactsModule } from './contacts/contacts.module.js';
 import { crmModule } from './crm/crm.module.js';
 import { contractsModule } from './contracts/contracts.module.js';
@@ -65,6 +66,7 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     messagesModule,
     campaignsModule,
     contactsModule,
+    agentsModule,
     crmModule,
     signingModule(signingConfigFromEnv(process.env)),
     contractsModule,

@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './http/route.js';
 import { accountRoutes } from './foundation/account.routes.js';
 import { adminRoutes } from './admin/admin.routes.js';
+import { agentsRoutes } from './agents/agents.routes.js';
 import { campaignsRoutes } from './campaigns/campaigns.routes.js';
 import { channelRoutes } from './channel/channel.routes.js';
 import { contactsRoutes } from './contacts/contacts.routes.js';
@@ -33,6 +34,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...webhooksRoutes,
   ...contactsRoutes,
   ...tagsRoutes,
+  ...agentsRoutes,
   ...importsRoutes,
   ...crmRoutes,
   ...contractsRoutes,

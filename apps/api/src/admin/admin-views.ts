@@ -1,3 +1,4 @@
+import { setorInboxView } from '../agents/agent-views.js';
 import { displayedBalance, effectiveSettings, type ApiKey, type Company, type Setor, type Team } from '@carteiro/core';
 
 /** The company as the operator sees it: every setting with plan defaults applied. */
@@ -50,6 +51,7 @@ export function setorView(setor: Setor) {
     channel_type: setor.channelType,
     official: setor.official ? { phone_number_id: setor.official.phoneNumberId, waba_id: setor.official.wabaId } : null,
     warming_daily_limit_override: setor.warmingDailyLimitOverride,
+    ...setorInboxView(setor),
     created_at: setor.createdAt.toISOString(),
     updated_at: setor.updatedAt.toISOString(),
   };
@@ -61,6 +63,8 @@ export function teamView(team: Team) {
     company_id: team.companyId,
     nome: team.nome,
     setor_ids: team.setorIds,
+    auto_assign: team.autoAssign,
+    max_open_per_agent: team.maxOpenPerAgent,
     created_at: team.createdAt.toISOString(),
   };
 }

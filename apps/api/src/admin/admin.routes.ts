@@ -1,6 +1,7 @@
 import { AdminService, ManageSchedulingCatalog, QuotaNames, Scopes, SetLowBalanceThresholds, ValidationError, type CompanySettingsInput } from '@carteiro/core';
 import { adminIdParam, defineRoute } from '../http/route.js';
 import { INT4_MAX, component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
+import { setorInboxBodyProperties, setorInboxInput, setorInboxProperties, type SetorInboxBody } from '../agents/agent-views.js';
 import { apiKeyView, companyView, setorView, teamView } from './admin-views.js';
 import { SetorWarmingReader } from './setor-warming.js';
 
@@ -154,11 +155,11 @@ export const createSetorSchema = typed<CreateSetorBody>({
   },
 });
 
-export const updateSetorSchema = typed<{ nome?: string; warming_daily_limit?: number | null }>({
+export const updateSetorSchema = typed<{ nome?: string; warming_daily_limit?: number | null } & SetorInboxBody>({
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  properties: { nome, warming_daily_limit: limitOrNull(0, 'Overrides the warming stage; null returns to it.') },
+  properties: { nome, warming_daily_limit: limitOrNull(0, 'Overrides the warming stage; null returns to it.'), ...setorInboxBodyProperties },
 });
 
 export const createTeamSchema = typed<{ nome: string; setor_ids?: string[] }>({
@@ -253,6 +254,7 @@ const setorProperties: Record<string, JsonSchema> = {
   channel_type: s.enum(['qr', 'official']),
   official: { type: ['object', 'null'], required: ['phone_number_id', 'waba_id'], properties: { phone_number_id: s.string(), waba_id: s.string() } },
   warming_daily_limit_override: s.nullableInteger(),
+  ...setorInboxProperties,
   created_at: s.dateTime(),
   updated_at: s.dateTime(),
 };
@@ -458,14 +460,14 @@ export const adminRoutes = [
     auth: admin,
     operationId: 'adminUpdateSetor',
     summary: 'Update a box',
-    description: '`warming_daily_limit` overrides the automatic warming stage; `null` returns to it.',
+    description: '`warming_daily_limit` overrides the automatic warming stage; `null` returns to it. The ticket settings (conversations.md §9): `closing_message` (placeholders as quick replies), `csat_*`, `reopen_window_minutes`, `assistant_enabled`, `default_team_id` (a team of the company).',
     tag: 'Admin',
     params: setorId,
     body: { schema: updateSetorSchema },
     response: { status: 200, description: 'The box.', data: SetorWithWarming },
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     async handler({ params, body, use }) {
-      const setor = await use(AdminService).updateSetor(params.id, { nome: body.nome, warmingDailyLimit: body.warming_daily_limit });
+      const setor = await use(AdminService).updateSetor(params.id, { nome: body.nome, warmingDailyLimit: body.warming_daily_limit, inbox: setorInboxInput(body) });
       return { ...setorView(setor), warming: await use<SetorWarmingReader>(SetorWarmingReader)(setor) };
     },
   }),
@@ -481,7 +483,7 @@ export const adminRoutes = [
     response: {
       status: 201,
       description: 'The team.',
-      data: s.object({ id: s.uuid(), company_id: s.uuid(), nome: s.string(), setor_ids: s.array(s.uuid()), created_at: s.dateTime() }),
+      data: s.object({ id: s.uuid(), company_id: s.uuid(), nome: s.string(), setor_ids: s.array(s.uuid()), auto_assign: s.boolean(), max_open_per_agent: s.integer(), created_at: s.dateTime() }),
     },
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     async handler({ params, body, use }) {

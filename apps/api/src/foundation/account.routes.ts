@@ -1,4 +1,4 @@
-import { CreditKinds, GetBalance, GetLimits, QuotaNames, Repositories } from '@carteiro/core';
+import { CreditKinds, GetBalance, GetLimits, ManageTeams, QuotaNames, Repositories } from '@carteiro/core';
 import type { ServiceRepositories } from '@carteiro/postgres';
 import { defineRoute } from '../http/route.js';
 import { component, pageQuery, s } from '../http/schema.js';
@@ -44,7 +44,18 @@ const SetorListItem = component(
   }),
 );
 
-const TeamListItem = component('TeamListItem', s.object({ id: s.uuid(), nome: s.string(), setor_ids: s.array(s.uuid()), created_at: s.dateTime() }));
+const TeamListItem = component(
+  'TeamListItem',
+  s.object({
+    id: s.uuid(),
+    nome: s.string(),
+    setor_ids: s.array(s.uuid()),
+    members: s.array(s.object({ agent_id: s.uuid(), name: s.string(), status: s.enum(['available', 'away', 'offline']) }), { description: 'The team’s agents (active or not), by name.' }),
+    auto_assign: s.boolean({ description: 'A team-only assignment picks the available member with fewest open tickets.' }),
+    max_open_per_agent: s.integer({ description: 'Auto-assignment skips members with this many open tickets.' }),
+    created_at: s.dateTime(),
+  }),
+);
 
 const scopeList = s.array(s.string(), { description: "The key's scopes (`*` grants every scope)." });
 
@@ -157,15 +168,23 @@ export const accountRoutes = [
     auth: { scope: 'tickets:read' },
     operationId: 'listTeams',
     summary: 'List teams',
-    description: 'Teams and their boxes (for `team_id` in sends and campaigns).',
+    description: 'Teams with their boxes (for `team_id` in sends and campaigns), their members (agents) and auto-assignment settings.',
     tag: 'Account',
     query: pageQuery(100),
     response: { status: 200, description: 'A page of teams.', data: s.page(TeamListItem) },
     async handler({ query, principal: { company }, use }) {
-      const page = await use<ServiceRepositories>(Repositories).teams.listByCompany(company.id, query);
+      const page = await use(ManageTeams).list(company.id, query);
       return {
         ...page,
-        items: page.items.map((team) => ({ id: team.id, nome: team.nome, setor_ids: team.setorIds, created_at: team.createdAt.toISOString() })),
+        items: page.items.map(({ team, members }) => ({
+          id: team.id,
+          nome: team.nome,
+          setor_ids: team.setorIds,
+          members: members.map((m) => ({ agent_id: m.agentId, name: m.name, status: m.status })),
+          auto_assign: team.autoAssign,
+          max_open_per_agent: team.maxOpenPerAgent,
+          created_at: team.createdAt.toISOString(),
+        })),
       };
     },
   }),

@@ -57,14 +57,19 @@ export class ManageAgents {
     return agent;
   }
 
-  /** A page of agents with their open tickets; the company must exist (the operator's list). */
+  /** A page of agents with their open tickets. */
   async list(companyId: string, filters: AgentFilters, page: PageRequest): Promise<Page<AgentWithLoad>> {
     const agents = await this.repos.agents.list(companyId, filters, page);
+    return { ...agents, items: await this.withOpenTickets(companyId, agents.items) };
+  }
+
+  /** The agents with the number of their non-closed tickets. */
+  async withOpenTickets(companyId: string, agents: readonly Agent[]): Promise<AgentWithLoad[]> {
     const counts = await this.repos.agents.openTicketCounts(
       companyId,
-      agents.items.map((a) => a.id),
+      agents.map((a) => a.id),
     );
-    return { ...agents, items: agents.items.map((agent) => ({ agent, openTickets: counts.get(agent.id) ?? 0 })) };
+    return agents.map((agent) => ({ agent, openTickets: counts.get(agent.id) ?? 0 }));
   }
 
   /** The operator's PATCH /admin/v1/agents/:id. */
