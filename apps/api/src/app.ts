@@ -5,6 +5,8 @@ import { adminAuthenticate, adminTokenCheck } from './http/admin-auth.js';
 import { authenticate } from './http/auth.js';
 import { errorHandler, notFoundHandler, requireJsonBody } from './http/error-handler.js';
 import { ApiMetrics, requestObservability } from './http/observability.js';
+import { Metrics, metricsHandler, ProcessMetrics } from '@carteiro/metrics';
+import { AppConfig, type Config } from '@carteiro/system';
 import { ApiSettings, Logger, MetricsCollector } from './http/tokens.js';
 import { registerApiDocs } from './openapi/api-docs.js';
 import { registerConsole } from './console/console-static.js';
@@ -23,15 +25,13 @@ export function createApp(container: Container): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  const metrics = new ApiMetrics();
+  const metrics = ApiMetrics.of(container.isBound(Metrics) ? container.get<ProcessMetrics>(Metrics) : new ProcessMetrics());
   for (const collector of container.isBound(MetricsCollector) ? container.getAll<MetricsCollector>(MetricsCollector) : []) {
     collector.register(metrics.registry);
   }
   app.use(requestObservability(logger, metrics));
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', metrics.registry.contentType);
-    res.send(await metrics.registry.metrics());
-  });
+  // Public unless METRICS_TOKEN is set (then a bearer token; 401 in the error envelope): docs/metrics.md.
+  app.get('/metrics', metricsHandler({ registry: metrics.registry, token: container.get<Config>(AppConfig).metricsToken }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -7,6 +7,8 @@ import { postgresModule, type Database } from '@carteiro/postgres';
 import { jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
 import { systemModule, type Config } from '@carteiro/system';
 import { webhooksAdaptersModule } from '@carteiro/webhooks';
+import { attachDatabaseMetrics, metricsModule, ProcessMetrics } from '@carteiro/metrics';
+import { poolOf } from '@carteiro/postgres';
 import { foundationModule } from './foundation/foundation.module.js';
 import { webhooksModule } from './webhooks/webhooks.module.js';
 import { channelsModule } from '@carteiro/channels';
@@ -36,6 +38,8 @@ export interface ApiInfrastructure {
   adminTokenHash?: string;
   /** Applied last: tests rebind the clock or a gateway here. */
   overrides?: ContainerModule[];
+  /** The process's metrics (the combined server shares one with its worker); absent: the API's own. */
+  metrics?: ProcessMetrics;
 }
 
 /**
@@ -75,6 +79,9 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     reportsModule,
     billingModule,
   );
+  const metrics = infra.metrics ?? new ProcessMetrics();
+  container.load(metricsModule(metrics));
   if (infra.overrides) container.load(...infra.overrides);
+  attachDatabaseMetrics(metrics, { db: infra.db, appPool: poolOf(infra.db), boss: infra.boss });
   return container;
 }

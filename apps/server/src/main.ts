@@ -7,6 +7,7 @@ import { createBoss, ensureDeclaredQueues } from '@carteiro/pgboss';
 import { EmbeddedPostgresError, type ServiceUnitOfWork } from '@carteiro/postgres';
 import { loadConfig } from '@carteiro/system';
 import { buildWorkerContainer, runWorker, type RunningWorker } from '@carteiro/worker';
+import { ProcessMetrics, startMetricsServer, type MetricsServer } from '@carteiro/metrics';
 import { openDatabase, type OpenDatabase } from './database.js';
 import { resolveAdminToken, seedDemo, type FirstStartSecrets } from './first-start.js';
 import { createLogger } from './logger.js';
@@ -28,6 +29,7 @@ function banner(url: string, secrets: FirstStartSecrets): string {
 
 type Stoppable = {
   server: Server | null;
+  metricsServer: MetricsServer | null;
   worker: RunningWorker | null;
   boss: PgBoss | null;
   database: OpenDatabase | null;
@@ -39,7 +41,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const withApi = config.role !== 'worker';
   const withWorker = config.role !== 'api';
-  const running: Stoppable = { server: null, worker: null, boss: null, database: null };
+  const running: Stoppable = { server: null, metricsServer: null, worker: null, boss: null, database: null };
+  // One registry per process: with ROLE=all the API's /metrics shows the worker's series too.
+  const metrics = new ProcessMetrics();
 
   // Signals are ours from the first moment: a Ctrl-C during start-up waits for the step under way,
   // then stops what has started (the embedded PostgreSQL is in its own process group, so the
@@ -67,6 +71,7 @@ async function main(): Promise<void> {
         });
       }
       await running.worker?.stop();
+      await running.metricsServer?.close();
       await running.boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
       await running.database?.close();
     } catch (err) {
@@ -108,6 +113,7 @@ async function main(): Promise<void> {
         boss,
         logger,
         adminTokenHash: admin.hash,
+        metrics,
         readiness: async () => {
           await database.db.selectNoFrom((eb) => eb.val(1).as('ok')).execute();
           return true;
@@ -154,9 +160,15 @@ async function main(): Promise<void> {
     }
 
     if (withWorker && !stopping) {
-      const container = buildWorkerContainer({ config, db: database.db, boss, logger });
+      const container = buildWorkerContainer({ config, db: database.db, boss, logger, metrics });
       running.worker = await runWorker(container, boss);
       logger.info('worker started');
+    }
+
+    // A process without the API (ROLE=worker) is scraped here; any role may ask for a separate listener.
+    if (config.metricsPort !== undefined && !stopping) {
+      running.metricsServer = await startMetricsServer({ host: config.host, port: config.metricsPort, registry: metrics.registry, token: config.metricsToken });
+      logger.info({ port: running.metricsServer.port }, 'metrics listening');
     }
   })();
 

@@ -7,6 +7,9 @@ import { postgresModule, type Database, type ServiceRepositories } from '@cartei
 import { QueueDefinitions, jobSchedulerFactory, pgBossModule } from '@carteiro/pgboss';
 import { systemModule, type Config } from '@carteiro/system';
 import { webhooksAdaptersModule } from '@carteiro/webhooks';
+import { attachDatabaseMetrics, metricsModule, ProcessMetrics } from '@carteiro/metrics';
+import { poolOf } from '@carteiro/postgres';
+import { LaneRunner } from './campaigns/lane-runner.js';
 import { Housekeeper, HousekeepingJob, housekeepingQueueDefinitions } from './housekeeping/housekeeping.job.js';
 import { JobHandler } from './jobs/job-handler.js';
 import { Logger } from './tokens.js';
@@ -30,6 +33,8 @@ export interface WorkerInfrastructure {
   logger: Logger;
   /** Applied last: tests rebind the clock or a gateway here. */
   overrides?: ContainerModule[];
+  /** The process's metrics (the combined server shares one with its API); absent: the worker's own. */
+  metrics?: ProcessMetrics;
 }
 
 /** The worker's composition root: the one place where its adapters are chosen. */
@@ -50,6 +55,10 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container.load(contactsWorkerModule);
   container.load(leadsWorkerModule);
   container.load(schedulingWorkerModule);
+  const metrics = infra.metrics ?? new ProcessMetrics();
+  container.load(metricsModule(metrics));
   if (infra.overrides) container.load(...infra.overrides);
+  attachDatabaseMetrics(metrics, { db: infra.db, appPool: poolOf(infra.db), boss: infra.boss });
+  metrics.attachLanes(() => container.get(LaneRunner).active);
   return container;
 }

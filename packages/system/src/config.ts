@@ -22,6 +22,10 @@ export interface Config {
   logLevel: string;
   /** Connections per process to PostgreSQL. */
   dbPoolSize: number;
+  /** When set, `/metrics` asks for `Authorization: Bearer <token>` (docs/metrics.md). */
+  metricsToken: string | undefined;
+  /** When set, a separate listener serves `/metrics` on HOST:METRICS_PORT (how a ROLE=worker process is scraped). */
+  metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -58,5 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     officialApiUrl: text(env, 'OFFICIAL_API_URL'),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     dbPoolSize: number(env, 'DB_POOL_SIZE', 20, (n) => Number.isInteger(n) && n > 0),
+    metricsToken: text(env, 'METRICS_TOKEN'),
+    metricsPort: text(env, 'METRICS_PORT') === undefined ? undefined : number(env, 'METRICS_PORT', 0, (n) => Number.isInteger(n) && n >= 0 && n < 65536),
   };
 }

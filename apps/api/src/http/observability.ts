@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { ProcessMetrics } from '@carteiro/metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -51,25 +52,40 @@ export function routeLabel(req: Request): string {
   return route ? `${req.baseUrl}${route}` : 'unmatched';
 }
 
-/** Prometheus metrics of one API process. Business metrics shared by all processes are added by collectors. */
+/**
+ * The HTTP metrics of one API process, in the process's registry (`ProcessMetrics`: sends, lanes, queues,
+ * pools; shared with the worker in the combined server). Business metrics read from the database are
+ * added by `MetricsCollector`s.
+ */
 export class ApiMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
   private readonly requests = new Counter({
     name: 'carteiro_http_requests_total',
     help: 'HTTP requests by method, route pattern and status.',
     labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
+    registers: [],
   });
   private readonly duration = new Histogram({
     name: 'carteiro_http_request_duration_seconds',
     help: 'HTTP request latency by method and route pattern.',
     labelNames: ['method', 'route'] as const,
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [this.registry],
+    registers: [],
   });
 
-  constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'carteiro_' });
+  private static readonly byProcess = new WeakMap<ProcessMetrics, ApiMetrics>();
+
+  /** The HTTP metrics in a process's registry, registered once however many apps are made over it. */
+  static of(processMetrics: ProcessMetrics): ApiMetrics {
+    let found = ApiMetrics.byProcess.get(processMetrics);
+    if (!found) ApiMetrics.byProcess.set(processMetrics, (found = new ApiMetrics(processMetrics)));
+    return found;
+  }
+
+  constructor(processMetrics: ProcessMetrics = new ProcessMetrics()) {
+    this.registry = processMetrics.registry;
+    this.registry.registerMetric(this.requests);
+    this.registry.registerMetric(this.duration);
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {

@@ -4,6 +4,7 @@ import {
   ChannelGateway,
   Clock,
   DEFAULT_DISPATCH_SETTINGS,
+  DispatchObserver,
   HandleSenderFailure,
   IDEMPOTENCY_TTL_MS,
   PrepareCampaign,
@@ -65,10 +66,10 @@ export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => 
     .inSingletonScope();
   bind(RunDispatchLane)
     .toResolvedValue(
-      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, random: Random, gateway: ChannelGateway, sleeper: Sleeper, settings: DispatchSettings, timed?: TimedSends) =>
-        new RunDispatchLane(uow, clock, ids, random, gateway, sleeper, new HandleSenderFailure(uow, clock, ids), settings, timed ?? null),
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, random: Random, gateway: ChannelGateway, sleeper: Sleeper, settings: DispatchSettings, timed?: TimedSends, observer?: DispatchObserver) =>
+        new RunDispatchLane(uow, clock, ids, random, gateway, sleeper, new HandleSenderFailure(uow, clock, ids), settings, timed ?? null, observer),
       // Scheduled messages and reminders go through the same lanes when the scheduling module is loaded.
-      [UnitOfWork, Clock, IdGenerator, Random, ChannelGateway, Sleeper, DispatchSettingsToken, { serviceIdentifier: TimedSends, optional: true }],
+      [UnitOfWork, Clock, IdGenerator, Random, ChannelGateway, Sleeper, DispatchSettingsToken, { serviceIdentifier: TimedSends, optional: true }, { serviceIdentifier: DispatchObserver, optional: true }],
     )
     .inSingletonScope();
   bind(LaneRunner)
