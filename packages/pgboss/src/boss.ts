@@ -1,4 +1,5 @@
 import type { QueueDefinition } from '@carteiro/core';
+import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 
 export interface BossOptions {
@@ -6,6 +7,14 @@ export interface BossOptions {
   worker: boolean;
   poolSize?: number;
 }
+
+/**
+ * The application_name of a worker process's queue connections: one per process (a random suffix, as
+ * pids repeat across containers), so that `pg_stat_activity` counts the live workers, idle ones too
+ * (the campaign lanes share themselves out by that count).
+ */
+export const WORKER_QUEUE_APPLICATION = 'carteiro-worker-queue';
+const workerQueueApplication = `${WORKER_QUEUE_APPLICATION}:${randomUUID().slice(0, 8)}`;
 
 /** The schema pg-boss keeps its tables in, beside ours. */
 export const BOSS_SCHEMA = 'pgboss';
@@ -15,7 +24,7 @@ export function createBoss(connectionString: string, options: BossOptions): PgBo
     connectionString,
     schema: BOSS_SCHEMA,
     max: options.poolSize ?? (options.worker ? 5 : 2),
-    application_name: options.worker ? 'carteiro-worker-queue' : 'carteiro-api-queue',
+    application_name: options.worker ? workerQueueApplication : 'carteiro-api-queue',
     supervise: options.worker,
     schedule: options.worker,
   });

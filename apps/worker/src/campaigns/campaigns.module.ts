@@ -20,21 +20,30 @@ import {
   UnitOfWork,
   type DispatchSettings,
 } from '@carteiro/core';
-import { QueueDefinitions } from '@carteiro/pgboss';
+import { QueueDefinitions, WORKER_QUEUE_APPLICATION } from '@carteiro/pgboss';
 import { AppConfig, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
 import { CampaignLaneJob, CampaignPrepareJob, CampaignStartJob, CampaignSweepJob, StartupSweep } from './campaign-jobs.js';
-import { LaneRunner } from './lane-runner.js';
+import { LaneRunner, type LaneSharing } from './lane-runner.js';
 import { TimerSleeper } from './timer-sleeper.js';
-import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
+import { Db, type Database, type ServiceRepositories, type ServiceUnitOfWork } from '@carteiro/postgres';
+import { sql, type Kysely } from 'kysely';
+
+/** Worker processes connected to the database, idle ones included (each names its queue connections once). */
+async function connectedWorkers(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    SELECT count(DISTINCT application_name)::int AS n FROM pg_stat_activity
+    WHERE datname = current_database() AND application_name LIKE ${`${WORKER_QUEUE_APPLICATION}:%`}`.execute(db);
+  return rows[0]?.n ?? 0;
+}
 
 /** Dispatch settings from the environment (lease and slice lengths are tunable for tests). */
 export const DispatchSettingsToken = Symbol.for('carteiro.worker.DispatchSettings');
 
-export function dispatchSettingsFrom(config: Config, env: NodeJS.ProcessEnv = process.env): DispatchSettings {
+export function dispatchSettingsFrom(config: Config, env: NodeJS.ProcessEnv = process.env): DispatchSettings & { censusMs: number } {
   const num = (name: string, fallback: number) => {
     const value = Number(env[name]);
     return env[name] !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
@@ -44,6 +53,8 @@ export function dispatchSettingsFrom(config: Config, env: NodeJS.ProcessEnv = pr
     pacingScale: config.pacingScale,
     leaseMs: num('CAMPAIGN_LANE_LEASE_MS', DEFAULT_DISPATCH_SETTINGS.leaseMs),
     sliceMs: num('CAMPAIGN_LANE_SLICE_MS', DEFAULT_DISPATCH_SETTINGS.sliceMs),
+    // How often a worker counts the lanes of every worker to take its share (lane-runner.ts).
+    censusMs: num('CAMPAIGN_LANE_CENSUS_MS', 2_000),
   };
 }
 
@@ -73,7 +84,24 @@ export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => 
     )
     .inSingletonScope();
   bind(LaneRunner)
-    .toDynamicValue((context) => new LaneRunner(() => context.get(RunDispatchLane), context.get<JobScheduler>(JobScheduler), context.get<Logger>(Logger)))
+    .toDynamicValue((context) => {
+      const repos = context.get<ServiceRepositories>(Repositories);
+      const db = context.get<Kysely<Database>>(Db);
+      const sharing: LaneSharing = {
+        census: async () => {
+          const now = new Date();
+          const [owners, workers] = await Promise.all([repos.dispatchLanes.liveOwners(now), connectedWorkers(db)]);
+          return { owners, workers };
+        },
+        censusMs: dispatchSettingsFrom(context.get<Config>(AppConfig)).censusMs,
+        tolerance: 0.1,
+        // A worker gone: its lanes are taken over as soon as their leases run out, not at the next minute's sweep.
+        orphansFound: async () => {
+          await context.get(SweepCampaigns).execute();
+        },
+      };
+      return new LaneRunner(() => context.get(RunDispatchLane), context.get<JobScheduler>(JobScheduler), context.get<Logger>(Logger), sharing);
+    })
     .inSingletonScope();
   bind(JobHandler).toResolvedValue((start: StartCampaign) => new CampaignStartJob(start), [StartCampaign]);
   bind(JobHandler).toResolvedValue(

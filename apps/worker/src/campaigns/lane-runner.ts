@@ -4,6 +4,23 @@ import { CampaignQueues, type JobScheduler, type LaneRunResult, type RunDispatch
 import type { BackgroundService } from '../jobs/job-handler.js';
 import type { Logger } from '../tokens.js';
 
+/** How the worker processes share the lanes (docs/scaling.md, "Many numbers, many workers"). */
+export interface LaneSharing {
+  /**
+   * Owners of every live lane lease in the database (this and the other workers) and how many worker
+   * processes are connected (idle ones included), refreshed every `censusMs`.
+   */
+  census(): Promise<{ owners: string[]; workers: number }>;
+  censusMs: number;
+  /** A worker holding more than `fair × (1 + tolerance) + 1` lanes hands the excess over. */
+  tolerance: number;
+  /**
+   * Called when a worker that held lanes holds none any more (it stopped, or died and its leases ran
+   * out): wakes the lanes with work and no live lease, without waiting for the minute's sweep.
+   */
+  orphansFound(): Promise<void>;
+}
+
 /**
  * Runs dispatch lanes inside the worker process, many at once (one per setor): a lane job only
  * wakes a lane here and completes at once, so that a lane that sends for a minute never holds a
@@ -11,12 +28,30 @@ import type { Logger } from '../tokens.js';
  * PostgreSQL expires and the sweep (every minute, and at every worker start) wakes lanes with
  * work and no live lease. A wake-up for a lane already running here makes it look again when it
  * finishes, so no wake-up is lost.
+ *
+ * Sharing: every few seconds the runner counts the live leases of every worker (its own lanes are
+ * owned `<host>:<pid>:<run>`). A worker above its fair share (lanes held ÷ workers holding lanes)
+ * stops its excess lanes after their current send and hands them to the queue, and declines new
+ * wake-ups while above it, so the lanes spread over the workers whatever worker fetched their jobs.
+ * A worker within its share keeps a lane whose run reached the end of its slice running here,
+ * without a trip through the queue (which costs a polling period of lateness).
  */
 export class LaneRunner implements BackgroundService {
   readonly name = 'campaign-lanes';
-  private readonly running = new Map<string, { again: boolean; done: Promise<void> }>();
+  private readonly running = new Map<string, { again: boolean; shed: AbortController; done: Promise<void> }>();
   private readonly controller = new AbortController();
   private readonly workerId = `${hostname()}:${process.pid}`;
+  private timer: NodeJS.Timeout | null = null;
+  /** Fair share from the last census (lanes per worker); Infinity until the first one. */
+  private fairShare = Number.POSITIVE_INFINITY;
+  /** Fewest lanes another worker held at the last census (Infinity: no other worker holds any). */
+  private fewestElsewhere = Number.POSITIVE_INFINITY;
+  /** Workers that held lanes at the last census. */
+  private holders = new Set<string>();
+  private sent = 0;
+  private failed = 0;
+  private shedCount = 0;
+  private declined = 0;
 
   private laneInstance: RunDispatchLane | null = null;
 
@@ -25,9 +60,20 @@ export class LaneRunner implements BackgroundService {
     private readonly laneFactory: () => RunDispatchLane,
     private readonly jobs: JobScheduler,
     private readonly logger: Logger,
+    private readonly sharing: LaneSharing | null = null,
   ) {}
 
-  async start(): Promise<void> {}
+  async start(): Promise<void> {
+    if (!this.sharing) return;
+    const tick = () => {
+      void this.balance()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'campaign lane census failed'))
+        .finally(() => {
+          if (!this.controller.signal.aborted) this.timer = setTimeout(tick, this.sharing!.censusMs).unref();
+        });
+    };
+    this.timer = setTimeout(tick, this.sharing.censusMs).unref();
+  }
 
   /** Starts the lane of a setor unless it runs here already (then it runs once more after). */
   wake(setorId: string): void {
@@ -37,7 +83,13 @@ export class LaneRunner implements BackgroundService {
       current.again = true;
       return;
     }
-    const entry = { again: false, done: Promise.resolve() };
+    if (this.overShare(1)) {
+      // Another worker is below its share: leave the lane to it (the job comes back to the queue).
+      this.declined += 1;
+      void this.requeue(setorId, new Date(Date.now() + 250));
+      return;
+    }
+    const entry = { again: false, shed: new AbortController(), done: Promise.resolve() };
     entry.done = this.loop(setorId, entry).finally(() => this.running.delete(setorId));
     this.running.set(setorId, entry);
   }
@@ -46,30 +98,87 @@ export class LaneRunner implements BackgroundService {
     return this.running.size;
   }
 
-  private async loop(setorId: string, entry: { again: boolean }): Promise<void> {
-    do {
+  /**
+   * Whether this worker (with `extra` more lanes) holds more than its share while another worker
+   * holds less: only then is a lane better off elsewhere (when every worker is full, whoever
+   * fetched a lane's job runs it).
+   */
+  private overShare(extra: number): boolean {
+    if (!this.sharing || !Number.isFinite(this.fairShare)) return false;
+    return this.running.size + extra > this.fairShare * (1 + this.sharing.tolerance) + 1 && this.fewestElsewhere < this.fairShare;
+  }
+
+  /** One census: the fair share of the lanes, and the excess this worker hands over. */
+  private async balance(): Promise<void> {
+    const { owners, workers } = await this.sharing!.census();
+    const perWorker = new Map<string, number>([[this.workerId, 0]]);
+    for (const owner of owners) {
+      const worker = owner.slice(0, owner.lastIndexOf(':'));
+      perWorker.set(worker, (perWorker.get(worker) ?? 0) + 1);
+    }
+    // Lanes starting here hold no lease yet; lanes of ours the census saw are counted once.
+    const total = owners.length - (perWorker.get(this.workerId) ?? 0) + this.running.size;
+    const gone = [...this.holders].some((worker) => !perWorker.has(worker));
+    this.holders = new Set([...perWorker].filter(([worker, n]) => n > 0 && worker !== this.workerId).map(([worker]) => worker));
+    if (gone) await this.sharing!.orphansFound();
+    // Connected workers that hold no lane are not in the leases: they hold none.
+    const idle = Math.max(0, workers - perWorker.size);
+    this.fairShare = total / (perWorker.size + idle);
+    this.fewestElsewhere = idle > 0 ? 0 : Math.min(...[...perWorker].filter(([worker]) => worker !== this.workerId).map(([, n]) => n));
+    let excess = this.running.size - Math.ceil(this.fairShare);
+    if (!this.overShare(0) || excess <= 0) return;
+    for (const entry of this.running.values()) {
+      if (excess <= 0) break;
+      if (entry.shed.signal.aborted) continue;
+      entry.shed.abort();
+      this.shedCount += 1;
+      excess -= 1;
+    }
+  }
+
+  private requeue(setorId: string, at: Date): Promise<void> {
+    return this.jobs
+      .enqueue(CampaignQueues.lane, { setorId }, { singletonKey: setorId, startAfter: at })
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, setorId }, 'could not reschedule a campaign lane; the sweep will wake it');
+      });
+  }
+
+  private async loop(setorId: string, entry: { again: boolean; shed: AbortController }): Promise<void> {
+    const signal = AbortSignal.any([this.controller.signal, entry.shed.signal]);
+    for (;;) {
       entry.again = false;
       let result: LaneRunResult;
       try {
         this.laneInstance ??= this.laneFactory();
-        result = await this.laneInstance.run(setorId, `${this.workerId}:${randomUUID()}`, this.controller.signal);
+        result = await this.laneInstance.run(setorId, `${this.workerId}:${randomUUID()}`, signal);
       } catch (error) {
         this.logger.error({ err: error, setorId }, 'campaign lane failed; it will be retried');
         result = { outcome: 'yielded', sent: 0, failed: 0, rescheduleAt: new Date(Date.now() + 5_000) };
       }
+      this.sent += result.sent;
+      this.failed += result.failed;
       if (this.controller.signal.aborted) return;
-      const at = result.outcome === 'busy' ? new Date(Math.min(result.rescheduleAt?.getTime() ?? Infinity, Date.now() + 2_000)) : result.rescheduleAt;
-      if (at && !entry.again) {
-        await this.jobs.enqueue(CampaignQueues.lane, { setorId }, { singletonKey: setorId, startAfter: at }).catch((error: unknown) => {
-          this.logger.error({ err: error, setorId }, 'could not reschedule a campaign lane; the sweep will wake it');
-        });
+      if (entry.shed.signal.aborted) {
+        // Handed over: the lease is released, the next holder waits out the gap itself.
+        await this.requeue(setorId, new Date());
+        return;
       }
-    } while (entry.again && !this.controller.signal.aborted);
+      const at = result.outcome === 'busy' ? new Date(Math.min(result.rescheduleAt?.getTime() ?? Infinity, Date.now() + 2_000)) : result.rescheduleAt;
+      // The end of a slice with the next send close: run on here, unless this worker holds more than its share.
+      const continueHere = result.outcome === 'yielded' && at !== null && at.getTime() <= Date.now() && !this.overShare(0);
+      if (entry.again || continueHere) continue;
+      if (at) await this.requeue(setorId, at);
+      return;
+    }
   }
 
   /** Stops every lane after its current send; their leases are released for other workers. */
   async stop(): Promise<void> {
     this.controller.abort();
+    if (this.timer) clearTimeout(this.timer);
     await Promise.all([...this.running.values()].map((r) => r.done));
+    this.logger.info({ sent: this.sent, failed: this.failed, shed: this.shedCount, declined: this.declined }, 'campaign lanes stopped');
   }
 }

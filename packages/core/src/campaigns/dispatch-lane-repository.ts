@@ -22,5 +22,7 @@ export interface DispatchLaneRepository {
   /** Gives the lane up (the lease ends now), keeping the pacing. */
   release(setorId: string, owner: string, nextSendAt: Date | null): Promise<void>;
   find(setorId: string): Promise<DispatchLane | null>;
+  /** The owners of every lease still running at `now` (one entry per lane held): who holds how many lanes. */
+  liveOwners(now: Date): Promise<string[]>;
 }
 export const DispatchLaneRepository = Symbol.for('carteiro.DispatchLaneRepository');

@@ -49,6 +49,14 @@ export interface DispatchSettings {
   autoRetryBaseMs: number;
   /** Sends of one number in flight at once when there is no pacing at all (PACING_SCALE=0). */
   unpacedConcurrency: number;
+  /**
+   * How long a run trusts what it read of its setor, instance, company and warming (clock time): a lane that
+   * sends once a second would otherwise read them before every send. Its own sends are subtracted from
+   * the warming capacity in between; a lost sender shows at once in the send's answer.
+   */
+  contextRefreshMs: number;
+  /** How often a run looks for due timed sends (scheduled messages, reminders) between its own sends. */
+  timedCheckMs: number;
 }
 
 export const DEFAULT_DISPATCH_SETTINGS: DispatchSettings = {
@@ -60,6 +68,8 @@ export const DEFAULT_DISPATCH_SETTINGS: DispatchSettings = {
   batchSpanMs: 1_000,
   autoRetryBaseMs: 60_000,
   unpacedConcurrency: 8,
+  contextRefreshMs: 10_000,
+  timedCheckMs: 5_000,
 };
 
 export type LaneOutcome = 'busy' | 'idle' | 'yielded' | 'sender_unavailable';
@@ -115,19 +125,33 @@ export class RunDispatchLane {
     }
     let nextSendAt = lane.nextSendAt;
     const result: LaneRunResult = { outcome: 'idle', sent: 0, failed: 0, rescheduleAt: null };
+    // Campaigns do not change while they run (pause and cancel act at the claim): read once per run.
     const campaigns = new Map<string, Campaign>();
     let timedBefore = false;
+    let timedCheckedAt = Number.NEGATIVE_INFINITY;
+    let cached: { ctx: LaneContext; readAt: number } | null = null;
+    // Only a run that died leaves `enviando` messages behind, and no other run claims while this one holds
+    // the lease: they are looked for once, at the start of the run.
+    let inFlightChecked = false;
     try {
       for (;;) {
         const now = this.clock.now();
         if (signal?.aborted) return { ...result, outcome: 'yielded', rescheduleAt: now };
         if (now.getTime() - started.getTime() >= this.settings.sliceMs) {
-          return { ...result, outcome: 'yielded', rescheduleAt: nextSendAt && nextSendAt > now ? nextSendAt : now };
+          // Handed over at once: the next run (here or in another worker) waits out the gap itself, so
+          // the queue's polling delay falls inside the gap instead of after it.
+          return { ...result, outcome: 'yielded', rescheduleAt: nextSendAt && nextSendAt.getTime() - now.getTime() > this.settings.maxInProcessWaitMs ? nextSendAt : now };
         }
-        const ctx = await this.context(setorId, now);
-        if (!ctx) return { ...result, outcome: 'idle' };
+        if (!cached || now.getTime() - cached.readAt >= this.settings.contextRefreshMs) {
+          const read = await this.context(setorId, now);
+          if (!read) return { ...result, outcome: 'idle' };
+          cached = { ctx: read, readAt: now.getTime() };
+        }
+        const ctx: LaneContext = cached.ctx;
         // After a timed send another is likely: skip the look and let the claim answer (the gap is owed either way).
-        if (this.timed && (timedBefore || (await this.timed.hasWork(setorId, now)))) {
+        const lookForTimed = this.timed !== null && (timedBefore || now.getTime() - timedCheckedAt >= this.settings.timedCheckMs);
+        if (lookForTimed && !timedBefore) timedCheckedAt = now.getTime();
+        if (this.timed && lookForTimed && (timedBefore || (await this.timed.hasWork(setorId, now)))) {
           timedBefore = false;
           // Timed sends go first and keep the number's pacing; their own rules decide safe hours and a lost sender.
           if (nextSendAt && nextSendAt.getTime() > now.getTime()) {
@@ -138,6 +162,8 @@ export class RunDispatchLane {
           const step = await this.timed.sendNext({ setor: ctx.setor, instance: ctx.instance, company: ctx.company, owner });
           if (step) {
             timedBefore = true;
+            // A timed send may change what the setor may still send today: read it again.
+            cached = null;
             if (step.attempted) nextSendAt = new Date(this.clock.now().getTime() + minimumGapMs('normal', this.settings.pacingScale, ctx.warming.minIntervalMs));
             if (step.sent) result.sent += 1;
             if (step.failed) result.failed += 1;
@@ -160,9 +186,15 @@ export class RunDispatchLane {
           await this.sleeper.sleep(wait);
         }
 
-        let batch = await this.uow.transaction((repos) => repos.campaigns.inFlight(setorId));
+        let batch = inFlightChecked ? [] : await this.uow.transaction((repos) => repos.campaigns.inFlight(setorId));
+        inFlightChecked = true;
         if (batch.length === 0) {
           if (ctx.remaining <= 0) {
+            // Counted down from our own sends: confirm with a fresh read before skipping anything.
+            if (cached.readAt !== now.getTime()) {
+              cached = null;
+              continue;
+            }
             const skipped = await this.uow.transaction((repos) => this.skipForWarming(repos, setorId, this.clock.now()));
             if (skipped === 0) return { ...result, outcome: 'idle', rescheduleAt: await this.nextRetry(setorId) };
             continue;
@@ -224,7 +256,9 @@ export class RunDispatchLane {
         });
         if (senderFailed) return { ...result, outcome: 'sender_unavailable' };
         if (!renewed) return { ...result, outcome: 'busy' };
-        campaigns.clear();
+        // Only live sends count against warming (as recordChanges counts them).
+        const claimedSends = changes.filter((c) => c.message.status === 'enviado' && campaigns.get(c.message.campaignId)?.mode === 'live').length;
+        if (claimedSends > 0) cached = { ctx: { ...ctx, remaining: Math.max(0, ctx.remaining - claimedSends) }, readAt: cached.readAt };
       }
     } finally {
       await this.uow.transaction((repos) => repos.dispatchLanes.release(setorId, owner, nextSendAt)).catch(() => undefined);

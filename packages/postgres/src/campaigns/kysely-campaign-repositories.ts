@@ -500,6 +500,11 @@ export class KyselyDispatchLaneRepository implements DispatchLaneRepository {
     const row = await this.db.selectFrom('dispatch_lanes').selectAll().where('setor_id', '=', setorId).executeTakeFirst();
     return row ? toLane(row) : null;
   }
+
+  async liveOwners(now: Date): Promise<string[]> {
+    const rows = await this.db.selectFrom('dispatch_lanes').select('owner').where('owner', 'is not', null).where('lease_until', '>', now).execute();
+    return rows.map((r) => r.owner!);
+  }
 }
 
 function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyRecord {

@@ -172,6 +172,20 @@ export function describeCampaignRepositoriesContract(name: string, setup: () => 
       expect(await repos.dispatchLanes.acquire(lane, 'c', at(62), at(92))).toMatchObject({ owner: 'c' });
     });
 
+    it('names the owners of the leases still running (a census of who holds how many lanes)', async () => {
+      const { repos, setores } = await fresh();
+      // Other cases' lanes may share the store: only this case's owners are looked at.
+      const tag = `census-${setores[0]}`;
+      const ours = async (now: Date) => (await repos.dispatchLanes.liveOwners(now)).filter((o) => o.startsWith(tag)).sort();
+      await repos.dispatchLanes.acquire(setores[0]!, `${tag}:w1:a`, at(0), at(30));
+      await repos.dispatchLanes.acquire(setores[1]!, `${tag}:w2:b`, at(0), at(10));
+      expect(await ours(at(5))).toEqual([`${tag}:w1:a`, `${tag}:w2:b`]);
+      // An expired lease and a released lane hold nothing.
+      expect(await ours(at(20))).toEqual([`${tag}:w1:a`]);
+      await repos.dispatchLanes.release(setores[0]!, `${tag}:w1:a`, null);
+      expect(await ours(at(20))).toEqual([]);
+    });
+
     it('keeps Idempotency-Key records per company for 24 hours', async () => {
       const { repos, company } = await fresh();
       const record = { companyId: company.id, key: 'key-1', requestHash: 'h1', state: 'in_flight' as const, responseStatus: null, responseBody: null, createdAt: at(0), lockedUntil: at(60) };

@@ -235,6 +235,9 @@ export class InMemoryDispatchLaneRepository implements DispatchLaneRepository {
     const lane = this.lanes.get(setorId);
     return lane ? clone(lane) : null;
   }
+  async liveOwners(now: Date) {
+    return [...this.lanes.values()].filter((l) => l.owner && l.leaseUntil && l.leaseUntil.getTime() > now.getTime()).map((l) => l.owner!);
+  }
 }
 
 export class InMemoryIdempotencyRepository implements IdempotencyRepository {
