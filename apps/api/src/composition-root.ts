@@ -24,6 +24,7 @@ import { schedulingModule } from './scheduling/scheduling.module.js';
 import { leadsModule } from './leads/leads.module.js';
 import { reportsModule } from './reports/reports.module.js';
 import { billingModule } from './billing/billing.module.js';
+import { ticketRepliesModule } from './tickets/ticket-replies.module.js';
 import { ApiSettings, Logger, OpenApiDocumentJson } from './http/tokens.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 
@@ -78,6 +79,7 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     leadsModule,
     reportsModule,
     billingModule,
+    ticketRepliesModule,
   );
   const metrics = infra.metrics ?? new ProcessMetrics();
   container.load(metricsModule(metrics));

@@ -19,6 +19,8 @@ import { scheduledMessagesRoutes } from './scheduling/scheduled-messages.routes.
 import { schedulingAdminRoutes } from './scheduling/scheduling-admin.routes.js';
 import { simulatorInboundRoutes } from './simulator-inbound/simulator-inbound.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+import { ticketMessagesRoutes } from './tickets/ticket-messages.routes.js';
+import { ratingsRoutes } from './tickets/ratings.routes.js';
 
 /**
  * Every route of the API, one line per area, in registration order. `createApp` registers them,
@@ -42,6 +44,8 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...appointmentsRoutes,
   ...leadsRoutes,
   ...reportsRoutes,
+  ...ticketMessagesRoutes,
+  ...ratingsRoutes,
   ...adminRoutes,
   ...billingAdminRoutes,
   ...schedulingAdminRoutes,

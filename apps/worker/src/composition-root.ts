@@ -21,6 +21,7 @@ import { campaignsWorkerModule } from './campaigns/campaigns.module.js';
 import { contactsWorkerModule } from './contacts/contacts.module.js';
 import { leadsWorkerModule } from './leads/leads.module.js';
 import { schedulingWorkerModule } from './scheduling/scheduling.module.js';
+import { ticketClosingWorkerModule } from './tickets/ticket-closing.module.js';
 
 /** How long domain events stay in the outbox table after the fan-out took them. */
 export const DOMAIN_EVENT_RETENTION_MS = 30 * 86_400_000;
@@ -55,6 +56,7 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container.load(contactsWorkerModule);
   container.load(leadsWorkerModule);
   container.load(schedulingWorkerModule);
+  container.load(ticketClosingWorkerModule);
   const metrics = infra.metrics ?? new ProcessMetrics();
   container.load(metricsModule(metrics));
   if (infra.overrides) container.load(...infra.overrides);

@@ -8,6 +8,7 @@ import {
   ReceiveInboundMessage,
   Repositories,
   SendMessage,
+  TicketThreads,
   UnitOfWork,
 } from '@carteiro/core';
 import { ContainerModule } from 'inversify';
@@ -18,7 +19,7 @@ export const messagesModule = new ContainerModule(({ bind }) => {
   bind(SendMessage)
     .toResolvedValue(
       (uow: ServiceUnitOfWork, repos: ServiceRepositories, gateway: ChannelGateway, clock: Clock, ids: IdGenerator) =>
-        new SendMessage(uow, repos, gateway, new HandleSenderFailure(uow, clock, ids), clock, ids),
+        new SendMessage(uow, repos, gateway, new HandleSenderFailure(uow, clock, ids), clock, ids, new TicketThreads()),
       [UnitOfWork, Repositories, ChannelGateway, Clock, IdGenerator],
     )
     .inSingletonScope();

@@ -369,7 +369,7 @@ describe('replies and notes', () => {
     await expect(w.replies.execute({ companyId: company.id, keyMode: 'live', ticketId: ticket.id, message: { text: 'oi' } })).rejects.toMatchObject({ code: 'PROVIDER_ERROR' });
     expect(await w.balance(company)).toBe(5);
     await expect(w.replies.execute({ companyId: company.id, keyMode: 'live', ticketId: ticket.id, message: { text: 'oi' }, actorUserId: w.ids.newId() })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
-    await expect(w.replies.execute({ companyId: company.id, keyMode: 'live', ticketId: ticket.id, message: { text: 'oi' }, quickReplyId: w.ids.newId() })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(w.replies.execute({ companyId: company.id, keyMode: 'live', ticketId: ticket.id, message: { text: 'oi' }, quickReplyId: w.ids.newId() })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
   it('an official box with the window closed answers 422 WINDOW_EXPIRED before charging', async () => {

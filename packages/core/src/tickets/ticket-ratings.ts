@@ -2,11 +2,12 @@ import type { AgentRepositories } from '../agents/index.js';
 import type { Clock } from '../shared/clock.js';
 import { transition } from '../shared/decider.js';
 import type { DomainEvent, EventActor } from '../shared/domain-event.js';
-import { NotFoundError, PreconditionFailedError, ValidationError } from '../shared/errors.js';
+import { ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { ticketDecider, type Ticket } from './ticket.js';
 import type { TicketRepositories } from './ticket-repository.js';
+import { commitTicket, lockTicket, resolveTicketActor } from './ticket-writes.js';
 
 /** The most a rating comment holds. */
 export const MAX_RATING_COMMENT = 500;
@@ -179,27 +180,21 @@ export function ratedEvent(ticket: Ticket, ids: IdGenerator, at: Date, actor: Ev
  */
 export class RateTicket {
   constructor(
-    private readonly uow: UnitOfWork<TicketRepositories>,
+    private readonly uow: UnitOfWork<TicketRepositories & AgentRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
 
-  async execute(input: { companyId: string; ticketId: string; score: number; comment?: string | null; actorUserId?: string | null; expectedVersion?: number | null }): Promise<{ ticket: Ticket; changed: boolean }> {
+  async execute(input: { companyId: string; ticketId: string; score: number; comment?: string | null; actorUserId?: string | null; ifMatch?: number }): Promise<{ ticket: Ticket; changed: boolean }> {
     const comment = input.comment?.trim() ? input.comment.trim() : null;
     if (comment && comment.length > MAX_RATING_COMMENT) throw new ValidationError(`comment must be at most ${MAX_RATING_COMMENT} characters`, { field: 'comment', max: MAX_RATING_COMMENT });
     return this.uow.transaction(async (repos) => {
-      const ticket = await repos.tickets.lockById(input.companyId, input.ticketId);
-      if (!ticket) throw new NotFoundError('Ticket');
-      if (input.expectedVersion != null && input.expectedVersion !== ticket.version) {
-        throw new PreconditionFailedError('ticket', input.expectedVersion, ticket.version);
-      }
+      const actor = await resolveTicketActor(repos, input.companyId, input.actorUserId);
+      const ticket = await lockTicket(repos, input.companyId, input.ticketId, input.ifMatch);
       const at = this.clock.now();
-      const { state, events } = transition(ticketDecider, ticket, { type: 'rate', at, score: input.score, comment, source: 'api' });
-      if (events.length === 0 || !state) return { ticket, changed: false };
-      const next: Ticket = { ...state, version: ticket.version + 1 };
-      await repos.tickets.save(next, ticket.version);
-      await repos.events.record([ratedEvent(next, this.ids, at, { user_id: input.actorUserId ?? null, source: 'api' })]);
-      return { ticket: next, changed: true };
+      const result = await commitTicket(repos, ticket, { type: 'rate', at, score: input.score, comment, source: 'api' }, this.ids, actor);
+      if (result.changed) await repos.events.record([ratedEvent(result.ticket, this.ids, at, actor)]);
+      return { ticket: result.ticket, changed: result.changed };
     });
   }
 }

@@ -12,6 +12,7 @@ import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { ticketDecider, type Ticket, type TicketLastMessage } from './ticket.js';
 import { TicketClosedError } from './ticket-errors.js';
 import type { TicketRepositories } from './ticket-repository.js';
+import { resolveTicketActor } from './ticket-writes.js';
 
 /** The first characters of a message as ticket lists show it. */
 export function messagePreview(content: MessageContent): string | null {
@@ -181,10 +182,8 @@ export class ReplyToTicket {
   }
 
   private async author(repos: Repositories<ReplyRepos>, command: ReplyCommand): Promise<ThreadAuthor> {
-    if (command.actorUserId == null || command.actorUserId === '') return { type: 'api', id: null };
-    const agent = await repos.agents.findById(command.companyId, command.actorUserId);
-    if (!agent) throw new ValidationError('X-Actor-User-Id is not an agent of the company', { header: 'X-Actor-User-Id', value: command.actorUserId });
-    return { type: 'agent', id: agent.id };
+    const actor = await resolveTicketActor(repos, command.companyId, command.actorUserId || null);
+    return actor.user_id ? { type: 'agent', id: actor.user_id } : { type: 'api', id: null };
   }
 
   /** The message's content: as POST /v1/messages's, or the quick reply's with its placeholders filled. */
@@ -192,7 +191,7 @@ export class ReplyToTicket {
     const m = command.message;
     if (!command.quickReplyId) return standardContent(m, 'message.');
     if (m.text != null && m.text !== '') {
-      throw new ValidationError('quick_reply_id fills the text: send one or the other', { field: 'message.text' }, 'BAD_REQUEST');
+      throw new ValidationError('quick_reply_id fills the text: send one or the other', { field: 'message.text' });
     }
     const reply = await repos.quickReplies.findById(command.companyId, command.quickReplyId);
     if (!reply || (reply.setorId !== null && reply.setorId !== ticket.setorId)) throw new NotFoundError('QuickReply', { quick_reply_id: command.quickReplyId });
