@@ -20,6 +20,7 @@ export * from './foundation/kysely-team-repository.js';
 export * from './foundation/kysely-usage-repository.js';
 export * from './shared/kysely-event-outbox.js';
 export * from './shared/time-partitions.js';
+export * from './campaigns/campaign-message-retention.js';
 export * from './channel/kysely-channel-instance-repository.js';
 export * from './channel/kysely-channel-health-repository.js';
 export * from './channel/kysely-conversation-window-repository.js';

@@ -31,6 +31,8 @@ export interface CampaignsTable {
   updated_at: Timestamp;
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
+  /** When housekeeping deleted its recipients (`CAMPAIGN_MESSAGE_RETENTION_DAYS`, migration 0016). */
+  messages_purged_at?: Timestamp | null;
 }
 
 export interface CampaignMessagesTable {
