@@ -329,6 +329,19 @@ describe('real answers conform to the documented response schemas', () => {
     await call('get', '/admin/v1/setores/:id', { id: box.data.id }, 200, { headers: admin });
     await call('patch', '/admin/v1/setores/:id', { id: box.data.id }, 200, { body: { warming_daily_limit: 80 }, headers: admin });
     await call('post', '/admin/v1/companies/:id/teams', { id: other.data.id }, 201, { body: { nome: 'Time', setor_ids: [box.data.id] }, headers: admin });
+    // Agents, teams and quick replies (conversations.md §6, §9).
+    await call('patch', '/admin/v1/setores/:id', { id: box.data.id }, 200, { body: { closing_message: 'Obrigado, {{primeiro_nome}}!', csat_enabled: true, reopen_window_minutes: 60 }, headers: admin });
+    const agent = await call('post', '/admin/v1/companies/:id/agents', { id: company.id }, 201, { body: { name: 'Ana', email: 'ana@example.com' }, headers: admin });
+    await call('get', '/admin/v1/companies/:id/agents', { id: company.id }, 200, { headers: admin });
+    await call('patch', '/admin/v1/agents/:id', { id: agent.data.id }, 200, { body: { name: 'Ana Souza' }, headers: admin });
+    await call('get', '/v1/agents', {}, 200);
+    await call('patch', '/v1/agents/:id/status', { id: agent.data.id }, 200, { body: { status: 'available' } });
+    const teams = await call('get', '/admin/v1/companies/:id/teams', { id: other.data.id }, 200, { headers: admin });
+    await call('patch', '/admin/v1/teams/:id', { id: teams.data.items[0].id }, 200, { body: { auto_assign: true, max_open_per_agent: 5 }, headers: admin });
+    const quickReply = await call('post', '/admin/v1/companies/:id/quick-replies', { id: company.id }, 201, { body: { shortcut: 'oi', title: 'Oi', text: 'Olá {{primeiro_nome}}' }, headers: admin });
+    await call('get', '/v1/quick-replies', { query: `?setor_id=${setor.id}` }, 200);
+    await call('patch', '/admin/v1/quick-replies/:id', { id: quickReply.data.id }, 200, { body: { title: 'Olá' }, headers: admin });
+    await call('delete', '/admin/v1/quick-replies/:id', { id: quickReply.data.id }, 200, { headers: admin });
     await call('get', '/admin/v1/simulator/messages', { query: '?limit=5' }, 200, { headers: admin });
     await call('post', '/admin/v1/simulator/inbound', {}, 201, { body: { setor_id: setor.id, from: '+5511987654329', text: 'Oi' }, headers: admin });
     await call('get', '/admin/v1/companies/:id', { id: other.data.id }, 401, { headers: {} });
