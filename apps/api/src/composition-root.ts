@@ -14,6 +14,7 @@ import { webhooksModule } from './webhooks/webhooks.module.js';
 import { channelsModule } from '@carteiro/channels';
 import { channelModule } from './channel/channel.module.js';
 import { messagesModule } from './messages/messages.module.js';
+import { providerWebhooksModule } from './provider-webhooks/provider-webhooks.module.js';
 import { campaignsModule } from './campaigns/campaigns.module.js';
 import { agentsModule } from './agents/agents.module.js';
 import { contactsModule } from './contacts/contacts.module.js';
@@ -69,6 +70,7 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     channelsModule,
     channelModule,
     messagesModule,
+    providerWebhooksModule,
     campaignsModule,
     contactsModule,
     agentsModule,

@@ -18,6 +18,7 @@ import { appointmentsRoutes } from './scheduling/appointments.routes.js';
 import { scheduledMessagesRoutes } from './scheduling/scheduled-messages.routes.js';
 import { schedulingAdminRoutes } from './scheduling/scheduling-admin.routes.js';
 import { simulatorInboundRoutes } from './simulator-inbound/simulator-inbound.routes.js';
+import { providerWebhooksRoutes } from './provider-webhooks/provider-webhooks.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { ticketMessagesRoutes } from './tickets/ticket-messages.routes.js';
 import { ratingsRoutes } from './tickets/ratings.routes.js';
@@ -50,4 +51,5 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...billingAdminRoutes,
   ...schedulingAdminRoutes,
   ...simulatorInboundRoutes,
+  ...providerWebhooksRoutes,
 ];

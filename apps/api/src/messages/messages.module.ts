@@ -4,6 +4,7 @@ import {
   HandleSenderFailure,
   IdGenerator,
   InboundMessageListener,
+  InboundThreads,
   ManageSentMessage,
   ReceiveInboundMessage,
   Repositories,
@@ -32,8 +33,9 @@ export const messagesModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(ReceiveInboundMessage)
     .toResolvedValue(
-      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, listeners?: InboundMessageListener[]) => new ReceiveInboundMessage(uow, clock, ids, listeners ?? []),
-      [UnitOfWork, Clock, IdGenerator, { serviceIdentifier: InboundMessageListener, isMultiple: true, optional: true }],
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, listeners?: InboundMessageListener[], threads?: InboundThreads) =>
+        new ReceiveInboundMessage(uow, clock, ids, listeners ?? [], threads ?? null),
+      [UnitOfWork, Clock, IdGenerator, { serviceIdentifier: InboundMessageListener, isMultiple: true, optional: true }, { serviceIdentifier: InboundThreads, optional: true }],
     )
     .inSingletonScope();
 });

@@ -279,7 +279,7 @@ const messageRecordProperties = {
   setor_id: s.uuid(),
   client_id: s.uuid(),
   phone: s.string(),
-  status: s.enum(['pending', 'sent', 'failed']),
+  status: s.enum(['pending', 'sent', 'failed', 'delivered', 'read'], { description: 'delivered and read come from the channel\'s receipts (only forward).' }),
   type: s.enum(['text', 'media', 'template', 'interactive', 'poll', 'event'], { description: 'What was sent.' }),
   text: s.nullableString(),
   reaction: s.nullableString(),

@@ -87,7 +87,7 @@ export class ManageSentMessage {
     const loaded = await this.load(companyId, messageId);
     const { message } = loaded;
     if (message.deletedAt) return message;
-    if (message.status !== 'sent') throw new DomainError('CONFLICT', `Only sent messages can be deleted; this one is ${message.status}`, { status: message.status });
+    if (!wasSent(message)) throw new DomainError('CONFLICT', `Only sent messages can be deleted; this one is ${message.status}`, { status: message.status });
     this.requireOperation(loaded, 'delete');
     const target = this.session(loaded);
     // Every channel message of the send (text then media is two), in order.
@@ -204,7 +204,12 @@ export class ManageSentMessage {
 /** Edits and reactions need a message that was sent and not deleted. */
 function requireLive(message: MessageRecord): void {
   if (message.deletedAt) throw new DomainError('CONFLICT', 'The message was deleted', { deleted_at: message.deletedAt.toISOString() });
-  if (message.status !== 'sent') throw new DomainError('CONFLICT', `The message was not sent (status ${message.status})`, { status: message.status });
+  if (!wasSent(message)) throw new DomainError('CONFLICT', `The message was not sent (status ${message.status})`, { status: message.status });
+}
+
+/** Sent, and possibly delivered or read since (receipts move the status forward). */
+function wasSent(message: MessageRecord): boolean {
+  return message.status === 'sent' || message.status === 'delivered' || message.status === 'read';
 }
 
 function carriesText(part: MessagePart): boolean {

@@ -55,3 +55,26 @@ export interface SimulatorReceiptRepository {
   markDone(ids: readonly string[]): Promise<void>;
 }
 export const SimulatorReceiptRepository = Symbol.for('carteiro.SimulatorReceiptRepository');
+
+/** The box a provider account names, for provider webhooks. */
+export interface ProviderAccountSetor {
+  setorId: string;
+  companyId: string;
+}
+
+/**
+ * Finds the box behind a provider's account: the QR provider's instance (named
+ * `carteiro-<instance id>`, or the instance's provider reference) or an official number's Cloud
+ * API `phone_number_id`.
+ */
+export interface ProviderAccountRepository {
+  setorOfQrInstance(instanceName: string): Promise<ProviderAccountSetor | null>;
+  setorOfOfficialNumber(phoneNumberId: string): Promise<ProviderAccountSetor | null>;
+}
+export const ProviderAccountRepository = Symbol.for('carteiro.ProviderAccountRepository');
+
+/** The instance id in a QR-provider instance name `carteiro-<instance id>`, or null. */
+export function instanceIdOfQrName(name: string): string | null {
+  const match = /^carteiro-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(name);
+  return match ? match[1]!.toLowerCase() : null;
+}

@@ -1,11 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import type {
-  DueSimulatedReceipt,
-  MessageReceiptRepository,
-  ReceiptLookup,
-  ReceiptRepositories,
-  ReceiptTarget,
-  SimulatorReceiptRepository,
+import {
+  instanceIdOfQrName,
+  type DueSimulatedReceipt,
+  type MessageReceiptRepository,
+  type ProviderAccountRepository,
+  type ReceiptLookup,
+  type ReceiptRepositories,
+  type ReceiptTarget,
+  type SimulatorReceiptRepository,
 } from '@carteiro/core';
 import type { Database } from '../shared/database.js';
 
@@ -137,6 +139,31 @@ export class KyselySimulatorReceiptRepository implements SimulatorReceiptReposit
   }
 }
 
+/** Boxes by their QR-provider instance (id in the name, or provider reference) or official `phone_number_id`. */
+export class KyselyProviderAccountRepository implements ProviderAccountRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async setorOfQrInstance(instanceName: string) {
+    const id = instanceIdOfQrName(instanceName);
+    const { rows } = await sql<{ setor_id: string; company_id: string }>`
+      SELECT setor_id, company_id FROM channel_instances
+      WHERE ${id}::uuid IS NOT NULL AND id = ${id}::uuid OR provider_ref = ${instanceName}
+      LIMIT 1`.execute(this.db);
+    return rows[0] ? { setorId: rows[0].setor_id, companyId: rows[0].company_id } : null;
+  }
+
+  async setorOfOfficialNumber(phoneNumberId: string) {
+    const { rows } = await sql<{ id: string; company_id: string }>`
+      SELECT id, company_id FROM setores WHERE channel_type = 'official' AND official->>'phoneNumberId' = ${phoneNumberId}
+      ORDER BY created_at LIMIT 1`.execute(this.db);
+    return rows[0] ? { setorId: rows[0].id, companyId: rows[0].company_id } : null;
+  }
+}
+
 export function kyselyReceiptRepositories(db: Kysely<Database>): ReceiptRepositories {
-  return { messageReceipts: new KyselyMessageReceiptRepository(db), simulatorReceipts: new KyselySimulatorReceiptRepository(db) };
+  return {
+    messageReceipts: new KyselyMessageReceiptRepository(db),
+    simulatorReceipts: new KyselySimulatorReceiptRepository(db),
+    providerAccounts: new KyselyProviderAccountRepository(db),
+  };
 }

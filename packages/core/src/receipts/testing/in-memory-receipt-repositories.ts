@@ -1,7 +1,16 @@
 import type { CampaignMessage } from '../../campaigns/index.js';
+import type { ChannelInstance } from '../../channel/index.js';
 import type { MessageRecord, SimulatedMessage } from '../../index.js';
 import type { InMemoryStore } from '../../testing/in-memory-store.js';
-import type { DueSimulatedReceipt, MessageReceiptRepository, ReceiptLookup, ReceiptTarget, SimulatorReceiptRepository } from '../message-receipt-repository.js';
+import {
+  instanceIdOfQrName,
+  type DueSimulatedReceipt,
+  type MessageReceiptRepository,
+  type ProviderAccountRepository,
+  type ReceiptLookup,
+  type ReceiptTarget,
+  type SimulatorReceiptRepository,
+} from '../message-receipt-repository.js';
 import type { ReceiptRepositories } from '../receipt-repositories.js';
 
 /** The receipt fields a message row may carry (the tickets migration adds them to single sends). */
@@ -111,6 +120,25 @@ export class InMemorySimulatorReceiptRepository implements SimulatorReceiptRepos
   }
 }
 
+/** Boxes by their QR-provider instance or official phone number id. */
+export class InMemoryProviderAccountRepository implements ProviderAccountRepository {
+  constructor(private readonly store: InMemoryStore) {}
+  async setorOfQrInstance(instanceName: string) {
+    const instances = this.store.table('channelInstances', () => new Map<string, ChannelInstance>());
+    const id = instanceIdOfQrName(instanceName);
+    const found = [...instances.values()].find((i) => i.id === id || i.providerRef === instanceName);
+    return found ? { setorId: found.setorId, companyId: found.companyId } : null;
+  }
+  async setorOfOfficialNumber(phoneNumberId: string) {
+    const found = [...this.store.setores.values()].find((s) => s.channelType === 'official' && s.official?.phoneNumberId === phoneNumberId);
+    return found ? { setorId: found.id, companyId: found.companyId } : null;
+  }
+}
+
 export function inMemoryReceiptRepositories(store: InMemoryStore): ReceiptRepositories {
-  return { messageReceipts: new InMemoryMessageReceiptRepository(store), simulatorReceipts: new InMemorySimulatorReceiptRepository(store) };
+  return {
+    messageReceipts: new InMemoryMessageReceiptRepository(store),
+    simulatorReceipts: new InMemorySimulatorReceiptRepository(store),
+    providerAccounts: new InMemoryProviderAccountRepository(store),
+  };
 }
