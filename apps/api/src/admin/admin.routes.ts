@@ -1,4 +1,4 @@
-import { AdminService, ManageSchedulingCatalog, QuotaNames, Scopes, SetLowBalanceThresholds, ValidationError, type CompanySettingsInput } from '@carteiro/core';
+import { AdminService, QuotaNames, Scopes, UpdateCompanySettings, ValidationError, type CompanySettingsInput } from '@carteiro/core';
 import { adminIdParam, defineRoute } from '../http/route.js';
 import { INT4_MAX, component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import { setorInboxBodyProperties, setorInboxInput, setorInboxProperties, type SetorInboxBody } from '../agents/agent-views.js';
@@ -318,20 +318,14 @@ export const adminRoutes = [
     async handler({ params, body, use }) {
       checkTimezone(body.timezone);
       const { reminder_offsets_minutes, reminder_text, low_balance_thresholds, quotas, ...settings } = body;
-      const admin = use(AdminService);
-      const company =
-        Object.keys(settings).length > 0 || quotas !== undefined
-          ? await admin.updateCompany(params.id, { ...toSettings(settings), ...(quotas !== undefined ? { quotaOverrides: quotas } : {}) })
-          : await admin.getCompany(params.id);
-      const catalog = use(ManageSchedulingCatalog);
-      const reminders =
-        reminder_offsets_minutes !== undefined || reminder_text !== undefined
-          ? await catalog.saveReminderSettings(params.id, {
-              ...(reminder_offsets_minutes !== undefined ? { reminderOffsetsMinutes: reminder_offsets_minutes } : {}),
-              ...(reminder_text !== undefined ? { reminderText: reminder_text } : {}),
-            })
-          : await catalog.reminderSettings(params.id);
-      const thresholds = await use(SetLowBalanceThresholds).execute(params.id, low_balance_thresholds ?? {});
+      const { company, reminders, lowBalanceThresholds: thresholds } = await use(UpdateCompanySettings).execute(params.id, {
+        settings: { ...toSettings(settings), ...(quotas !== undefined ? { quotaOverrides: quotas } : {}) },
+        reminders: {
+          ...(reminder_offsets_minutes !== undefined ? { reminderOffsetsMinutes: reminder_offsets_minutes } : {}),
+          ...(reminder_text !== undefined ? { reminderText: reminder_text } : {}),
+        },
+        lowBalanceThresholds: low_balance_thresholds ?? {},
+      });
       return { ...companyView(company), reminder_offsets_minutes: reminders.reminderOffsetsMinutes, reminder_text: reminders.reminderText, low_balance_thresholds: thresholds };
     },
   }),

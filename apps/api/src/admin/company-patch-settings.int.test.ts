@@ -31,6 +31,21 @@ describe('PATCH /admin/v1/companies/:id carries reminder settings and low-balanc
     expect((await request(api.app).patch('/admin/v1/companies/not-a-uuid').set(api.adminAuth).send({ reminder_text: 'x' })).status).toBe(400);
   });
 
+  it('writes all or nothing: a refused reminder offset leaves the name, the quotas and the thresholds of the same request unchanged', async () => {
+    const company = await api.createCompany({});
+    const url = `/admin/v1/companies/${company.id}`;
+    const before = (await request(api.app).get(url).set(api.adminAuth)).body.data;
+    const refused = await request(api.app)
+      .patch(url)
+      .set(api.adminAuth)
+      .send({ name: 'Renamed', quotas: { appointments_per_month: 3 }, low_balance_thresholds: { messages: 7 }, reminder_offsets_minutes: [0] });
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const after = (await request(api.app).get(url).set(api.adminAuth)).body.data;
+    expect(after).toEqual(before);
+    const unchanged = (await request(api.app).patch(url).set(api.adminAuth).send({ name: before.name }).expect(200)).body.data;
+    expect([unchanged.low_balance_thresholds.messages, unchanged.reminder_offsets_minutes]).toEqual([100, null]);
+  });
+
   it('quotas: overrides per quota name (null returns to the plan’s) are shown by the company, used by GET /v1/limits and by the quota checks; none for unlimited', async () => {
     const company = await api.createCompany({ plan_code: 'trial', safe_hours: { start: 0, end: 24 } });
     const adminPost = (path: string, body: object) => request(api.app).post(`/admin/v1/companies/${company.id}${path}`).set(api.adminAuth).send(body).expect(201);

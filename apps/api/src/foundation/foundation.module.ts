@@ -9,6 +9,7 @@ import {
   Repositories,
   RequestGate,
   UnitOfWork,
+  UpdateCompanySettings,
 } from '@carteiro/core';
 import { ContainerModule } from 'inversify';
 import { ActiveCampaigns } from './tokens.js';
@@ -32,4 +33,5 @@ export const foundationModule = new ContainerModule(({ bind }) => {
       [UnitOfWork, Repositories, Clock, IdGenerator, Random],
     )
     .inSingletonScope();
+  bind(UpdateCompanySettings).toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new UpdateCompanySettings(uow, clock), [UnitOfWork, Clock]).inSingletonScope();
 });

@@ -1,1 +1,2 @@
 export * from './admin-service.js';
+export * from './update-company-settings.js';

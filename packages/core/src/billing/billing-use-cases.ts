@@ -128,9 +128,14 @@ export class SetLowBalanceThresholds {
   async execute(companyId: string, thresholds: LowBalanceThresholds): Promise<Record<CreditKind, number | null>> {
     return this.uow.transaction(async (repos) => {
       if (!(await repos.companies.findById(companyId))) throw new NotFoundError('Company');
-      const merged = { ...(await repos.billing.thresholds(companyId)), ...thresholds };
-      await repos.billing.setThresholds(companyId, merged);
-      return effectiveThresholds(merged);
+      return writeLowBalanceThresholds(repos, companyId, thresholds);
     });
   }
+}
+
+/** Merges a change of a company's low-balance thresholds into its stored ones in the caller's transaction; answers those in force. */
+export async function writeLowBalanceThresholds(repos: Repositories<BillingRepositories>, companyId: string, thresholds: LowBalanceThresholds): Promise<Record<CreditKind, number | null>> {
+  const merged = { ...(await repos.billing.thresholds(companyId)), ...thresholds };
+  if (Object.keys(thresholds).length > 0) await repos.billing.setThresholds(companyId, merged);
+  return effectiveThresholds(merged);
 }

@@ -28,6 +28,26 @@ const emptyAddress: UnitAddress = { street: null, number: null, district: null, 
 
 type Areas = SchedulingRepositories & CompanyRepositories;
 
+/** A change of a company's reminder settings: an absent field is kept, `null` returns it to the default. */
+export interface ReminderSettingsInput {
+  reminderOffsetsMinutes?: number[] | null;
+  reminderText?: string | null;
+}
+
+/** Validates and writes a change of a company's reminder settings in the caller's transaction; answers those in force. */
+export async function writeReminderSettings(repos: Repositories<SchedulingRepositories>, companyId: string, input: ReminderSettingsInput): Promise<ReminderSettings> {
+  const current = (await repos.schedulingCatalog.reminderSettings(companyId)) ?? { companyId, reminderOffsetsMinutes: null, reminderText: null };
+  if (input.reminderOffsetsMinutes === undefined && input.reminderText === undefined) return current;
+  const next: ReminderSettings = {
+    companyId,
+    reminderOffsetsMinutes:
+      input.reminderOffsetsMinutes === undefined ? current.reminderOffsetsMinutes : input.reminderOffsetsMinutes && validateReminderOffsets(input.reminderOffsetsMinutes, 'reminder_offsets_minutes', 1),
+    reminderText: input.reminderText === undefined ? current.reminderText : input.reminderText,
+  };
+  await repos.schedulingCatalog.saveReminderSettings(next);
+  return next;
+}
+
 /**
  * The operator's scheduling catalogue (`/admin/v1/companies/:id/...`): units, professionals with
  * their schedule, services and blocks, appointment types, and the company's reminder settings.
@@ -185,18 +205,10 @@ export class ManageSchedulingCatalog {
     });
   }
 
-  saveReminderSettings(companyId: string, input: { reminderOffsetsMinutes?: number[] | null; reminderText?: string | null }): Promise<ReminderSettings> {
+  saveReminderSettings(companyId: string, input: ReminderSettingsInput): Promise<ReminderSettings> {
     return this.uow.transaction(async (repos) => {
       await this.company(repos, companyId);
-      const current = (await repos.schedulingCatalog.reminderSettings(companyId)) ?? { companyId, reminderOffsetsMinutes: null, reminderText: null };
-      const next: ReminderSettings = {
-        companyId,
-        reminderOffsetsMinutes:
-          input.reminderOffsetsMinutes === undefined ? current.reminderOffsetsMinutes : input.reminderOffsetsMinutes && validateReminderOffsets(input.reminderOffsetsMinutes, 'reminder_offsets_minutes', 1),
-        reminderText: input.reminderText === undefined ? current.reminderText : input.reminderText,
-      };
-      await repos.schedulingCatalog.saveReminderSettings(next);
-      return next;
+      return writeReminderSettings(repos, companyId, input);
     });
   }
 
