@@ -34,7 +34,7 @@ export class UpdateCompanySettings {
       const current = await repos.companies.findByIdForUpdate(companyId);
       if (!current) throw new NotFoundError('Company');
       let company = current;
-      if (change.settings && Object.keys(change.settings).length > 0) {
+      if (change.settings && Object.values(change.settings).some((value) => value !== undefined)) {
         company = updateCompany(current, this.clock.now(), change.settings);
         await repos.companies.update(company);
       }
