@@ -36,11 +36,18 @@ export async function ensureQueues(boss: PgBoss, queues: readonly QueueDefinitio
   const existing = new Set((await boss.getQueues()).map((q) => q.name));
   for (const queue of queues) {
     if (existing.has(queue.name)) continue;
-    try {
-      await boss.createQueue(queue.name, { ...queue });
-    } catch (error) {
-      // Another process created it between our read and our insert.
-      if (!(await boss.getQueue(queue.name))) throw error;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await boss.createQueue(queue.name, { ...queue });
+        break;
+      } catch (error) {
+        // Another process created it between our read and our insert.
+        if (await boss.getQueue(queue.name)) break;
+        // Processes starting together can deadlock creating queues (each creates a partition of the
+        // job table): PostgreSQL rolls one back, which tries again.
+        if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
     }
   }
 }
