@@ -26,6 +26,7 @@ import { leadsModule } from './leads/leads.module.js';
 import { reportsModule } from './reports/reports.module.js';
 import { billingModule } from './billing/billing.module.js';
 import { ticketRepliesModule } from './tickets/ticket-replies.module.js';
+import { ticketsModule } from './tickets/tickets.module.js';
 import { ApiSettings, Logger, OpenApiDocumentJson } from './http/tokens.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 
@@ -82,6 +83,7 @@ export function buildApiContainer(infra: ApiInfrastructure): Container {
     reportsModule,
     billingModule,
     ticketRepliesModule,
+    ticketsModule,
   );
   const metrics = infra.metrics ?? new ProcessMetrics();
   container.load(metricsModule(metrics));

@@ -21,6 +21,7 @@ import { simulatorInboundRoutes } from './simulator-inbound/simulator-inbound.ro
 import { providerWebhooksRoutes } from './provider-webhooks/provider-webhooks.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { ticketMessagesRoutes } from './tickets/ticket-messages.routes.js';
+import { ticketsRoutes } from './tickets/tickets.routes.js';
 import { ratingsRoutes } from './tickets/ratings.routes.js';
 
 /**
@@ -45,6 +46,7 @@ export const apiRoutes: readonly RouteDefinition[] = [
   ...appointmentsRoutes,
   ...leadsRoutes,
   ...reportsRoutes,
+  ...ticketsRoutes,
   ...ticketMessagesRoutes,
   ...ratingsRoutes,
   ...adminRoutes,

@@ -1,0 +1,165 @@
+import { requestFingerprint } from '../campaigns/index.js';
+import { CONVERSATION_WINDOW_MS, isConversationWindowOpen, type ChannelRepositories } from '../channel/index.js';
+import type { Contact, ContactRepositories } from '../contacts/index.js';
+import type { CrmRepositories, Opportunity } from '../crm/index.js';
+import type { Setor, SetorRepositories } from '../setores/index.js';
+import type { Tag, TagRepositories } from '../tags/index.js';
+import type { Clock } from '../shared/clock.js';
+import { NotFoundError, ValidationError } from '../shared/errors.js';
+import type { Repositories } from '../shared/unit-of-work.js';
+import { priorityRank, type Ticket } from './ticket.js';
+import type { QueueFilter, QueueKeyset, TicketFilter, TicketKeyset, TicketLink, TicketRepositories, TicketSort } from './ticket-repository.js';
+
+type Areas = TicketRepositories & ContactRepositories & SetorRepositories & ChannelRepositories & TagRepositories & CrmRepositories;
+
+/** The most a cursor page holds (more: 400). */
+export const MAX_TICKET_PAGE = 100;
+/** `updated_asc` withholds rows changed this recently: transactions still running may commit older `updated_at`s. */
+export const SYNC_HORIZON_MS = 5_000;
+
+/** Whether a reply can be sent now: QR boxes always; official boxes within 24 hours of the contact's last message. */
+export interface ReplyWindow {
+  open: boolean;
+  /** Official boxes: when the window closes (null when closed or never opened); QR boxes: null. */
+  openUntil: Date | null;
+}
+
+/** A ticket as lists show it: with its contact and reply window. */
+export interface TicketView {
+  ticket: Ticket;
+  contact: Contact | null;
+  replyWindow: ReplyWindow;
+}
+
+/** GET /v1/tickets/:id: the list's view plus tags, links and the linked opportunities. */
+export interface TicketDetailView extends TicketView {
+  tags: Tag[];
+  opportunities: { link: TicketLink; opportunity: Opportunity }[];
+}
+
+/** One cursor page. */
+export interface CursorPage<T> {
+  items: T[];
+  limit: number;
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** A queued ticket with its place and wait. */
+export interface QueueEntry extends TicketView {
+  position: number;
+  waitSeconds: number;
+}
+
+/** GET /v1/queue's page and totals. */
+export interface QueueView extends CursorPage<QueueEntry> {
+  total: number;
+  oldestWaitSeconds: number;
+}
+
+interface CursorBody<K> {
+  /** What the cursor was made for: sort and filters (another list refuses it). */
+  f: string;
+  k: K | null;
+}
+
+function encodeCursor<K>(body: CursorBody<K>): string {
+  return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+}
+
+function decodeCursor<K>(cursor: string, binding: string): K | null {
+  let body: CursorBody<K> | null = null;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorBody<K>;
+  } catch {
+    body = null;
+  }
+  if (!body || typeof body !== 'object' || typeof body.f !== 'string') throw new ValidationError('cursor is malformed', { field: 'cursor' });
+  if (body.f !== binding) throw new ValidationError('cursor belongs to another list: repeat the filters and sort it was made with', { field: 'cursor' });
+  return body.k ?? null;
+}
+
+const binding = (value: unknown) => requestFingerprint(value).slice(0, 16);
+
+function checkLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_TICKET_PAGE) throw new ValidationError(`limit must be 1-${MAX_TICKET_PAGE}`, { field: 'limit' });
+}
+
+/** GET /v1/tickets, GET /v1/tickets/:id and GET /v1/queue. */
+export class ReadTickets {
+  constructor(
+    private readonly repos: Repositories<Areas>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Contacts and reply windows of tickets, in a few reads. */
+  private async views(companyId: string, tickets: readonly Ticket[]): Promise<TicketView[]> {
+    if (tickets.length === 0) return [];
+    const now = this.clock.now();
+    const contacts = new Map((await this.repos.contacts.findManyByIds(companyId, [...new Set(tickets.map((t) => t.contactId))])).map((c) => [c.id, c]));
+    const setores = new Map<string, Setor | null>();
+    const views: TicketView[] = [];
+    for (const ticket of tickets) {
+      if (!setores.has(ticket.setorId)) setores.set(ticket.setorId, await this.repos.setores.findByIdInCompany(companyId, ticket.setorId));
+      const setor = setores.get(ticket.setorId) ?? null;
+      const contact = contacts.get(ticket.contactId) ?? null;
+      let replyWindow: ReplyWindow = { open: true, openUntil: null };
+      if (setor?.channelType === 'official') {
+        const last = contact ? await this.repos.conversationWindows.lastInbound(setor.id, contact.phone) : null;
+        const open = isConversationWindowOpen(last, now);
+        replyWindow = { open, openUntil: open && last ? new Date(last.getTime() + CONVERSATION_WINDOW_MS) : null };
+      }
+      views.push({ ticket, contact, replyWindow });
+    }
+    return views;
+  }
+
+  async list(companyId: string, filter: TicketFilter, sort: TicketSort, limit: number, cursor?: string): Promise<CursorPage<TicketView>> {
+    checkLimit(limit);
+    const bound = binding({ sort, filter });
+    const after = cursor ? decodeCursor<[string, string]>(cursor, bound) : null;
+    const keyset: TicketKeyset | null = after ? { at: new Date(after[0]), id: after[1] } : null;
+    if (keyset && Number.isNaN(keyset.at.getTime())) throw new ValidationError('cursor is malformed', { field: 'cursor' });
+    const horizon = sort === 'updated_asc' ? new Date(this.clock.now().getTime() - SYNC_HORIZON_MS) : undefined;
+    const page = await this.repos.tickets.list(companyId, filter, { sort, after: keyset, limit, horizon });
+    const last = page.items.at(-1);
+    const keyOf = (t: Ticket): [string, string] => [(sort === 'updated_asc' ? t.updatedAt : t.lastActivityAt).toISOString(), t.id];
+    let nextCursor: string | null = null;
+    if (sort === 'updated_asc') {
+      // A sync reader always gets a cursor: it polls with it for what changes later.
+      nextCursor = encodeCursor({ f: bound, k: last ? keyOf(last) : after });
+    } else if (page.hasMore && last) {
+      nextCursor = encodeCursor({ f: bound, k: keyOf(last) });
+    }
+    return { items: await this.views(companyId, page.items), limit, nextCursor, hasMore: page.hasMore };
+  }
+
+  async detail(companyId: string, id: string): Promise<TicketDetailView> {
+    const ticket = await this.repos.tickets.findById(companyId, id);
+    if (!ticket) throw new NotFoundError('Ticket');
+    const [view] = await this.views(companyId, [ticket]);
+    const tags = (await this.repos.tags.findManyByIds(companyId, ticket.tagIds)).sort((a, b) => a.name.localeCompare(b.name));
+    const opportunities: TicketDetailView['opportunities'] = [];
+    for (const link of await this.repos.tickets.links(ticket.id)) {
+      if (link.type !== 'crm_opportunity') continue;
+      const opportunity = await this.repos.opportunities.findById(companyId, link.targetId);
+      if (opportunity) opportunities.push({ link, opportunity });
+    }
+    return { ...view!, tags, opportunities };
+  }
+
+  async queue(companyId: string, filter: QueueFilter, limit: number, cursor?: string): Promise<QueueView> {
+    checkLimit(limit);
+    const bound = binding({ queue: filter });
+    const after = cursor ? decodeCursor<[number, string | null, string]>(cursor, bound) : null;
+    const keyset: QueueKeyset | null = after ? { rank: Number(after[0]), waitingSince: after[1] ? new Date(after[1]) : null, id: after[2] } : null;
+    const page = await this.repos.tickets.queue(companyId, filter, keyset, limit);
+    const now = this.clock.now();
+    const waited = (since: Date | null) => (since ? Math.max(0, Math.floor((now.getTime() - since.getTime()) / 1000)) : 0);
+    const views = await this.views(companyId, page.items);
+    const items = views.map((v, i) => ({ ...v, position: page.before + i + 1, waitSeconds: waited(v.ticket.waitingSince) }));
+    const last = page.items.at(-1);
+    const nextCursor = page.hasMore && last ? encodeCursor({ f: bound, k: [priorityRank(last.priority), last.waitingSince?.toISOString() ?? null, last.id] }) : null;
+    return { items, limit, nextCursor, hasMore: page.hasMore, total: page.total, oldestWaitSeconds: waited(page.oldestWaitingSince) };
+  }
+}
