@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { pgPoolStats, type PgPoolLike, type ProcessMetrics } from './process-metrics.js';
 
 /** One pg-boss queue's waiting jobs. */
 export interface QueueSample {
@@ -77,17 +76,4 @@ export class DatabaseSampler {
       outboxBacklog: outbox,
     };
   }
-}
-
-/**
- * Attaches a process's database sources to its metrics: our pool (`app`), pg-boss's pool (`queue`) and
- * the backlog sampler. Idempotent per process (the combined server's API and worker share them).
- */
-export function attachDatabaseMetrics(
-  metrics: ProcessMetrics,
-  sources: { db: Kysely<any>; appPool: PgPoolLike | undefined; boss?: { getDb(): unknown } | undefined; onError?: (error: unknown) => void },
-): void {
-  metrics.attachPool('app', () => pgPoolStats(sources.appPool));
-  metrics.attachPool('queue', () => pgPoolStats((sources.boss?.getDb() as { pool?: PgPoolLike } | undefined)?.pool));
-  metrics.attachSampler(new DatabaseSampler(sources.db, sources.onError ? { onError: sources.onError } : {}));
 }
