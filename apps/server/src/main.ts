@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type PgBoss from 'pg-boss';
-import { AdminService, Clock, IdGenerator, UnitOfWork } from '@carteiro/core';
+import { AdminService, Clock, IdGenerator, ManageAgents, ManageQuickReplies, ManageTeams, UnitOfWork } from '@carteiro/core';
 import { buildApiContainer, createApp } from '@carteiro/api';
 import { SIMULATOR_REF_PREFIX, simulatedPhoneNumber } from '@carteiro/channels';
 import { createBoss, ensureDeclaredQueues } from '@carteiro/pgboss';
@@ -21,6 +21,8 @@ function banner(url: string, secrets: FirstStartSecrets): string {
       lines.push(`  export API_KEY=${secrets.demo.apiKey}      # ak_test_: every scope, simulated sends, no credits`);
       lines.push(`  export SETOR_ID=${secrets.demo.setorId}      # the demo box, its simulated number already connected`);
       lines.push(`  export COMPANY_ID=${secrets.demo.companyId}`);
+      if (secrets.demo.agentId) lines.push(`  export AGENT_ID=${secrets.demo.agentId}      # an available agent of the auto-assign team "Atendimento"`);
+      if (secrets.demo.quickReplyId) lines.push(`  export QUICK_REPLY_ID=${secrets.demo.quickReplyId}`);
     }
     lines.push(`  export BASE_URL=${url}`);
   }
@@ -145,7 +147,7 @@ async function main(): Promise<void> {
               updatedAt: now,
             });
           });
-        });
+        }, { agents: container.get(ManageAgents), teams: container.get(ManageTeams), quickReplies: container.get(ManageQuickReplies) });
       }
       if (stopping) return;
       const app = createApp(container);
