@@ -12,6 +12,9 @@ import type { SimulatorMessagesTable } from './channel-tables.js';
 import type { Database } from '../shared/database.js';
 import { defaultPartitionName, dropDayPartitionsBefore, listDayPartitions } from '../shared/time-partitions.js';
 
+/** Keys of purged simulator messages deleted per housekeeping run at most. */
+export const SIMULATOR_KEYS_PURGED_PER_RUN = 50_000;
+
 function toMessage(row: Selectable<SimulatorMessagesTable>): SimulatedMessage {
   return {
     id: row.id,
@@ -194,7 +197,12 @@ export class KyselyChannelSimulatorStore implements ChannelSimulatorStore {
     const result = await sql`DELETE FROM ${sql.id(defaultPartitionName('simulator_messages'))} WHERE sent_at < ${before}`.execute(this.db);
     const oldestKept = (await listDayPartitions(this.db, 'simulator_messages'))[0]?.from;
     const keysBefore = oldestKept && oldestKept.getTime() < before.getTime() ? oldestKept : before;
-    await this.db.deleteFrom('simulator_message_keys').where('sent_at', '<', keysBefore).execute();
+    // Bounded, so that a run stays short after a long pause (a day of keys is a few hundred thousand narrow rows); the rest goes next run.
+    await sql`
+      DELETE FROM simulator_message_keys WHERE client_message_id IN (
+        SELECT client_message_id FROM simulator_message_keys WHERE sent_at < ${keysBefore} LIMIT ${SIMULATOR_KEYS_PURGED_PER_RUN}
+      )
+    `.execute(this.db);
     return dropped + Number(result.numAffectedRows ?? 0);
   }
 }
