@@ -344,6 +344,12 @@ describe('real answers conform to the documented response schemas', () => {
     await call('delete', '/admin/v1/quick-replies/:id', { id: quickReply.data.id }, 200, { headers: admin });
     await call('get', '/admin/v1/simulator/messages', { query: '?limit=5' }, 200, { headers: admin });
     await call('post', '/admin/v1/simulator/inbound', {}, 201, { body: { setor_id: setor.id, from: '+5511987654329', text: 'Oi' }, headers: admin });
+    const toAcknowledge = await call('post', '/v1/messages', {}, 201, { body: { phone: '+5511987654331', message: { text: 'Recibo' } } });
+    await call('post', '/admin/v1/simulator/receipts', {}, 200, { body: { message_id: toAcknowledge.data.message_id, status: 'read' }, headers: admin });
+    // The providers' webhooks without their secrets configured: refused.
+    await call('post', '/webhooks/channels/evolution', {}, 401, { body: { event: 'messages.upsert' }, headers: {} });
+    await call('get', '/webhooks/channels/official', { query: '?hub.mode=subscribe&hub.verify_token=x&hub.challenge=1' }, 403, { headers: {} });
+    await call('post', '/webhooks/channels/official', {}, 401, { body: { object: 'whatsapp_business_account', entry: [] }, headers: {} });
     await call('get', '/admin/v1/companies/:id', { id: other.data.id }, 401, { headers: {} });
     await call('get', '/admin/v1/companies/:id', { id: 'not-a-uuid' }, 400, { headers: admin });
 
