@@ -22,6 +22,7 @@ import { contactsWorkerModule } from './contacts/contacts.module.js';
 import { leadsWorkerModule } from './leads/leads.module.js';
 import { schedulingWorkerModule } from './scheduling/scheduling.module.js';
 import { ticketClosingWorkerModule } from './tickets/ticket-closing.module.js';
+import { receiptsWorkerModule } from './receipts/receipts.module.js';
 import { ticketSnoozeWorkerModule } from './tickets/snooze.module.js';
 
 /** How long domain events stay in the outbox table after the fan-out took them. */
@@ -58,6 +59,7 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container.load(leadsWorkerModule);
   container.load(schedulingWorkerModule);
   container.load(ticketClosingWorkerModule);
+  container.load(receiptsWorkerModule);
   container.load(ticketSnoozeWorkerModule);
   const metrics = infra.metrics ?? new ProcessMetrics();
   container.load(metricsModule(metrics));

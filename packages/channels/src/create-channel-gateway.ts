@@ -38,10 +38,8 @@ export interface ChannelGatewayDeps {
 /** Reads the optional channel settings that the shared configuration does not carry. */
 export function channelsEnv(
   env: NodeJS.ProcessEnv = process.env,
-): Pick<ChannelsConfig, 'officialApiVersion' | 'providerTimeoutMs' | 'qrProviderProxies' | 'qrProviderWebhookSecret' | 'officialAppSecret' | 'officialVerifyToken' | 'simulatorReceiptDelayMs'> {
+): Pick<ChannelsConfig, 'officialApiVersion' | 'providerTimeoutMs' | 'qrProviderProxies' | 'qrProviderWebhookSecret' | 'officialAppSecret' | 'officialVerifyToken'> {
   const timeout = Number(env.CHANNEL_PROVIDER_TIMEOUT_MS);
-  const receiptDelay = env.SIMULATOR_RECEIPT_DELAY_MS === undefined || env.SIMULATOR_RECEIPT_DELAY_MS === '' ? 1000 : Number(env.SIMULATOR_RECEIPT_DELAY_MS);
-  if (!Number.isFinite(receiptDelay) || receiptDelay < 0) throw new Error(`SIMULATOR_RECEIPT_DELAY_MS=${env.SIMULATOR_RECEIPT_DELAY_MS} is not valid`);
   return {
     officialApiVersion: env.OFFICIAL_API_VERSION || undefined,
     providerTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
@@ -49,23 +47,22 @@ export function channelsEnv(
     qrProviderWebhookSecret: env.QR_PROVIDER_WEBHOOK_SECRET || undefined,
     officialAppSecret: env.OFFICIAL_APP_SECRET || undefined,
     officialVerifyToken: env.OFFICIAL_VERIFY_TOKEN || undefined,
-    simulatorReceiptDelayMs: receiptDelay,
   };
 }
 
 /**
  * The channel settings of a process: the shared configuration's channel fields (`loadConfig` of
  * @carteiro/system reads `QR_PROVIDER_URL`, `QR_PROVIDER_API_KEY`, `OFFICIAL_API_URL`,
- * `SIMULATOR_SCAN_DELAY_MS`) plus the channel-only variables of `channelsEnv`
- * (`OFFICIAL_API_VERSION`, `CHANNEL_PROVIDER_TIMEOUT_MS`, `QR_PROVIDER_PROXIES`, the webhook secrets and
- * `SIMULATOR_RECEIPT_DELAY_MS`).
+ * `SIMULATOR_SCAN_DELAY_MS`, `SIMULATOR_RECEIPT_DELAY_MS`) plus the channel-only variables of `channelsEnv`
+ * (`OFFICIAL_API_VERSION`, `CHANNEL_PROVIDER_TIMEOUT_MS`, `QR_PROVIDER_PROXIES`, the webhook secrets).
  */
 export function channelsSettingsFrom(
-  config: Pick<ChannelsConfig, 'simulatorScanDelayMs' | 'qrProviderUrl' | 'qrProviderApiKey' | 'officialApiUrl'>,
+  config: Pick<ChannelsConfig, 'simulatorScanDelayMs' | 'qrProviderUrl' | 'qrProviderApiKey' | 'officialApiUrl' | 'simulatorReceiptDelayMs'>,
   env: NodeJS.ProcessEnv = process.env,
 ): ChannelsConfig {
   return {
     simulatorScanDelayMs: config.simulatorScanDelayMs,
+    simulatorReceiptDelayMs: config.simulatorReceiptDelayMs ?? 1000,
     qrProviderUrl: config.qrProviderUrl,
     qrProviderApiKey: config.qrProviderApiKey,
     officialApiUrl: config.officialApiUrl,

@@ -15,6 +15,8 @@ export interface Config {
   pacingScale: number;
   webhookRetryBaseMs: number;
   simulatorScanDelayMs: number;
+  /** `SIMULATOR_RECEIPT_DELAY_MS`: simulated sends turn delivered this long after sending (0: never). */
+  simulatorReceiptDelayMs: number;
   allowPrivateWebhooks: boolean;
   qrProviderUrl: string | undefined;
   qrProviderApiKey: string | undefined;
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pacingScale: number(env, 'PACING_SCALE', 1, (n) => n >= 0),
     webhookRetryBaseMs: number(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, (n) => n >= 0),
     simulatorScanDelayMs: number(env, 'SIMULATOR_SCAN_DELAY_MS', 2_000, (n) => n >= 0),
+    simulatorReceiptDelayMs: number(env, 'SIMULATOR_RECEIPT_DELAY_MS', 1_000, (n) => n >= 0),
     allowPrivateWebhooks: text(env, 'ALLOW_PRIVATE_WEBHOOKS') === '1',
     qrProviderUrl: text(env, 'QR_PROVIDER_URL'),
     qrProviderApiKey: text(env, 'QR_PROVIDER_API_KEY'),

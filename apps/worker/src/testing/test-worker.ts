@@ -27,7 +27,8 @@ export async function createTestWorker(
 ): Promise<TestWorker> {
   const ownDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase({ poolSize: 10 }));
-  const config = loadConfig({ ALLOW_PRIVATE_WEBHOOKS: '1', ...options.env });
+  // Simulated receipts only where a test asks for them (SIMULATOR_RECEIPT_DELAY_MS in `env`): other tests see sent messages stay sent.
+  const config = loadConfig({ ALLOW_PRIVATE_WEBHOOKS: '1', SIMULATOR_RECEIPT_DELAY_MS: '0', ...options.env });
   const boss = createBoss(database.url, { worker: true });
   boss.on('error', () => undefined);
   await boss.start();
