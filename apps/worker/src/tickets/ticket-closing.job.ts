@@ -1,5 +1,6 @@
-import { TicketSendQueues, type DeliverTicketSend, type ExpireTicketRating } from '@carteiro/core';
-import type { Job, JobHandler } from '../jobs/job-handler.js';
+import { TicketSendQueues, type DeliverTicketSend, type ExpireTicketRating, type SweepTicketSends } from '@carteiro/core';
+import type { BackgroundService, Job, JobHandler } from '../jobs/job-handler.js';
+import type { Logger } from '../tokens.js';
 
 /**
  * Sends the automatic messages of tickets (closing message, rating request, rating thanks), each
@@ -25,5 +26,28 @@ export class RatingExpiryJob implements JobHandler<{ companyId: string; ticketId
   constructor(private readonly expire: ExpireTicketRating) {}
   async handle(jobs: Job<{ companyId: string; ticketId: string }>[]): Promise<void> {
     for (const job of jobs) await this.expire.execute(job.data.companyId, job.data.ticketId);
+  }
+}
+
+/**
+ * At worker start, and once more after a lease: enqueues again the sends a killed worker left
+ * queued or claimed (the minute housekeeping does it afterwards), so a restart finishes them at once.
+ */
+export class TicketSendStartupSweep implements BackgroundService {
+  readonly name = 'ticket-send-startup-sweep';
+  private timer: NodeJS.Timeout | null = null;
+  constructor(
+    private readonly sweep: SweepTicketSends,
+    private readonly logger: Logger,
+    private readonly leaseMs: number,
+  ) {}
+  async start(): Promise<void> {
+    const run = () => void this.sweep.execute().catch((error: unknown) => this.logger.error({ err: error }, 'ticket send sweep failed'));
+    run();
+    this.timer = setTimeout(run, this.leaseMs + 500);
+    this.timer.unref();
+  }
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
   }
 }

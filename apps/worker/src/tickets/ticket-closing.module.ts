@@ -1,11 +1,30 @@
-import { ChannelGateway, Clock, DeliverTicketSend, ExpireTicketRating, HandleSenderFailure, IdGenerator, UnitOfWork, ticketSendQueueDefinitions } from '@carteiro/core';
+import {
+  ChannelGateway,
+  Clock,
+  DEFAULT_TICKET_SEND_LEASE_MS,
+  DeliverTicketSend,
+  ExpireTicketRating,
+  HandleSenderFailure,
+  IdGenerator,
+  SweepTicketSends,
+  UnitOfWork,
+  ticketSendQueueDefinitions,
+} from '@carteiro/core';
 import { QueueDefinitions } from '@carteiro/pgboss';
 import type { ServiceUnitOfWork } from '@carteiro/postgres';
 import { ContainerModule } from 'inversify';
-import { JobHandler } from '../jobs/job-handler.js';
-import { RatingExpiryJob, TicketClosingJob } from './ticket-closing.job.js';
+import { Housekeeper } from '../housekeeping/housekeeping.job.js';
+import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
+import { Logger } from '../tokens.js';
+import { RatingExpiryJob, TicketClosingJob, TicketSendStartupSweep } from './ticket-closing.job.js';
 
-/** The jobs of closing and CSAT: automatic ticket messages sent once, rating requests expired after 24 hours. */
+/** How long a ticket send may stay queued or claimed before it is enqueued again (`TICKET_SEND_LEASE_MS`, tunable for tests). */
+export function ticketSendLeaseMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.TICKET_SEND_LEASE_MS);
+  return env.TICKET_SEND_LEASE_MS !== undefined && Number.isFinite(value) && value > 0 ? value : DEFAULT_TICKET_SEND_LEASE_MS;
+}
+
+/** The jobs of closing and CSAT: automatic ticket messages sent once (and swept back after a crash), rating requests expired after 24 hours. */
 export const ticketClosingWorkerModule = new ContainerModule(({ bind }) => {
   bind(QueueDefinitions).toConstantValue(ticketSendQueueDefinitions);
   bind(DeliverTicketSend)
@@ -17,6 +36,11 @@ export const ticketClosingWorkerModule = new ContainerModule(({ bind }) => {
   bind(ExpireTicketRating)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new ExpireTicketRating(uow, clock), [UnitOfWork, Clock])
     .inSingletonScope();
+  bind(SweepTicketSends)
+    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new SweepTicketSends(uow, clock, ticketSendLeaseMs()), [UnitOfWork, Clock])
+    .inSingletonScope();
   bind(JobHandler).toResolvedValue((deliver: DeliverTicketSend) => new TicketClosingJob(deliver), [DeliverTicketSend]);
   bind(JobHandler).toResolvedValue((expire: ExpireTicketRating) => new RatingExpiryJob(expire), [ExpireTicketRating]);
+  bind(BackgroundService).toResolvedValue((sweep: SweepTicketSends, logger: Logger) => new TicketSendStartupSweep(sweep, logger, ticketSendLeaseMs()), [SweepTicketSends, Logger]);
+  bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue((sweep: SweepTicketSends) => () => sweep.execute(), [SweepTicketSends]);
 });

@@ -13,7 +13,7 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { UsageRepositories } from '../usage/index.js';
 import type { TicketRepositories } from './ticket-repository.js';
-import { ticketSendClientMessageId, ticketSendDecider, type TicketSend, type TicketSendCommand, type TicketSendRepositories } from './ticket-send.js';
+import { enqueueTicketSend, ticketSendClientMessageId, ticketSendDecider, type TicketSend, type TicketSendCommand, type TicketSendRepositories } from './ticket-send.js';
 
 type Areas = TicketSendRepositories & TicketRepositories & MessageRepositories & ChannelRepositories & SetorRepositories & CompanyRepositories & UsageRepositories & ContactRepositories;
 type Repos = Repositories<Areas>;
@@ -212,5 +212,36 @@ export class DeliverTicketSend {
       },
       actor: systemActor,
     };
+  }
+}
+
+/**
+ * Brings back sends whose worker died: a send still `queued` or `sending` whose row has not
+ * changed for a lease has its job enqueued again (a killed worker's pg-boss job stays active until
+ * it expires). The row is touched, so a send gets at most one more job per lease. A second job for a send is harmless: `DeliverTicketSend` finds it done, or takes it
+ * over with the same client ids. Run at worker start and every minute.
+ */
+export class SweepTicketSends {
+  constructor(
+    private readonly uow: UnitOfWork<TicketSendRepositories>,
+    private readonly clock: Clock,
+    private readonly leaseMs: number,
+  ) {}
+
+  async execute(): Promise<number> {
+    return this.uow.transaction(async (repos) => {
+      const now = this.clock.now();
+      const stale = await repos.ticketSends.listStale(new Date(now.getTime() - this.leaseMs), 500);
+      let enqueued = 0;
+      for (const id of stale) {
+        const send = await repos.ticketSends.lockById(id);
+        if (!send || (send.status !== 'queued' && send.status !== 'sending')) continue;
+        // Touched, so that a send waiting behind a long queue gets one more job per lease, not one per sweep.
+        await repos.ticketSends.save({ ...send, updatedAt: now });
+        await enqueueTicketSend(repos.jobs, send);
+        enqueued += 1;
+      }
+      return enqueued;
+    });
   }
 }

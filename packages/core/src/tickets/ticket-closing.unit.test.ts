@@ -10,7 +10,7 @@ import { DEFAULT_SETOR_INBOX_SETTINGS } from '../setores/index.js';
 import { transition } from '../shared/decider.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { AllAreas } from '../testing/in-memory-unit-of-work.js';
-import { DeliverTicketSend } from './deliver-ticket-send.js';
+import { DeliverTicketSend, SweepTicketSends } from './deliver-ticket-send.js';
 import { newTicket, ticketDecider, type Ticket } from './ticket.js';
 import { queueClosingSends, queueCsatThanks, type ClosingOptions } from './ticket-closing.js';
 import { ExpireTicketRating, GetRatingReport, RateTicket } from './ticket-ratings.js';
@@ -262,6 +262,27 @@ describe('closing: exactly once across crashes', () => {
     expect(await w.deliver.execute(sendId!)).toBe('sent');
     expect(w.gateway.sent).toHaveLength(1);
     expect(await w.balance(company)).toBe(9);
+  });
+});
+
+describe('the sweep of sends a dead worker left', () => {
+  it('enqueues again sends queued or claimed for longer than the lease, once per lease, and never settled ones', async () => {
+    const w = new TicketWorld();
+    const { company, ticket } = await w.setup({}, { inbox: csat });
+    await w.close(company, ticket.id);
+    const [closingId, ratingId] = w.sendJobs();
+    await w.deliver.execute(ratingId!);
+    const sweep = new SweepTicketSends(w.uow, w.clock, 60_000);
+    expect(await sweep.execute()).toBe(0);
+    w.clock.advance(60_001);
+    expect(await sweep.execute()).toBe(1);
+    expect(w.sendJobs()).toEqual([closingId, ratingId, closingId]);
+    expect(await sweep.execute()).toBe(0);
+    w.clock.advance(60_001);
+    expect(await sweep.execute()).toBe(1);
+    expect(await w.deliver.execute(closingId!)).toBe('sent');
+    expect(await w.deliver.execute(closingId!)).toBe('done');
+    expect(w.gateway.sent).toHaveLength(2);
   });
 });
 

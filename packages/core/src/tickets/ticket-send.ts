@@ -117,6 +117,8 @@ export interface TicketSendRepository {
   save(send: TicketSend): Promise<void>;
   /** The ticket's sends, oldest first. */
   listByTicket(companyId: string, ticketId: string): Promise<TicketSend[]>;
+  /** Ids of sends still `queued` or `sending` whose row last changed before `before` (their worker may have died), oldest first. */
+  listStale(before: Date, limit: number): Promise<string[]>;
 }
 export const TicketSendRepository = Symbol.for('carteiro.TicketSendRepository');
 
@@ -137,6 +139,9 @@ export const ticketSendQueueDefinitions: readonly QueueDefinition[] = [
   { name: TicketSendQueues.send, policy: 'standard', retryLimit: 20, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
   { name: TicketSendQueues.ratingExpiry, policy: 'standard', retryLimit: 5, retryDelay: 30 },
 ];
+
+/** How long a send may stay queued or claimed before the sweep enqueues it again (`TICKET_SEND_LEASE_MS`). */
+export const DEFAULT_TICKET_SEND_LEASE_MS = 60_000;
 
 /** Enqueues the job of a queued send (inside the transaction that wrote it). */
 export async function enqueueTicketSend(jobs: JobScheduler, send: Pick<TicketSend, 'id'>): Promise<void> {

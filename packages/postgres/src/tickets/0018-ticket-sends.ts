@@ -26,5 +26,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       updated_at timestamptz NOT NULL
     );
     CREATE INDEX ticket_sends_ticket_idx ON ticket_sends (ticket_id, created_at);
+    CREATE INDEX ticket_sends_unsettled_idx ON ticket_sends (updated_at) WHERE status IN ('queued', 'sending');
   `.execute(db);
 }

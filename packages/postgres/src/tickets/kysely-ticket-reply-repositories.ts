@@ -91,6 +91,18 @@ export class KyselyTicketSendRepository implements TicketSendRepository {
     const rows = await this.db.selectFrom('ticket_sends').selectAll().where('company_id', '=', companyId).where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id').execute();
     return rows.map(toSend);
   }
+
+  async listStale(before: Date, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('ticket_sends')
+      .select('id')
+      .where('status', 'in', ['queued', 'sending'])
+      .where('updated_at', '<', before)
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
 }
 
 /** Timelines by keyset on (created_at, id): the indexes messages_ticket_timeline_idx and messages_conversation_timeline_idx of 0015. */

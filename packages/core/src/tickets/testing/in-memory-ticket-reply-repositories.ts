@@ -28,6 +28,13 @@ export class InMemoryTicketSendRepository implements TicketSendRepository {
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
       .map((s) => structuredClone(s));
   }
+  async listStale(before: Date, limit: number) {
+    return [...sends(this.store).values()]
+      .filter((s) => (s.status === 'queued' || s.status === 'sending') && s.updatedAt.getTime() < before.getTime())
+      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
+      .slice(0, limit)
+      .map((s) => s.id);
+  }
 }
 
 const compare = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

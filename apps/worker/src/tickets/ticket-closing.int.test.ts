@@ -1,0 +1,143 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { ContainerModule } from 'inversify';
+import { ChannelGateway, Clock, DeliverTicketSend, HandleSenderFailure, IdGenerator, UnitOfWork, type SendRequest } from '@carteiro/core';
+import type { ServiceUnitOfWork } from '@carteiro/postgres';
+import { createTestApi, type TestApi } from '../../../api/src/testing/test-api.js';
+import { ticketTenant } from '../../../api/src/testing/ticket-reply-fixtures.js';
+import { createTestWorker, eventually, type TestWorker } from '../testing/test-worker.js';
+
+const LEASE_MS = '500';
+const inbox = { closingMessage: 'Obrigado, {{primeiro_nome}}! Protocolo {{protocolo}}.', csatEnabled: true, csatQuestion: 'De 1 a 5, como foi o atendimento?' };
+
+describe('closing messages and rating requests sent by the worker exactly once', () => {
+  let api: TestApi;
+  let child: ChildProcess | undefined;
+  const workers: TestWorker[] = [];
+
+  const previousLease = process.env.TICKET_SEND_LEASE_MS;
+
+  beforeAll(async () => {
+    // The sweep that brings back a killed worker's sends reads its lease from the environment.
+    process.env.TICKET_SEND_LEASE_MS = LEASE_MS;
+    api = await createTestApi();
+  });
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    for (const w of workers) await w.close();
+    await api?.close();
+    if (previousLease === undefined) delete process.env.TICKET_SEND_LEASE_MS;
+    else process.env.TICKET_SEND_LEASE_MS = previousLease;
+  });
+
+  const balanceOf = async (companyId: string) => (await request(api.app).get(`/admin/v1/companies/${companyId}`).set(api.adminAuth)).body.data.avulso_balance as number;
+  const outboxTo = (to: string) =>
+    api.database.db.selectFrom('simulator_messages').select(['client_message_id', 'text', 'kind']).where('to_number', '=', to).orderBy('seq').execute();
+  const sendsOf = (ticketId: string) => api.database.db.selectFrom('ticket_sends').select(['id', 'kind', 'status', 'attempts']).where('ticket_id', '=', ticketId).orderBy('created_at').execute();
+
+  it('a worker killed between closing and sending: its successor sends the closing message and the rating request once each', async () => {
+    const t = await ticketTenant(api, { company: { modality: 'avulso', avulso_balance: 20 }, inbox });
+    const { ticket, phone } = await t.openTicket('Ana Maria');
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    child = spawn(process.execPath, ['--import', path.resolve(here, '../../../../scripts/ts-loader/register.mjs'), 'worker-process.ts'], {
+      cwd: path.join(here, '../campaigns/testing'),
+      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: api.database.url, TICKET_SEND_LEASE_MS: LEASE_MS },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child!.on('exit', resolve));
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await eventually(async () => output.includes('ready'), { timeoutMs: 30_000 });
+
+    const before = await balanceOf(t.company.id);
+    const closed = await request(api.app).patch(`/v1/tickets/${ticket.id}/status`).set(t.auth).send({ status: 'closed' });
+    expect(closed.status).toBe(200);
+    expect(closed.body.data.closing).toEqual({ closing_message: 'queued', rating_request: 'queued' });
+    // The close committed the two sends and their jobs; the worker dies before (or while) it sends them.
+    child.kill('SIGKILL');
+    await exited;
+
+    const successor = await createTestWorker({ database: api.database });
+    workers.push(successor);
+    await eventually(async () => (await sendsOf(ticket.id)).every((s) => s.status === 'sent'), { timeoutMs: 30_000 });
+    const sent = (await outboxTo(phone)).filter((m) => m.client_message_id !== null && m.text !== 'Olá!');
+    // The dying worker may have sent one of them before the other: the order is not fixed, the count is.
+    expect(sent).toHaveLength(2);
+    expect(sent.map((m) => m.text)).toEqual(
+      expect.arrayContaining(['Obrigado, Ana! Protocolo ' + ticket.number + '.', expect.stringMatching(/^De 1 a 5, como foi o atendimento\?[\s\S]*1\. Péssimo[\s\S]*5\. Excelente/)]),
+    );
+    expect(new Set(sent.map((m) => m.client_message_id))).toEqual(new Set((await sendsOf(ticket.id)).map((s) => s.id)));
+    expect(await balanceOf(t.company.id)).toBe(before - 2);
+    const events = await api.database.db.selectFrom('domain_events').select('data').where('company_id', '=', t.company.id).where('event', '=', 'message.sent').execute();
+    const ticketEvents = events.filter((e) => (e.data as Record<string, unknown>).ticketId === ticket.id);
+    expect(ticketEvents).toHaveLength(2);
+    // In the timeline, as the system's messages.
+    const timeline = await request(api.app).get(`/v1/tickets/${ticket.id}/messages?order=asc`).set(t.auth);
+    expect(timeline.body.data.items.map((i: { author: { type: string }; status: string }) => [i.author.type, i.status])).toEqual([
+      ['system', 'sent'],
+      ['system', 'sent'],
+    ]);
+    const detail = await t.uow.transaction((repos) => repos.tickets.findById(t.company.id, ticket.id));
+    expect(detail?.rating).toMatchObject({ status: 'requested', agentId: t.agent.id });
+    await successor.close();
+  }, 90_000);
+
+  it('a worker that dies after the send and before recording it: the retried job sends nothing new and charges once', async () => {
+    const t = await ticketTenant(api, { company: { modality: 'avulso', avulso_balance: 20 }, inbox });
+    const { ticket, phone } = await t.openTicket('Bruno Lima');
+    // The first transaction after the first channel send fails, as a worker dying right after the send.
+    const crash = { armed: false, done: false };
+    const dyingAfterSend = new ContainerModule(({ rebind }) => {
+      rebind(DeliverTicketSend)
+        .toResolvedValue(
+          (uow: ServiceUnitOfWork, gateway: ChannelGateway, clock: Clock, ids: IdGenerator) => {
+            const watched = new Proxy(gateway, {
+              get(target, property) {
+                if (property === 'send') {
+                  return async (req: SendRequest) => {
+                    const result = await target.send(req);
+                    if (result.ok && !crash.done) crash.armed = true;
+                    return result;
+                  };
+                }
+                const value = Reflect.get(target, property) as unknown;
+                return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+              },
+            });
+            const dying: ServiceUnitOfWork = {
+              transaction: (work) => {
+                if (crash.armed && !crash.done) {
+                  crash.done = true;
+                  return Promise.reject(new Error('worker died after the send'));
+                }
+                return uow.transaction(work);
+              },
+            };
+            return new DeliverTicketSend(dying, watched, new HandleSenderFailure(uow, clock, ids), clock, ids);
+          },
+          [UnitOfWork, ChannelGateway, Clock, IdGenerator],
+        )
+        .inSingletonScope();
+    });
+    const before = await balanceOf(t.company.id);
+    const closed = await request(api.app).patch(`/v1/tickets/${ticket.id}/status`).set(t.auth).send({ status: 'closed', request_rating: false });
+    expect(closed.body.data.closing).toEqual({ closing_message: 'queued', rating_request: 'none' });
+    // No sweep here: the retry of the failed job alone must finish it.
+    process.env.TICKET_SEND_LEASE_MS = '600000';
+    const worker = await createTestWorker({ database: api.database, overrides: [dyingAfterSend] });
+    workers.push(worker);
+    await eventually(async () => (await sendsOf(ticket.id))[0]?.status === 'sent', { timeoutMs: 30_000 });
+    expect(crash.done).toBe(true);
+    const [send] = await sendsOf(ticket.id);
+    expect(send).toMatchObject({ kind: 'closing_message', status: 'sent', attempts: 2 });
+    const sent = (await outboxTo(phone)).filter((m) => m.client_message_id === send!.id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.text).toBe(`Obrigado, Bruno! Protocolo ${ticket.number}.`);
+    expect(await balanceOf(t.company.id)).toBe(before - 1);
+    const events = await api.database.db.selectFrom('domain_events').select('data').where('company_id', '=', t.company.id).where('event', '=', 'message.sent').execute();
+    expect(events.filter((e) => (e.data as Record<string, unknown>).messageId === send!.id)).toHaveLength(1);
+  }, 60_000);
+});
