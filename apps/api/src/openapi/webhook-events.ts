@@ -102,6 +102,31 @@ export const eventData: Partial<Record<EventName | 'webhook.test', { summary: st
     summary: 'A conversation was opened with a contact',
     data: s.object({ conversationId: s.uuid(), contactId: s.uuid(), setorId: s.uuid() }),
   },
+  'conversation.assigned': {
+    summary: "A ticket's agent or team changed (API, team auto-assignment or handoff)",
+    data: s.object({
+      conversationId: s.uuid(),
+      ticketId: s.uuid(),
+      agentId: s.nullableUuid(),
+      teamId: s.nullableUuid(),
+      previousAgentId: s.nullableUuid(),
+      previousTeamId: s.nullableUuid(),
+      by: s.enum(['api', 'auto', 'handoff']),
+      summary: s.nullableString({ description: 'The handoff summary when `by` is `handoff`.' }),
+      handoff: s.boolean(),
+    }),
+  },
+  'conversation.status_changed': {
+    summary: 'A ticket moved to another status',
+    data: s.object({
+      conversationId: s.uuid(),
+      ticketId: s.uuid(),
+      from: s.enum(['pending', 'open', 'snoozed', 'closed']),
+      to: s.enum(['pending', 'open', 'snoozed', 'closed']),
+      snoozedUntil: s.nullableDateTime(),
+      reason: s.nullableString({ description: 'The close reason, or snooze_expired, contact_wrote, assigned, handoff, reopened.' }),
+    }),
+  },
   'contact.created': {
     summary: 'A contact was created by a send, an inbound message, POST /v1/contacts or an import',
     data: s.object({ contactId: s.uuid(), phone: s.string(), name: s.nullableString(), source: s.enum(['first_contact', 'message', 'inbound', 'api', 'import']) }),
