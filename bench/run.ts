@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of the service in one run on one machine, then docs/benchmarks.md
 // written from the figures of that run. Missed targets are reported as misses; the exit code is
 // non-zero only when a benchmark could not run.
-// Env: BENCH_ONLY=campaigns,webhooks,http,memory,contacts,scheduling,leads (a subset; the document is then not written unless
+// Env: BENCH_ONLY=campaigns,webhooks,http,memory,contacts,scheduling,leads,tickets (a subset; the document is then not written unless
 //      BENCH_WRITE_DOC=1), BENCH_SERVER=dist|source, and each benchmark's own knobs.
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
@@ -18,9 +18,10 @@ import { ROOT, type ServerBuild } from './support/processes.js';
 import { leadsRows, leadsSection, runLeadsBench, type LeadsBenchResult } from './leads.bench.js';
 import { runSchedulingBench, schedulingRows, schedulingSection, type SchedulingBenchResult } from './scheduling.bench.js';
 import { runWebhooksBench, type WebhooksBenchResult } from './webhooks.bench.js';
+import { runTicketsBench, ticketsRows, ticketsSection, type TicketsBenchResult } from './tickets.bench.js';
 
-type Name = 'campaigns' | 'webhooks' | 'http' | 'memory' | 'contacts' | 'crm' | 'scheduling' | 'leads';
-const ALL: Name[] = ['campaigns', 'webhooks', 'http', 'memory', 'contacts', 'crm', 'scheduling', 'leads'];
+type Name = 'campaigns' | 'webhooks' | 'http' | 'memory' | 'contacts' | 'crm' | 'scheduling' | 'leads' | 'tickets';
+const ALL: Name[] = ['campaigns', 'webhooks', 'http', 'memory', 'contacts', 'crm', 'scheduling', 'leads', 'tickets'];
 
 interface Outcome<T> {
   result?: T;
@@ -203,7 +204,8 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
   const table = rows(c, w, h, m, k)
     .concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined))
     .concat(schedulingRows(outcomes.scheduling?.result as SchedulingBenchResult | undefined))
-    .concat(leadsRows(outcomes.leads?.result as LeadsBenchResult | undefined));
+    .concat(leadsRows(outcomes.leads?.result as LeadsBenchResult | undefined))
+    .concat(ticketsRows(outcomes.tickets?.result as TicketsBenchResult | undefined));
   const failed = ALL.filter((n) => outcomes[n]?.error);
   const L: string[] = [];
   const cpuLine = (label: string, shares: Record<string, number> | undefined) =>
@@ -413,6 +415,7 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
   L.push(...crmSection(outcomes.crm?.result as CrmBenchResult | undefined, outcomes.crm?.error));
   L.push(...schedulingSection(outcomes.scheduling?.result as SchedulingBenchResult | undefined, outcomes.scheduling?.error));
   L.push(...leadsSection(outcomes.leads?.result as LeadsBenchResult | undefined, outcomes.leads?.error));
+  L.push(...ticketsSection(outcomes.tickets?.result as TicketsBenchResult | undefined, outcomes.tickets?.error));
 
   L.push('## Running it', '');
   L.push(
@@ -442,6 +445,7 @@ async function main(): Promise<number> {
   if (selected.includes('crm')) outcomes.crm = await attempt('crm', () => runCrmBench(log));
   if (selected.includes('scheduling')) outcomes.scheduling = await attempt('scheduling', () => runSchedulingBench(log));
   if (selected.includes('leads')) outcomes.leads = await attempt('leads', () => runLeadsBench(log));
+  if (selected.includes('tickets')) outcomes.tickets = await attempt('tickets', () => runTicketsBench(log, serverBuild));
   const totalSeconds = (performance.now() - started) / 1000;
 
   const cpus = os.cpus();
@@ -464,7 +468,8 @@ async function main(): Promise<number> {
   )
     .concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined))
     .concat(schedulingRows(outcomes.scheduling?.result as SchedulingBenchResult | undefined))
-    .concat(leadsRows(outcomes.leads?.result as LeadsBenchResult | undefined));
+    .concat(leadsRows(outcomes.leads?.result as LeadsBenchResult | undefined))
+    .concat(ticketsRows(outcomes.tickets?.result as TicketsBenchResult | undefined));
   log('\n== summary');
   for (const r of table) log(`${r.ok === null ? '    ' : r.ok ? 'PASS' : 'MISS'}  ${r.figure}: ${r.result}${r.baseline ? ` (${r.baseline})` : ''}; target ${r.target}`);
   const failed = selected.filter((n) => outcomes[n]?.error);

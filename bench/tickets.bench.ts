@@ -10,14 +10,17 @@
 // Env: BENCH_TICKETS (1000000), BENCH_TICKET_CONTACTS (200000), BENCH_TICKETS_DEEP (rows before the deep page, 10000),
 //      BENCH_TICKETS_RATE (req/s, 200), BENCH_TICKETS_SECONDS (per measured run, 10), BENCH_TICKETS_ROUNDS (2),
 //      BENCH_INBOUND (messages per measured run, 5000), BENCH_INBOUND_CONNECTIONS (16), BENCH_INBOUND_RULES (50),
-//      BENCH_SERVER=dist|source, BENCH_DATABASE_URL.
+//      BENCH_TICKETS_PLANS=1 (print the EXPLAIN ANALYZE of the list query for both pages), BENCH_SERVER=dist|source,
+//      BENCH_DATABASE_URL.
 // Smoke run (< 1 min): BENCH_TICKETS=20000 BENCH_TICKET_CONTACTS=5000 BENCH_TICKETS_DEEP=1000 BENCH_TICKETS_SECONDS=2 \
 //   BENCH_TICKETS_ROUNDS=1 BENCH_INBOUND=300 BENCH_SERVER=source node --import ./scripts/ts-loader/register.mjs bench/tickets.bench.ts
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { kyselyRepositories, type Database } from '@carteiro/postgres';
 import { startService, type ChildServer, type ServerBuild } from './support/processes.js';
 import { ADMIN_TOKEN, createTenant, startBenchDatabase, type Tenant } from './support/tenant.js';
 import { env, round } from './support/measure.js';
@@ -44,6 +47,8 @@ export interface TicketsBenchResult {
   seconds: number;
   rounds: number;
   deepRows: number;
+  /** Execution time of the list statement alone (EXPLAIN ANALYZE, one run): first page, deep page. */
+  planMs: { first: number; deep: number };
   me: RateFigures;
   firstPage: RateFigures;
   deepPage: RateFigures;
@@ -161,6 +166,37 @@ async function seed(database: Awaited<ReturnType<typeof startBenchDatabase>>, te
   return Number(rows[0]!.n);
 }
 
+/**
+ * The EXPLAIN (ANALYZE, BUFFERS) of the ticket repository's own list statement (captured through Kysely's log) with the
+ * route's defaults, for the first page and for the page after the ticket `afterId`.
+ */
+async function listPlans(url: string, companyId: string, afterId: string) {
+  const captured: { sql: string; parameters: readonly unknown[] }[] = [];
+  const pool = new pg.Pool({ connectionString: url, max: 1, application_name: 'carteiro-bench-tickets-plans' });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    log: (event) => {
+      if (event.level === 'query' && /from "tickets"/i.test(event.query.sql)) captured.push({ sql: event.query.sql, parameters: event.query.parameters });
+    },
+  });
+  try {
+    const { rows } = await sql<{ at: Date }>`SELECT last_activity_at AS at FROM tickets WHERE id = ${afterId}::uuid`.execute(db);
+    const filter = { statuses: ['open', 'pending', 'snoozed'] as const };
+    const tickets = kyselyRepositories(db).tickets;
+    await tickets.list(companyId, filter, { sort: 'last_activity_desc', after: null, limit: 25 });
+    await tickets.list(companyId, filter, { sort: 'last_activity_desc', after: { at: rows[0]!.at, id: afterId }, limit: 25 });
+    const explain = async (q: { sql: string; parameters: readonly unknown[] }) => {
+      const result = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`, [...q.parameters]);
+      const plan = result.rows.map((r) => r['QUERY PLAN']).join('\n');
+      return { plan, ms: Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? NaN) };
+    };
+    if (captured.length < 2) throw new Error(`captured ${captured.length} list statements`);
+    return { first: await explain(captured[0]!), deep: await explain(captured[1]!) };
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** 50 (BENCH_INBOUND_RULES) enabled rules of every kind and both scopes, some case-sensitive, a few limited to the box. */
 async function createRules(baseUrl: string, tenant: Tenant, count: number): Promise<void> {
   const kinds = ['contains', 'contains', 'contains', 'starts_with', 'equals', 'regex'] as const;
@@ -248,10 +284,12 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
     let cursor: string | null = null;
     let deepRows = 0;
     const seen = new Set<string>();
+    let lastId = '';
     while (deepRows < Math.min(deepTarget, activeTickets - 25)) {
       const route: string = `/v1/tickets?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       const page: { items: { id: string }[]; next_cursor: string | null } = await call(base, 'GET', route, tenant.key);
       for (const item of page.items) seen.add(item.id);
+      lastId = page.items.at(-1)?.id ?? lastId;
       deepRows += page.items.length;
       cursor = page.next_cursor;
       if (!cursor) break;
@@ -261,6 +299,9 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
     const deep = await call<{ items: { id: string }[] }>(base, 'GET', `/v1/tickets?cursor=${encodeURIComponent(cursor)}`, tenant.key);
     if (deep.items.length === 0 || deep.items.some((t) => seen.has(t.id))) throw new Error('the deep page is empty or repeats earlier tickets');
     log(`deep page: after ${deepRows.toLocaleString('en-US')} rows`);
+    const plans = await listPlans(database.url, tenant.companyId, lastId);
+    log(`list query alone (EXPLAIN ANALYZE): first page ${plans.first.ms} ms, deep page ${plans.deep.ms} ms`);
+    if (process.env.BENCH_TICKETS_PLANS === '1') log(`first page:\n${plans.first.plan}\ndeep page:\n${plans.deep.plan}`);
 
     const urls = {
       me: `${base}/v1/me`,
@@ -324,6 +365,7 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
       seconds,
       rounds,
       deepRows,
+      planMs: { first: plans.first.ms, deep: plans.deep.ms },
       me,
       firstPage,
       deepPage,
@@ -407,6 +449,7 @@ export function ticketsSection(r: TicketsBenchResult | undefined, error?: string
   ] as const) {
     L.push(`| ${label} at ${r.rate} req/s: median / p99 / max | ${f.medianMs} ms / ${f.p99Ms} ms / ${f.maxMs} ms (${f.requests.toLocaleString('en-US')} requests, ${f.perSecond} req/s) |`);
   }
+  L.push(`| the list statement alone (EXPLAIN ANALYZE): first page / deep page | ${r.planMs.first} ms / ${r.planMs.deep} ms |`);
   L.push(`| inbound without rules | ${r.inbound.withoutRules.perSecond.toLocaleString('en-US')} messages/s, median ${r.inbound.withoutRules.medianMs} ms, p99 ${r.inbound.withoutRules.p99Ms} ms |`);
   L.push(`| inbound with ${r.inbound.rules} rules | ${r.inbound.withRules.perSecond.toLocaleString('en-US')} messages/s, median ${r.inbound.withRules.medianMs} ms, p99 ${r.inbound.withRules.p99Ms} ms (${r.inbound.withRules.tagged.toLocaleString('en-US')} tags put) |`);
   L.push('');
