@@ -1,4 +1,4 @@
-import { AdminService, QuotaNames, Scopes, UpdateCompanySettings, ValidationError, type CompanySettingsInput } from '@carteiro/core';
+import { AdminService, QuotaNames, Scopes, UpdateCompanySettings, ValidationError, type CompanySettingsInput, type CompanyWithSettings } from '@carteiro/core';
 import { adminIdParam, defineRoute } from '../http/route.js';
 import { INT4_MAX, component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import { setorInboxBodyProperties, setorInboxInput, setorInboxProperties, type SetorInboxBody } from '../agents/agent-views.js';
@@ -219,17 +219,18 @@ const Company = component(
     timezone: s.string(),
     default_country: s.string({ description: 'ISO 3166-1 alpha-2 country of national phone numbers.' }),
     quotas: { type: 'object', additionalProperties: { type: 'integer' }, description: 'The operator’s quota overrides (quota name → limit); quotas not named take the plan’s.' },
+    reminder_offsets_minutes: { type: ['array', 'null'], items: { type: 'integer' }, description: 'The company’s appointment reminder offsets; null: the default.' },
+    reminder_text: s.nullableString(),
+    low_balance_thresholds: s.object({ messages: s.nullableInteger(), ai_credits: s.nullableInteger(), lead_credits: s.nullableInteger() }),
     created_at: s.dateTime(),
     updated_at: s.dateTime(),
   }),
 );
 
-const PatchedCompany = s.object({
-  ...(Company.properties as Record<string, JsonSchema>),
-  reminder_offsets_minutes: { type: ['array', 'null'], items: { type: 'integer' } },
-  reminder_text: s.nullableString(),
-  low_balance_thresholds: s.object({ messages: s.nullableInteger(), ai_credits: s.nullableInteger(), lead_credits: s.nullableInteger() }),
-});
+function companyWithSettingsView({ company, reminders, lowBalanceThresholds }: CompanyWithSettings) {
+  return { ...companyView(company), reminder_offsets_minutes: reminders.reminderOffsetsMinutes, reminder_text: reminders.reminderText, low_balance_thresholds: lowBalanceThresholds };
+}
+
 
 const apiKeyProperties: Record<string, JsonSchema> = {
   id: s.uuid(),
@@ -283,10 +284,11 @@ export const adminRoutes = [
     summary: 'Create a company',
     tag: 'Admin',
     body: { schema: createCompanySchema, example: { name: 'Acme', plan_code: 'pro' } },
-    response: { status: 201, description: 'The company with every effective setting.', data: Company },
+    response: { status: 201, description: 'The company with every effective setting, its reminder settings and low-balance thresholds.', data: Company },
     async handler({ body, use }) {
       checkTimezone(body.timezone);
-      return companyView(await use(AdminService).createCompany({ ...toSettings(body), name: body.name }));
+      const company = await use(AdminService).createCompany({ ...toSettings(body), name: body.name });
+      return companyWithSettingsView(await use(UpdateCompanySettings).read(company.id));
     },
   }),
   defineRoute({
@@ -297,10 +299,10 @@ export const adminRoutes = [
     summary: 'Read a company',
     tag: 'Admin',
     params: companyId,
-    response: { status: 200, description: 'The company.', data: Company },
+    response: { status: 200, description: 'The company, with its reminder settings and low-balance thresholds in force.', data: Company },
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     async handler({ params, use }) {
-      return companyView(await use(AdminService).getCompany(params.id));
+      return companyWithSettingsView(await use(UpdateCompanySettings).read(params.id));
     },
   }),
   defineRoute({
@@ -313,12 +315,12 @@ export const adminRoutes = [
     tag: 'Admin',
     params: companyId,
     body: { schema: patchCompanySchema },
-    response: { status: 200, description: 'The company, with its reminder settings and low-balance thresholds in force.', data: PatchedCompany },
+    response: { status: 200, description: 'The company, with its reminder settings and low-balance thresholds in force.', data: Company },
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     async handler({ params, body, use }) {
       checkTimezone(body.timezone);
       const { reminder_offsets_minutes, reminder_text, low_balance_thresholds, quotas, ...settings } = body;
-      const { company, reminders, lowBalanceThresholds: thresholds } = await use(UpdateCompanySettings).execute(params.id, {
+      const updated = await use(UpdateCompanySettings).execute(params.id, {
         settings: { ...toSettings(settings), ...(quotas !== undefined ? { quotaOverrides: quotas } : {}) },
         reminders: {
           ...(reminder_offsets_minutes !== undefined ? { reminderOffsetsMinutes: reminder_offsets_minutes } : {}),
@@ -326,7 +328,7 @@ export const adminRoutes = [
         },
         lowBalanceThresholds: low_balance_thresholds ?? {},
       });
-      return { ...companyView(company), reminder_offsets_minutes: reminders.reminderOffsetsMinutes, reminder_text: reminders.reminderText, low_balance_thresholds: thresholds };
+      return companyWithSettingsView(updated);
     },
   }),
   defineRoute({

@@ -15,6 +15,8 @@ describe('PATCH /admin/v1/companies/:id carries reminder settings and low-balanc
     const first = await patch({ reminder_offsets_minutes: [30, 180], reminder_text: 'Olá {{nome}}', low_balance_thresholds: { lead_credits: 10 } });
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ id: company.id, reminder_offsets_minutes: [180, 30], reminder_text: 'Olá {{nome}}', low_balance_thresholds: { messages: 100, lead_credits: 10, ai_credits: null } });
+    const read = await request(api.app).get(`/admin/v1/companies/${company.id}`).set(api.adminAuth);
+    expect(read.body.data).toEqual(first.body.data);
     const settings = await request(api.app).get(`/admin/v1/companies/${company.id}/reminder-settings`).set(api.adminAuth);
     expect(settings.body.data).toMatchObject({ reminder_offsets_minutes: [180, 30], reminder_text: 'Olá {{nome}}' });
 

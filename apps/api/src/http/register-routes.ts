@@ -132,11 +132,13 @@ class SegmentRouters {
   }
 
   mountOn(target: Router): void {
-    target.use((req, res, next) => {
+    const dispatch: RequestHandler = (req, res, next) => {
       const router = this.bySegment.get(firstSegment(req.path));
       if (router) router(req, res, next);
       else next();
-    });
+    };
+    // Route tables (the OpenAPI and scope-matrix tests) read the routers behind the lookup from here.
+    target.use(Object.assign(dispatch, { segmentRouters: [...this.bySegment.values()] }));
   }
 }
 

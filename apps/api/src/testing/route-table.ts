@@ -3,7 +3,13 @@ import type { Scope } from '@carteiro/core';
 
 interface Layer {
   route?: { path: string; methods: Record<string, boolean>; stack: { handle: { scope?: Scope } }[] };
-  handle: { stack?: Layer[] };
+  /** A router has a `stack`; the per-segment dispatch of `registerRoutes` names its routers. */
+  handle: { stack?: Layer[]; segmentRouters?: { stack: Layer[] }[] };
+}
+
+/** The route layers of a router, with those of the routers behind a per-segment dispatch, in order. */
+function routeLayers(stack: Layer[]): Layer[] {
+  return stack.flatMap((layer) => (layer.route ? [layer] : (layer.handle.segmentRouters ?? []).flatMap((router) => routeLayers(router.stack))));
 }
 
 /** One route as Express has it registered, with the scope its guard demands. */
@@ -15,15 +21,13 @@ export interface RegisteredRoute {
 }
 
 function routesOf(router: Layer[], prefix: string): RegisteredRoute[] {
-  return router
-    .filter((layer) => layer.route)
-    .flatMap((layer) =>
-      Object.keys(layer.route!.methods).map((method) => ({
-        method,
-        path: `${prefix}${layer.route!.path}`,
-        scope: layer.route!.stack.map((l) => l.handle.scope).find((s) => s !== undefined),
-      })),
-    );
+  return routeLayers(router).flatMap((layer) =>
+    Object.keys(layer.route!.methods).map((method) => ({
+      method,
+      path: `${prefix}${layer.route!.path}`,
+      scope: layer.route!.stack.map((l) => l.handle.scope).find((s) => s !== undefined),
+    })),
+  );
 }
 
 /**
@@ -32,7 +36,7 @@ function routesOf(router: Layer[], prefix: string): RegisteredRoute[] {
  */
 export function routeTable(app: Express): { v1: RegisteredRoute[]; admin: RegisteredRoute[] } {
   const root = (app as unknown as { router: { stack: Layer[] } }).router.stack;
-  const routers = root.filter((layer) => layer.handle.stack?.some((l) => l.route));
+  const routers = root.filter((layer) => layer.handle.stack && routeLayers(layer.handle.stack).length > 0);
   const [v1, admin] = routers;
   if (!v1?.handle.stack || !admin?.handle.stack) throw new Error('the /v1 and /admin/v1 routers were not found');
   return { v1: routesOf(v1.handle.stack, '/v1'), admin: routesOf(admin.handle.stack, '/admin/v1') };

@@ -29,6 +29,11 @@ export class UpdateCompanySettings {
     private readonly clock: Clock,
   ) {}
 
+  /** The company with the settings in force, as {@link execute} answers them. */
+  read(companyId: string): Promise<CompanyWithSettings> {
+    return this.execute(companyId, {});
+  }
+
   execute(companyId: string, change: CompanySettingsChange): Promise<CompanyWithSettings> {
     return this.uow.transaction(async (repos) => {
       const current = await repos.companies.findByIdForUpdate(companyId);
