@@ -8,7 +8,9 @@
 //   attempt, default 500000), BENCH_GROWTH_SIMULATOR (simulator outbox rows, default 300000),
 //   BENCH_GROWTH_CAMPAIGN_MESSAGES (recipients of finished campaigns, default 1000000), BENCH_GROWTH_DAYS (days the
 //   history spans, default 35: the last 5 are past the 30-day retention), BENCH_GROWTH_READS (timed calls per query
-//   and phase, default 300), BENCH_GROWTH_PLANS=1 prints every captured query plan.
+//   and phase, default 300), BENCH_GROWTH_MIGRATION_EVENTS (events in the database the 0016 migrations convert, with half as
+//   many deliveries and a quarter as many simulator messages; default 300000, 0 skips it), BENCH_GROWTH_PLANS=1 prints
+//   every captured query plan.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createCompany, type DomainEvent } from '@carteiro/core';
@@ -16,15 +18,17 @@ import {
   KyselyChannelSimulatorStore,
   KyselyUnitOfWork,
   TIME_PARTITIONED_TABLES,
-  ensureDayPartitions,
+  createDb,
+  ensureDatabase,
+  migrationProvider,
+  ensurePartitions,
   ensureTimePartitions,
   kyselyRepositories,
-  listDayPartitions,
+  listPartitions,
   migrateToLatest,
-  utcDay,
   type Database,
 } from '@carteiro/postgres';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { startBenchDatabase } from './support/tenant.js';
 
@@ -50,6 +54,64 @@ export interface GrowthBenchResult {
   };
   /** Most partitions any one table had during the loaded phase. */
   partitions: number;
+  /** The 0016 migrations on a database holding rows in the unpartitioned tables (null when skipped). */
+  migration: { rows: number; seconds: number; rowsPerSecond: number } | null;
+}
+
+/**
+ * A database migrated up to 0015, holding `events` events (30 days), half as many deliveries with an
+ * attempt each and a quarter as many simulator messages; then the 0016 migrations are timed.
+ */
+async function timeMigration(adminUrl: string, events: number, log: (line: string) => void): Promise<GrowthBenchResult['migration']> {
+  if (events <= 0) return null;
+  const name = `bench_growth_migration_${randomUUID().slice(0, 8)}`;
+  await ensureDatabase(adminUrl, name);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = createDb(url.toString(), { poolSize: 2 });
+  try {
+    const before0016 = {
+      async getMigrations() {
+        return Object.fromEntries(Object.entries(await migrationProvider.getMigrations()).filter(([m]) => m < '0016'));
+      },
+    };
+    const { error } = await new Migrator({ db, provider: before0016 }).migrateToLatest();
+    if (error) throw error;
+    const deliveries = Math.round(events / 2);
+    const simulator = Math.round(events / 4);
+    await sql`ALTER TABLE domain_events DISABLE TRIGGER USER`.execute(db);
+    await sql`
+      INSERT INTO domain_events (id, event, company_id, setor_id, occurred_at, data, actor)
+      SELECT gen_random_uuid(), 'message.sent', md5('company' || (n % 1000))::uuid, NULL,
+        date_trunc('milliseconds', now() - (n::float8 / ${events}) * interval '30 days'), jsonb_build_object('n', n), '{"user_id":null,"source":"system"}'
+      FROM generate_series(1, ${events}::int) AS n
+    `.execute(db);
+    await sql`ALTER TABLE domain_events ENABLE TRIGGER USER`.execute(db);
+    await sql`
+      INSERT INTO webhook_deliveries (id, company_id, webhook_id, callback_url, event_id, event, payload, status, attempts, round_attempts, created_at, updated_at, completed_at)
+      SELECT gen_random_uuid(), md5('company' || (n % 1000))::uuid, NULL, 'https://cb.example.com/x', gen_random_uuid(), 'message.sent', '{}', 'succeeded', 1, 1, t, t, t
+      FROM (SELECT n, date_trunc('milliseconds', now() - (n::float8 / ${deliveries}) * interval '30 days') AS t FROM generate_series(1, ${deliveries}::int) AS n) s
+    `.execute(db);
+    await sql`INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, status_code, result) SELECT id, 1, created_at, 10, 200, 'succeeded' FROM webhook_deliveries`.execute(db);
+    await sql`
+      INSERT INTO simulator_messages (id, client_message_id, company_id, setor_id, instance_id, to_number, to_digits, kind, payload, outcome, sent_at)
+      SELECT gen_random_uuid(), 'm-' || n, md5('company' || (n % 1000))::uuid, gen_random_uuid(), gen_random_uuid(), '+5511900000001', '5511900000001', 'text', '{}', 'sent',
+        date_trunc('milliseconds', now() - (n::float8 / ${simulator}) * interval '7 days')
+      FROM generate_series(1, ${simulator}::int) AS n
+    `.execute(db);
+    await sql`VACUUM ANALYZE`.execute(db);
+    const rows = events + deliveries * 2 + simulator;
+    const started = performance.now();
+    await migrateToLatest(db);
+    const seconds = round((performance.now() - started) / 1000, 1);
+    log(`growth: the 0016 migrations moved ${rows.toLocaleString('en-US')} rows into partitions in ${seconds} s`);
+    return { rows, seconds, rowsPerSecond: Math.round(rows / seconds) };
+  } finally {
+    await db.destroy();
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => admin.end());
+  }
 }
 
 export const GROWTH_TARGETS = { maxRatio: 2 };
@@ -118,7 +180,7 @@ export async function runGrowthBench(log: (line: string) => void = console.log):
       .insertInto('webhooks')
       .values({ id: hook, company_id: hot, url: 'https://hooks.example.com/in', events: ['message.sent'], secret: 'x'.repeat(64), active: true, created_at: now, updated_at: now })
       .execute();
-    for (const spec of TIME_PARTITIONED_TABLES) await ensureDayPartitions(db, spec, new Date(now.getTime() - sizes.days * DAY), now);
+    for (const spec of TIME_PARTITIONED_TABLES) await ensurePartitions(db, spec, new Date(now.getTime() - sizes.days * DAY), now);
 
     const insertDeliveries = (count: number, company: string, webhook: string | null, status: string, spanDays: number, offsetMs = 0) => sql`
       WITH d AS (
@@ -251,7 +313,7 @@ export async function runGrowthBench(log: (line: string) => void = console.log):
     const loadSeconds = round((performance.now() - loadStarted) / 1000, 1);
     const size = await sql<{ mb: number }>`SELECT (pg_database_size(current_database()) / 1048576)::int AS mb`.execute(db);
     log(`growth: history loaded and analysed in ${loadSeconds} s; database ${size.rows[0]?.mb} MB`);
-    const partitions = Math.max(...(await Promise.all(TIME_PARTITIONED_TABLES.map(async (t) => (await listDayPartitions(db, t.table)).length))));
+    const partitions = Math.max(...(await Promise.all(TIME_PARTITIONED_TABLES.map(async (t) => (await listPartitions(db, t.table)).length))));
 
     log('growth: with the history');
     const loaded = await measure();
@@ -313,7 +375,7 @@ export async function runGrowthBench(log: (line: string) => void = console.log):
     for (const q of queries) log(`growth: ${q.query}: median ${q.baseline.medianMs} → ${q.loaded.medianMs} ms (×${q.ratio}), p99 ${q.baseline.p99Ms} → ${q.loaded.p99Ms} ms`);
 
     // Housekeeping: the old purge (one DELETE of a day past retention) against the partition drops.
-    const oldest = utcDay(new Date(now.getTime() - (sizes.days - 1) * DAY));
+    const oldest = new Date(Math.floor((now.getTime() - (sizes.days - 1) * DAY) / DAY) * DAY);
     let t = performance.now();
     const deleted = await sql`DELETE FROM domain_events WHERE occurred_at >= ${oldest} AND occurred_at < ${new Date(oldest.getTime() + DAY)}`.execute(db);
     const deleteOneDay = { rows: Number(deleted.numAffectedRows ?? 0), ms: round(performance.now() - t, 1) };
@@ -327,18 +389,19 @@ export async function runGrowthBench(log: (line: string) => void = console.log):
     ];
     for (const [table, purge] of purges) {
       const parent = table.split(' ')[0]!;
-      const before = (await listDayPartitions(db, parent)).length;
+      const before = (await listPartitions(db, parent)).length;
       t = performance.now();
       const rows = await purge();
       const ms = round(performance.now() - t, 1);
-      const partitionsDropped = before - (await listDayPartitions(db, parent)).length;
+      const partitionsDropped = before - (await listPartitions(db, parent)).length;
       drop.push({ table, partitions: partitionsDropped, rows, ms });
-      log(`growth: housekeeping drop of ${table}: ${partitionsDropped} day partitions (~${rows.toLocaleString('en-US')} rows) in ${ms} ms`);
+      log(`growth: housekeeping drop of ${table}: ${partitionsDropped} partitions (~${rows.toLocaleString('en-US')} rows) in ${ms} ms`);
     }
     t = performance.now();
     await ensureTimePartitions(db, new Date(now.getTime() + DAY));
     const ensureAheadMs = round(performance.now() - t, 1);
-    log(`growth: creating the next day's partitions of the four tables: ${ensureAheadMs} ms`);
+    log(`growth: creating the next partitions of the four tables: ${ensureAheadMs} ms`);
+    const migration = await timeMigration(database.url, env('BENCH_GROWTH_MIGRATION_EVENTS', 300_000), log);
 
     return {
       history: {
@@ -356,6 +419,7 @@ export async function runGrowthBench(log: (line: string) => void = console.log):
       plansChecked: captured.size,
       housekeeping: { deleteOneDay, drop, ensureAheadMs },
       partitions,
+      migration,
     };
   } finally {
     await db.destroy();
@@ -401,8 +465,9 @@ export function growthSection(g?: GrowthBenchResult, error?: string): string[] {
   L.push(`Plans: ${g.plansChecked} statements EXPLAINed, sequential scans of a large table: ${g.seqScans.length === 0 ? 'none' : g.seqScans.join('; ')}.`, '');
   L.push('| Housekeeping | Result |', '|---|---|');
   L.push(`| DELETE of one day of events (the purge before partitions) | ${g.housekeeping.deleteOneDay.rows.toLocaleString('en-US')} rows in ${g.housekeeping.deleteOneDay.ms} ms |`);
-  for (const d of g.housekeeping.drop) L.push(`| drop of ${d.table} past retention | ${d.partitions} day partitions (~${d.rows.toLocaleString('en-US')} rows) in ${d.ms} ms |`);
-  L.push(`| creating the next day's partitions of the four tables | ${g.housekeeping.ensureAheadMs} ms |`);
+  for (const d of g.housekeeping.drop) L.push(`| drop of ${d.table} past retention | ${d.partitions} partitions (~${d.rows.toLocaleString('en-US')} rows) in ${d.ms} ms |`);
+  L.push(`| creating the next partitions of the four tables | ${g.housekeeping.ensureAheadMs} ms |`);
+  if (g.migration) L.push(`| the 0016 migrations on existing rows | ${g.migration.rows.toLocaleString('en-US')} rows in ${g.migration.seconds} s (${g.migration.rowsPerSecond.toLocaleString('en-US')} rows/s) |`);
   L.push('');
   return L;
 }

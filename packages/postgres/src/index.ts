@@ -1,4 +1,5 @@
 export * from './db.js';
+export * from './migrations.js';
 export * from './embedded.js';
 export * from './shared/database.js';
 export * from './kysely-unit-of-work.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createCompany } from '@carteiro/core';
-import { dayPartitionName, ensureDayPartitions, KyselyUnitOfWork, listDayPartitions, PARTITION_DAYS_AHEAD, TIME_PARTITIONED_TABLES, utcDay } from '@carteiro/postgres';
+import { ensurePartitions, KyselyUnitOfWork, listPartitions, PARTITION_DAYS_AHEAD, partitionNameAt, TIME_PARTITIONED_TABLES } from '@carteiro/postgres';
 import { ContainerModule } from 'inversify';
 import { sql } from 'kysely';
 import { HOUSEKEEPING_QUEUE, HousekeepingSettings } from './housekeeping.job.js';
@@ -17,14 +17,14 @@ afterAll(() => worker.close());
 
 it('creates the coming week of partitions and drops the days past retention, through a real pg-boss job', async () => {
   const { db } = worker.database;
-  const today = utcDay(new Date());
-  const lastAhead = new Date(today.getTime() + PARTITION_DAYS_AHEAD * DAY);
-  // As if housekeeping had not run for a day: the last day ahead is missing everywhere.
-  for (const { table } of TIME_PARTITIONED_TABLES) await sql`DROP TABLE ${sql.id(dayPartitionName(table, lastAhead))}`.execute(db);
-  // A day past the 30-day retention, whose event the fan-out has taken.
-  const old = new Date(today.getTime() - 45 * DAY);
+  const now = new Date();
+  const lastAhead = new Date(now.getTime() + PARTITION_DAYS_AHEAD * DAY);
+  // As if housekeeping had not run for a while: the partition a week ahead is missing everywhere.
+  for (const { table } of TIME_PARTITIONED_TABLES) await sql`DROP TABLE ${sql.id(partitionNameAt(table, lastAhead))}`.execute(db);
+  // A week past the 30-day retention, whose event the fan-out has taken.
+  const old = new Date(now.getTime() - 45 * DAY);
   const events = TIME_PARTITIONED_TABLES.find((t) => t.table === 'domain_events')!;
-  await ensureDayPartitions(db, events, old, old);
+  await ensurePartitions(db, events, old, old);
   const id = crypto.randomUUID();
   await db
     .insertInto('domain_events')
@@ -36,11 +36,11 @@ it('creates the coming week of partitions and drops the days past retention, thr
 
   await eventually(async () => {
     for (const { table } of TIME_PARTITIONED_TABLES) {
-      if (!(await listDayPartitions(db, table)).some((p) => p.name === dayPartitionName(table, lastAhead))) return false;
+      if (!(await listPartitions(db, table)).some((p) => p.name === partitionNameAt(table, lastAhead))) return false;
     }
     return true;
   });
-  await eventually(async () => !(await listDayPartitions(db, 'domain_events')).some((p) => p.name === dayPartitionName('domain_events', old)));
+  await eventually(async () => !(await listPartitions(db, 'domain_events')).some((p) => p.name === partitionNameAt('domain_events', old)));
   expect(await db.selectFrom('domain_events').select('id').where('id', '=', id).execute()).toEqual([]);
 });
 

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { partitionByDay } from '../shared/partition-by-day.js';
+import { partitionByTime } from '../shared/partition-by-time.js';
 
 /**
- * The simulator's outbox becomes daily range partitions of `sent_at` (see "Growth" in
- * docs/scaling.md), dropped a day at a time by housekeeping.
+ * The simulator's outbox becomes daily range partitions of `sent_at` (UTC days; see "Growth" in
+ * docs/scaling.md), dropped a day at a time by housekeeping (its retention is a week).
  *
  * A re-sent message (a lane retrying after a crash, with the same client message id) must find the
  * original and not be delivered twice. On a partitioned table a unique index must contain the
@@ -22,7 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     INSERT INTO simulator_message_keys (client_message_id, sent_at) SELECT client_message_id, sent_at FROM simulator_messages;
     CREATE INDEX simulator_message_keys_sent_idx ON simulator_message_keys (sent_at);
   `.execute(db);
-  await partitionByDay(db, {
+  await partitionByTime(db, {
     table: 'simulator_messages',
     column: 'sent_at',
     primaryKey: ['seq', 'sent_at'],

@@ -10,7 +10,7 @@ import {
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { SimulatorMessagesTable } from './channel-tables.js';
 import type { Database } from '../shared/database.js';
-import { defaultPartitionName, dropDayPartitionsBefore, listDayPartitions } from '../shared/time-partitions.js';
+import { defaultPartitionName, dropPartitionsBefore, listPartitions } from '../shared/time-partitions.js';
 
 /** Keys of purged simulator messages deleted per housekeeping run at most. */
 export const SIMULATOR_KEYS_PURGED_PER_RUN = 50_000;
@@ -193,9 +193,9 @@ export class KyselyChannelSimulatorStore implements ChannelSimulatorStore {
    * than both `before` and the oldest day still kept, so a message that is still stored keeps its key.
    */
   async purgeMessagesBefore(before: Date): Promise<number> {
-    const dropped = await dropDayPartitionsBefore(this.db, 'simulator_messages', before);
+    const dropped = await dropPartitionsBefore(this.db, 'simulator_messages', before);
     const result = await sql`DELETE FROM ${sql.id(defaultPartitionName('simulator_messages'))} WHERE sent_at < ${before}`.execute(this.db);
-    const oldestKept = (await listDayPartitions(this.db, 'simulator_messages'))[0]?.from;
+    const oldestKept = (await listPartitions(this.db, 'simulator_messages'))[0]?.from;
     const keysBefore = oldestKept && oldestKept.getTime() < before.getTime() ? oldestKept : before;
     // Bounded, so that a run stays short after a long pause (a day of keys is a few hundred thousand narrow rows); the rest goes next run.
     await sql`

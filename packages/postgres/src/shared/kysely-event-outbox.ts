@@ -1,7 +1,7 @@
 import type { DomainEvent, EventOutbox } from '@carteiro/core';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './database.js';
-import { defaultPartitionName, dropDayPartitionsBefore } from './time-partitions.js';
+import { defaultPartitionName, dropPartitionsBefore } from './time-partitions.js';
 
 /** Writes events into `domain_events` in the caller's transaction. */
 export class KyselyEventOutbox implements EventOutbox {
@@ -27,12 +27,12 @@ export class KyselyEventOutbox implements EventOutbox {
   }
 
   /**
-   * Drops the day partitions that end before `before` (a day is kept while the webhook fan-out has
+   * Drops the weekly partitions that end before `before` (a week is kept while the webhook fan-out has
    * not taken all of its events: a worker down for long), then deletes the old rows the default
-   * partition took (days that had no partition yet).
+   * partition took (weeks that had no partition yet).
    */
   async purgeBefore(before: Date): Promise<number> {
-    const dropped = await dropDayPartitionsBefore(this.db, 'domain_events', before, {
+    const dropped = await dropPartitionsBefore(this.db, 'domain_events', before, {
       keepIf: (partition) => sql`SELECT 1 FROM webhook_event_queue WHERE occurred_at < ${partition.to} LIMIT 1`,
     });
     const result = await sql`

@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import { dayPartitionName, defaultPartitionName, PARTITION_DAYS_AHEAD, utcDay } from './time-partitions.js';
+import { defaultPartitionName, partitionNameAt, periodStart, PARTITION_DAYS_AHEAD, timePartitionedTable } from './time-partitions.js';
 
-/** How an existing table becomes a daily range-partitioned one (migrations 0016). */
-export interface PartitionByDay {
+/** How an existing table becomes range-partitioned by time (migrations 0016). */
+export interface PartitionByTime {
   table: string;
-  /** The partition key (`timestamptz NOT NULL`). */
+  /** The partition key (`timestamptz NOT NULL`); the period comes from `TIME_PARTITIONED_TABLES`. */
   column: string;
   /** The new primary key: the old one plus the partition key, as PostgreSQL requires. */
   primaryKey: readonly string[];
@@ -17,11 +17,11 @@ export interface PartitionByDay {
 const DAY_MS = 86_400_000;
 
 /**
- * Turns `table` into a table partitioned by UTC day on `column`, keeping its rows, columns,
- * defaults, CHECK constraints, sequences, indexes, foreign keys and triggers: the old table is
- * renamed, an empty partitioned twin is created with `LIKE`, partitions are created for every day
- * that has rows and for yesterday to `PARTITION_DAYS_AHEAD` days ahead (plus the default
- * partition), the rows are copied, then the old table's indexes, foreign keys and triggers are
+ * Turns `table` into a table partitioned by time on `column` (the periods of `TIME_PARTITIONED_TABLES`),
+ * keeping its rows, columns, defaults, CHECK constraints, sequences, indexes, foreign keys and
+ * triggers: the old table is renamed, an empty partitioned twin is created with `LIKE`, partitions
+ * are created for every period that has rows and from yesterday to `PARTITION_DAYS_AHEAD` days
+ * ahead (plus the default partition), the rows are copied, then the old table's indexes, foreign keys and triggers are
  * created again from their own definitions (so an index another migration added is kept).
  *
  * Runs inside the migration's transaction, holding the table's ACCESS EXCLUSIVE lock until the
@@ -29,7 +29,7 @@ const DAY_MS = 86_400_000;
  * migrations only: a released migration's behaviour must not change, so change this by adding
  * another helper.
  */
-export async function partitionByDay(db: Kysely<unknown>, spec: PartitionByDay): Promise<void> {
+export async function partitionByTime(db: Kysely<unknown>, spec: PartitionByTime): Promise<void> {
   const { table, column } = spec;
   const old = `${table}_unpartitioned`;
   const id = (name: string) => sql.id(name);
@@ -68,16 +68,18 @@ export async function partitionByDay(db: Kysely<unknown>, spec: PartitionByDay):
     PARTITION BY RANGE (${id(column)})
   `.execute(db);
 
-  const now = (await sql<{ now: Date }>`SELECT now() AS now`.execute(db)).rows[0]!.now;
-  const days = new Set<number>();
-  const today = utcDay(new Date(now));
-  for (let d = -1; d <= PARTITION_DAYS_AHEAD; d++) days.add(today.getTime() + d * DAY_MS);
+  const now = new Date((await sql<{ now: Date }>`SELECT now() AS now`.execute(db)).rows[0]!.now);
+  const length = timePartitionedTable(table).periodDays * DAY_MS;
+  const starts = new Set<number>();
+  for (let t = periodStart(table, new Date(now.getTime() - DAY_MS)); t.getTime() <= now.getTime() + PARTITION_DAYS_AHEAD * DAY_MS; t = new Date(t.getTime() + length)) {
+    starts.add(t.getTime());
+  }
   const withRows = await sql<{ day: Date }>`SELECT DISTINCT date_trunc('day', ${id(column)}, 'UTC') AS day FROM ${id(old)}`.execute(db);
-  for (const { day } of withRows.rows) days.add(new Date(day).getTime());
-  for (const ms of [...days].sort((a, b) => a - b)) {
+  for (const { day } of withRows.rows) starts.add(periodStart(table, new Date(day)).getTime());
+  for (const ms of [...starts].sort((a, b) => a - b)) {
     const from = new Date(ms).toISOString();
-    const to = new Date(ms + DAY_MS).toISOString();
-    await sql`CREATE TABLE ${id(dayPartitionName(table, new Date(ms)))} PARTITION OF ${id(table)} FOR VALUES FROM (${sql.lit(from)}) TO (${sql.lit(to)})`.execute(db);
+    const to = new Date(ms + length).toISOString();
+    await sql`CREATE TABLE ${id(partitionNameAt(table, new Date(ms)))} PARTITION OF ${id(table)} FOR VALUES FROM (${sql.lit(from)}) TO (${sql.lit(to)})`.execute(db);
   }
   await sql`CREATE TABLE ${id(defaultPartitionName(table))} PARTITION OF ${id(table)} DEFAULT`.execute(db);
 

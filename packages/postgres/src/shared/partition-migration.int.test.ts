@@ -5,7 +5,7 @@ import { createDb, migrateToLatest } from '../db.js';
 import { migrationProvider } from '../migrations.js';
 import { replaceDatabase, TEST_ADMIN_URL_ENV } from '../testing/test-database.js';
 import type { Database } from './database.js';
-import { dayPartitionName, utcDay } from './time-partitions.js';
+import { partitionNameAt } from './time-partitions.js';
 
 // A database of its own, migrated only up to the partitioning, so that 0016 meets existing rows.
 const adminUrl = process.env[TEST_ADMIN_URL_ENV] ?? process.env.TEST_DATABASE_URL ?? '';
@@ -41,10 +41,10 @@ afterAll(async () => {
 
 const DAY = 86_400_000;
 
-it('moves existing events, queued events, deliveries with attempts and simulator messages into day partitions, keeping keys, sequences and the trigger', async () => {
+it('moves existing events, queued events, deliveries with attempts and simulator messages into their partitions, keeping keys, sequences and the trigger', async () => {
   const company = crypto.randomUUID();
   const now = new Date();
-  const old = new Date(utcDay(now).getTime() - 20 * DAY + 3_600_000);
+  const old = new Date(now.getTime() - 20 * DAY);
   const days = [old, now];
   const eventIds = days.map(() => crypto.randomUUID());
   const deliveryIds = days.map(() => crypto.randomUUID());
@@ -77,7 +77,7 @@ it('moves existing events, queued events, deliveries with attempts and simulator
 
   const partitions = async (table: string, column: string, values: readonly string[]) =>
     (await sql<{ part: string }>`SELECT tableoid::regclass::text AS part FROM ${sql.id(table)} WHERE ${sql.id(column)}::text = ANY (${values}::text[]) ORDER BY ${sql.id(column)}`.execute(db)).rows.map((r) => r.part);
-  const expected = (table: string) => days.map((d) => dayPartitionName(table, utcDay(d))).sort();
+  const expected = (table: string) => days.map((d) => partitionNameAt(table, d)).sort();
   expect((await partitions('domain_events', 'id', eventIds)).sort()).toEqual(expected('domain_events'));
   expect((await partitions('webhook_deliveries', 'id', deliveryIds)).sort()).toEqual(expected('webhook_deliveries'));
   expect((await partitions('webhook_attempts', 'delivery_id', deliveryIds)).sort()).toEqual(expected('webhook_attempts'));

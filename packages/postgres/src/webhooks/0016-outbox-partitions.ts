@@ -1,20 +1,21 @@
 import { sql, type Kysely } from 'kysely';
-import { partitionByDay } from '../shared/partition-by-day.js';
+import { partitionByTime } from '../shared/partition-by-time.js';
 
 /**
- * The outbox and the delivery log become daily range partitions (see "Growth" in docs/scaling.md),
- * so that housekeeping drops a day of them at once instead of deleting rows:
+ * The outbox and the delivery log become weekly range partitions (UTC weeks from Monday; see
+ * "Growth" in docs/scaling.md), so that housekeeping drops a week of them at once instead of
+ * deleting rows:
  *
  * - `domain_events` by `occurred_at`: primary key `(seq, occurred_at)`, unique `(id, occurred_at)`.
  *   Event ids are random UUIDs and nothing upserts on them, so the unique index only guards against
  *   a bug; the fan-out's exactly-once rests on `webhook_event_queue` (its row is deleted in the
  *   transaction that creates the deliveries), which stays one unpartitioned table keyed by `seq`.
  *   The queue now also carries the event's `occurred_at`, so that taking events reads one partition
- *   per event and housekeeping knows which days still hold events the fan-out has not taken.
+ *   per event and housekeeping knows which weeks still hold events the fan-out has not taken.
  * - `webhook_deliveries` by `created_at`: primary key `(id, created_at)`. Delivery ids are random
  *   UUIDs made once by the fan-out; every later write names the delivery by id and creation time.
  * - `webhook_attempts` by its delivery's `created_at` (new column `delivery_created_at`), with the
- *   same days, so a day's attempts are dropped with that day's deliveries. The foreign key to
+ *   same weeks, so a week's attempts are dropped with that week's deliveries. The foreign key to
  *   deliveries cannot follow a dropped partition; attempts are only written while their delivery
  *   exists (`saveAttempts` checks it) and are read through it.
  *
@@ -36,7 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     END
     $$;
   `.execute(db);
-  await partitionByDay(db, { table: 'domain_events', column: 'occurred_at', primaryKey: ['seq', 'occurred_at'], uniques: [['id', 'occurred_at']] });
+  await partitionByTime(db, { table: 'domain_events', column: 'occurred_at', primaryKey: ['seq', 'occurred_at'], uniques: [['id', 'occurred_at']] });
 
   await sql`
     ALTER TABLE webhook_attempts ADD COLUMN delivery_created_at timestamptz;
@@ -44,11 +45,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     DELETE FROM webhook_attempts WHERE delivery_created_at IS NULL;
     ALTER TABLE webhook_attempts ALTER COLUMN delivery_created_at SET NOT NULL;
   `.execute(db);
-  await partitionByDay(db, {
+  await partitionByTime(db, {
     table: 'webhook_attempts',
     column: 'delivery_created_at',
     primaryKey: ['delivery_id', 'delivery_created_at', 'number'],
     dropForeignKeys: ['webhook_attempts_delivery_id_fkey'],
   });
-  await partitionByDay(db, { table: 'webhook_deliveries', column: 'created_at', primaryKey: ['id', 'created_at'] });
+  await partitionByTime(db, { table: 'webhook_deliveries', column: 'created_at', primaryKey: ['id', 'created_at'] });
 }

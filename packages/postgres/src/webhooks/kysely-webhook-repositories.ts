@@ -17,7 +17,7 @@ import type {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { defaultPartitionName, dropDayPartitionsBefore } from '../shared/time-partitions.js';
+import { defaultPartitionName, dropPartitionsBefore } from '../shared/time-partitions.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './webhooks-tables.js';
 
 /** The channel a worker LISTENs on: outbox events to fan out, deliveries queued again. */
@@ -265,7 +265,7 @@ export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepositor
         'in',
         rows.map((r) => r.id),
       )
-      // The days of these deliveries: only their partitions are read.
+      // The creation times of these deliveries: only their partitions are read.
       .where(
         'delivery_created_at',
         'in',
@@ -316,13 +316,13 @@ export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepositor
   }
 
   /**
-   * Drops the day partitions (deliveries and their attempts) created before `before`: retention
-   * counts from a delivery's creation, and a day stays while one of its deliveries is pending (a
+   * Drops the weekly partitions (deliveries and their attempts) created before `before`: retention
+   * counts from a delivery's creation, and a week stays while one of its deliveries is pending (a
    * redelivery). Then deletes the finished deliveries completed before `before` that the default
-   * partition took (days that had no partition yet), with their attempts.
+   * partition took (weeks that had no partition yet), with their attempts.
    */
   async purgeFinishedBefore(before: Date): Promise<number> {
-    const dropped = await dropDayPartitionsBefore(this.db, 'webhook_deliveries', before, {
+    const dropped = await dropPartitionsBefore(this.db, 'webhook_deliveries', before, {
       siblings: ['webhook_attempts'],
       keepIf: (partition) => sql`SELECT 1 FROM ${sql.id(partition.name)} WHERE status = 'pending' LIMIT 1`,
     });
