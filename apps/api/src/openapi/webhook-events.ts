@@ -26,6 +26,21 @@ const messageOutcome = (status: 'sent' | 'failed'): JsonSchema =>
     { optional: ['messageId', 'conversationId', 'providerMessageId', 'scheduledMessageId', 'appointmentId', 'reminderId', 'clientId'] },
   );
 
+/** message.delivered / message.read (conversations.md §8): single sends and campaign messages. */
+const receiptData = (status: 'delivered' | 'read'): JsonSchema =>
+  s.object({
+    messageId: s.nullableUuid({ description: 'The single send; null in campaigns.' }),
+    campaignId: s.nullableUuid({ description: 'The campaign; null for single sends.' }),
+    detailId: s.uuid({ description: 'The single send or campaign message.' }),
+    conversationId: s.nullableUuid({ description: 'Single sends; null in campaigns.' }),
+    ticketId: s.nullableUuid(),
+    recipientPhone: s.string(),
+    providerMessageId: s.nullableString(),
+    actual_setor_id: s.uuid({ description: 'The box that sent it.' }),
+    status: s.enum([status]),
+    ...(status === 'delivered' ? { deliveredAt: s.dateTime() } : { readAt: s.dateTime() }),
+  });
+
 const appointmentData = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
   s.object({
     appointmentId: s.uuid(),
@@ -95,12 +110,39 @@ export const eventData: Partial<Record<EventName | 'webhook.test', { summary: st
     data: s.object({ appointmentId: s.uuid(), startsAt: s.dateTime(), clientId: s.uuid(), reason: s.nullableString(), cancelledBy: s.enum(['api', 'admin']) }),
   },
   'message.received': {
-    summary: 'A contact wrote to a box',
-    data: s.object({ messageId: s.uuid(), conversationId: s.uuid(), contactId: s.uuid(), from: s.string(), text: s.string(), receivedAt: s.dateTime() }),
+    summary: 'A contact wrote to a box (provider webhook or simulator); not for a repeated provider message id',
+    data: s.object({
+      messageId: s.uuid(),
+      conversationId: s.uuid(),
+      contactId: s.uuid(),
+      from: s.string({ description: 'E.164.' }),
+      text: s.string({ description: 'The text, the caption or the option title; empty for a bare media.' }),
+      receivedAt: s.dateTime(),
+      ticketId: s.nullableUuid({ description: 'The ticket joined, reopened or opened; for a rating reply, the rated (closed) ticket.' }),
+      ticketStatus: s.nullableString({ enum: ['pending', 'open', 'snoozed', 'closed', null] }),
+      contentType: s.enum(['text', 'option', 'image', 'video', 'audio', 'document']),
+      mediaUrl: s.nullableString(),
+      mediaType: s.nullableString({ enum: ['image', 'video', 'audio', 'document', null] }),
+      optionId: s.nullableString({ description: 'The chosen option of an interactive list or buttons (e.g. csat_5).' }),
+      providerMessageId: s.nullableString(),
+      contactName: s.nullableString(),
+      iaAtiva: s.boolean({ description: "The contact's assistant in effect." }),
+      ratingReply: s.boolean({ description: 'The message was a rating reply, recorded on its closed ticket.' }),
+    }),
   },
+  'message.delivered': { summary: 'A sent message reached the phone (a receipt; once, never after read)', data: receiptData('delivered') },
+  'message.read': { summary: 'A sent message was read (a receipt; emitted after message.delivered, once)', data: receiptData('read') },
   'conversation.created': {
-    summary: 'A conversation was opened with a contact',
-    data: s.object({ conversationId: s.uuid(), contactId: s.uuid(), setorId: s.uuid() }),
+    summary: 'A ticket was opened (inbound message, POST /v1/tickets or handoff); once per new ticket',
+    data: s.object({
+      conversationId: s.uuid(),
+      contactId: s.uuid(),
+      setorId: s.uuid(),
+      ticketId: s.uuid(),
+      number: s.integer({ description: "The ticket's protocol number in the company." }),
+      status: s.enum(['pending', 'open']),
+      source: s.enum(['inbound', 'api', 'handoff']),
+    }),
   },
   'conversation.assigned': {
     summary: "A ticket's agent or team changed (API, team auto-assignment or handoff)",

@@ -27,6 +27,7 @@ export class KyselyReportQueries implements ReportQueries {
           CROSS JOIN LATERAL (
             SELECT min(x.created_at) AS first_at FROM messages x
             WHERE x.conversation_id = (e.data->>'conversationId')::uuid AND x.created_at >= e.occurred_at AND x.status <> 'failed'
+              AND x.direction = 'outbound' AND x.type = 'message'
           ) r
           WHERE e.company_id = ${q.companyId} AND e.event = 'conversation.created' AND e.occurred_at >= ${q.from} AND e.occurred_at < ${q.to}
             AND (${setor}::uuid IS NULL OR e.setor_id = ${setor}::uuid) AND r.first_at IS NOT NULL) AS first_response,
@@ -34,7 +35,7 @@ export class KyselyReportQueries implements ReportQueries {
         a.total AS a_total, a.attended, a.no_show, a.cancelled,
         o.won, o.lost, o.won_value
       FROM
-        (SELECT count(*) FILTER (WHERE status = 'sent') AS sent, count(*) FILTER (WHERE status = 'failed') AS failed
+        (SELECT count(*) FILTER (WHERE status IN ('sent', 'delivered', 'read')) AS sent, count(*) FILTER (WHERE status = 'failed') AS failed
           FROM messages WHERE company_id = ${q.companyId} AND created_at >= ${q.from} AND created_at < ${q.to}
             AND (${setor}::uuid IS NULL OR setor_id = ${setor}::uuid)) m,
         (SELECT count(*) AS created, count(*) FILTER (WHERE status = 'concluido') AS completed,
