@@ -47,10 +47,16 @@ export class ProcessMetrics {
   private readonly laneSources = new Set<() => number>();
   private sampler: DatabaseSampler | null = null;
 
+  // Labelled children resolved once per label value: a send then costs an increment, not a label hash.
+  private readonly sendChildren = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>();
+  private readonly campaignChildren = new Map<string, { inc(): void }>();
+
   /** The core's dispatch-lane port, recording into this process's metrics. */
   readonly dispatchObserver: DispatchObserver = {
     campaignSend: (observation: CampaignSendObservation) => {
-      this.campaignSends.inc({ outcome: observation.outcome });
+      let child = this.campaignChildren.get(observation.outcome);
+      if (!child) this.campaignChildren.set(observation.outcome, (child = this.campaignSends.labels({ outcome: observation.outcome })));
+      child.inc();
       if (observation.lateMs !== null) this.laneLateness.observe(observation.lateMs / 1000);
     },
   };
@@ -201,9 +207,14 @@ export class ProcessMetrics {
 
   /** Counts one channel send (the instrumented gateway calls it). */
   channelSend(outcome: SendOutcomeLabel, seconds: number): void {
-    const group = outcome === 'sent' ? 'sent' : outcome === 'exception' ? 'other' : failureGroupOf(outcome);
-    this.channelSends.inc({ outcome, group });
-    this.channelSendDuration.observe({ group }, seconds);
+    let child = this.sendChildren.get(outcome);
+    if (!child) {
+      const group = outcome === 'sent' ? 'sent' : outcome === 'exception' ? 'other' : failureGroupOf(outcome);
+      child = { count: this.channelSends.labels({ outcome, group }), duration: this.channelSendDuration.labels({ group }) };
+      this.sendChildren.set(outcome, child);
+    }
+    child.count.inc();
+    child.duration.observe(seconds);
   }
 
   /** Counts one stored webhook attempt (or an abandoned delivery) and, on success, the event's lag. */
