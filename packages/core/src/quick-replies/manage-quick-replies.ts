@@ -52,6 +52,8 @@ export class ManageQuickReplies {
     const companyId = await this.repos.quickReplies.companyOf(id);
     if (!companyId) throw new NotFoundError('Quick reply');
     return this.uow.transaction(async (repos) => {
+      // As on creation: the company row serialises shortcut checks, so two edits never race to one shortcut.
+      await repos.companies.findByIdForUpdate(companyId);
       const reply = await repos.quickReplies.findById(companyId, id);
       if (!reply) throw new NotFoundError('Quick reply');
       const next = applyQuickReplyInput(reply, input, this.clock.now());
