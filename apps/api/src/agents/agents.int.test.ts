@@ -164,6 +164,20 @@ describe('agents (conversations.md §6, §9)', () => {
   });
 });
 
+describe('concurrent creations', () => {
+  it('ten simultaneous agents with one email and ten quick replies with one shortcut: one each is created, the others answer 409', async () => {
+    const { company } = await tenant();
+    const agents = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => adminPost(`/admin/v1/companies/${company.id}/agents`, { name: `Ana ${i}`, email: i % 2 ? 'ANA@example.com' : 'ana@example.com' })),
+    );
+    expect(agents.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => adminPost(`/admin/v1/companies/${company.id}/quick-replies`, { shortcut: 'oi', title: 'Oi', text: 'Oi' })),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
+  });
+});
+
 describe('teams with members and auto-assignment settings', () => {
   it('the operator replaces members and boxes, sets auto_assign and max_open_per_agent; GET /v1/teams shows them', async () => {
     const { company, auth } = await tenant();
