@@ -277,6 +277,10 @@ export class ReceiveInboundMessage {
       });
       const events: DomainEvent[] = [];
       if (stored.created) events.push(event('contact.created', { contactId: contact.id, phone: from, name: contact.name, source: 'inbound' }));
+      // With the tickets area `conversation.created` marks each new ticket (its `join`); without it, the new thread.
+      if (!this.threads && conversation.id === candidate.id) {
+        events.push(event('conversation.created', { conversationId: conversation.id, contactId: contact.id, setorId: setor.id }));
+      }
       const threadMessage: InboundThreadMessage = {
         companyId: setor.companyId,
         setor,
