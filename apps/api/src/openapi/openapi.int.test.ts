@@ -63,7 +63,7 @@ describe('the OpenAPI document', () => {
 
   it('describes every webhook event with its envelope', () => {
     expect(Object.keys(document.webhooks)).toContain('campaign.completed');
-    expect(Object.keys(document.webhooks)).toHaveLength(33);
+    expect(Object.keys(document.webhooks)).toHaveLength(34);
     const completed = document.components.schemas.CampaignCompletedEvent;
     expect(completed.properties.event).toEqual({ type: 'string', enum: ['campaign.completed'] });
     expect(Object.keys(completed.properties.data.properties)).toEqual([
@@ -350,6 +350,27 @@ describe('real answers conform to the documented response schemas', () => {
     await call('post', '/webhooks/channels/evolution', {}, 401, { body: { event: 'messages.upsert' }, headers: {} });
     await call('get', '/webhooks/channels/official', { query: '?hub.mode=subscribe&hub.verify_token=x&hub.challenge=1' }, 403, { headers: {} });
     await call('post', '/webhooks/channels/official', {}, 401, { body: { object: 'whatsapp_business_account', entry: [] }, headers: {} });
+    // Tickets and the queue (conversations.md §2, §6).
+    const ticket = await call('post', '/v1/tickets', {}, 201, { body: { phone: '+5511987654322', setor_id: setor.id, priority: 'high' } });
+    const ticketId = ticket.data.id;
+    await call('get', '/v1/tickets', { query: '?limit=5' }, 200);
+    await call('get', '/v1/tickets/:id', { id: ticketId }, 200);
+    await call('get', '/v1/queue', {}, 200);
+    await call('patch', '/v1/tickets/:id/priority', { id: ticketId }, 200, { body: { priority: 'urgent' } });
+    await call('patch', '/v1/tickets/:id/assignee', { id: ticketId }, 200, { body: { agent_id: agent.data.id, claim: true } });
+    const ticketTag = await call('post', '/v1/tags', {}, 201, { body: { name: 'Ticket' } });
+    await call('post', '/v1/tickets/:id/tags', { id: ticketId }, 200, { body: { tag_ids: [ticketTag.data.id] } });
+    await call('delete', '/v1/tickets/:id/tags', { id: ticketId }, 200, { body: { tag_ids: [ticketTag.data.id] } });
+    const deal = await call('post', '/v1/crm/opportunities', {}, 201, { body: { title: 'Atendimento', phone: '+5511987654322' } });
+    await call('post', '/v1/tickets/:id/links', { id: ticketId }, 201, { body: { type: 'crm_opportunity', id: deal.data.id } });
+    await call('delete', '/v1/tickets/:id/links/:type/:targetId', { id: ticketId, type: 'crm_opportunity', targetId: deal.data.id }, 200);
+    await call('post', '/v1/tickets/:id/handoff', { id: ticketId }, 200, { body: { summary: 'Quer orçamento' } });
+    await call('patch', '/v1/tickets/:id/status', { id: ticketId }, 200, { body: { status: 'closed' } });
+    // Replies, timeline and ratings (T3): a note is allowed on the closed ticket.
+    await call('post', '/v1/tickets/:id/messages', { id: ticketId }, 201, { body: { message: { text: 'nota interna' }, private: true } });
+    await call('get', '/v1/tickets/:id/messages', { id: ticketId, query: '?order=asc&limit=10' }, 200);
+    await call('post', '/v1/tickets/:id/rating', { id: ticketId }, 200, { body: { score: 5, comment: 'Ótimo' } });
+    await call('get', '/v1/ratings', {}, 200);
     await call('get', '/admin/v1/companies/:id', { id: other.data.id }, 401, { headers: {} });
     await call('get', '/admin/v1/companies/:id', { id: 'not-a-uuid' }, 400, { headers: admin });
 

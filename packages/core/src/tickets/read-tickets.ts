@@ -6,6 +6,7 @@ import type { Setor, SetorRepositories } from '../setores/index.js';
 import type { Tag, TagRepositories } from '../tags/index.js';
 import type { Clock } from '../shared/clock.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
+import { isUuid } from '../shared/ids.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import { priorityRank, type Ticket } from './ticket.js';
 import type { QueueFilter, QueueKeyset, TicketFilter, TicketKeyset, TicketLink, TicketRepositories, TicketSort } from './ticket-repository.js';
@@ -119,7 +120,7 @@ export class ReadTickets {
     const bound = binding({ sort, filter });
     const after = cursor ? decodeCursor<[string, string]>(cursor, bound) : null;
     const keyset: TicketKeyset | null = after ? { at: new Date(after[0]), id: after[1] } : null;
-    if (keyset && Number.isNaN(keyset.at.getTime())) throw new ValidationError('cursor is malformed', { field: 'cursor' });
+    if (keyset && (Number.isNaN(keyset.at.getTime()) || !isUuid(keyset.id))) throw new ValidationError('cursor is malformed', { field: 'cursor' });
     const horizon = sort === 'updated_asc' ? new Date(this.clock.now().getTime() - SYNC_HORIZON_MS) : undefined;
     const page = await this.repos.tickets.list(companyId, filter, { sort, after: keyset, limit, horizon });
     const last = page.items.at(-1);
@@ -153,6 +154,9 @@ export class ReadTickets {
     const bound = binding({ queue: filter });
     const after = cursor ? decodeCursor<[number, string | null, string]>(cursor, bound) : null;
     const keyset: QueueKeyset | null = after ? { rank: Number(after[0]), waitingSince: after[1] ? new Date(after[1]) : null, id: after[2] } : null;
+    if (keyset && (!Number.isInteger(keyset.rank) || keyset.rank < 0 || keyset.rank > 4 || !isUuid(keyset.id) || (keyset.waitingSince && Number.isNaN(keyset.waitingSince.getTime())))) {
+      throw new ValidationError('cursor is malformed', { field: 'cursor' });
+    }
     const page = await this.repos.tickets.queue(companyId, filter, keyset, limit);
     const now = this.clock.now();
     const waited = (since: Date | null) => (since ? Math.max(0, Math.floor((now.getTime() - since.getTime()) / 1000)) : 0);
