@@ -142,6 +142,8 @@ export async function runPlatformBench(log: (line: string) => void = console.log
       const loadController = new AbortController();
       const loadRun = quietNeighbour(api.baseUrl, neighbour, neighbourIntervalMs, loadController.signal, 95_000_000 + offset);
       const held = new Array<number>(count).fill(0);
+      // What the database's sessions wait on, sampled with the lanes (a diagnostic of where lateness comes from).
+      const waits = new Map<string, number>();
       const windowEnd = Date.now() + windowSeconds * 1000;
       while (Date.now() < windowEnd) {
         const { rows } = await sql<{ pid: string; n: string }>`
@@ -150,6 +152,10 @@ export async function runPlatformBench(log: (line: string) => void = console.log
           const index = pidIndex.get(Number(row.pid));
           if (index !== undefined) held[index]! += Number(row.n);
         }
+        const activity = await sql<{ what: string; n: string }>`
+          SELECT coalesce(state, '?') || ' ' || coalesce(wait_event_type || ':' || wait_event, 'cpu') AS what, count(*) AS n
+          FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() GROUP BY 1`.execute(database.db);
+        for (const row of activity.rows) waits.set(row.what, (waits.get(row.what) ?? 0) + Number(row.n));
         await sleep(500);
       }
       const to = new Date();
@@ -173,6 +179,8 @@ export async function runPlatformBench(log: (line: string) => void = console.log
       );
       log(`  lane shares ${laneShares.map((s) => `${round(s * 100)} %`).join(' / ')} (worst deviation ${round(worstDeviation * 100)} %); sends per worker over the phase ${sends.join(' / ')}`);
       log(`  CPU % of the machine: ${Object.entries(cpu.percent).map(([n, v]) => `${n} ${v}`).join(', ')}; ms per send: api ${cpu.msPerSend.api}, workers ${cpu.msPerSend.workers}, postgres ${cpu.msPerSend.postgres}`);
+      const samples = Math.max(1, Math.round((to.getTime() - from.getTime()) / 500));
+      log(`  database sessions on average: ${[...waits].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([w, n]) => `${w} ${round(n / samples)}`).join(', ')}`);
       log(`  quiet neighbour during the load: send p50 ${neighbourLoaded.sendP50Ms} p99 ${neighbourLoaded.sendP99Ms} ms (${round(neighbourLoaded.sendP99Ms / idle.sendP99Ms, 2)}× idle); read p99 ${neighbourLoaded.readP99Ms} ms; load ${round(load)}`);
     }
     return { lanes: companies * numbersPerCompany, companies, numbersPerCompany, pacingScale, plannedGapMs, windowSeconds, idle, phases, mainWorkers };

@@ -46,6 +46,7 @@ export class LaneRunner implements BackgroundService {
   private fairShare = Number.POSITIVE_INFINITY;
   /** Fewest lanes another worker held at the last census (Infinity: no other worker holds any). */
   private fewestElsewhere = Number.POSITIVE_INFINITY;
+  private recentTotals: number[] = [];
   /** Workers that held lanes at the last census. */
   private holders = new Set<string>();
   private sent = 0;
@@ -105,7 +106,8 @@ export class LaneRunner implements BackgroundService {
    */
   private overShare(extra: number): boolean {
     if (!this.sharing || !Number.isFinite(this.fairShare)) return false;
-    return this.running.size + extra > this.fairShare * (1 + this.sharing.tolerance) + 1 && this.fewestElsewhere < this.fairShare;
+    const { tolerance } = this.sharing;
+    return this.running.size + extra > this.fairShare * (1 + tolerance) + 1 && this.fewestElsewhere < this.fairShare * (1 - tolerance);
   }
 
   /** One census: the fair share of the lanes, and the excess this worker hands over. */
@@ -116,8 +118,11 @@ export class LaneRunner implements BackgroundService {
       const worker = owner.slice(0, owner.lastIndexOf(':'));
       perWorker.set(worker, (perWorker.get(worker) ?? 0) + 1);
     }
-    // Lanes starting here hold no lease yet; lanes of ours the census saw are counted once.
-    const total = owners.length - (perWorker.get(this.workerId) ?? 0) + this.running.size;
+    // Lanes starting here hold no lease yet; lanes of ours the census saw are counted once. Lanes in
+    // transit between workers hold no lease either: the largest total of the last censuses is the
+    // load, so that a hand-off does not shrink the share and start more of them.
+    this.recentTotals = [...this.recentTotals.slice(-4), owners.length - (perWorker.get(this.workerId) ?? 0) + this.running.size];
+    const total = Math.max(...this.recentTotals);
     const gone = [...this.holders].some((worker) => !perWorker.has(worker));
     this.holders = new Set([...perWorker].filter(([worker, n]) => n > 0 && worker !== this.workerId).map(([worker]) => worker));
     if (gone) await this.sharing!.orphansFound();
@@ -125,7 +130,8 @@ export class LaneRunner implements BackgroundService {
     const idle = Math.max(0, workers - perWorker.size);
     this.fairShare = total / (perWorker.size + idle);
     this.fewestElsewhere = idle > 0 ? 0 : Math.min(...[...perWorker].filter(([worker]) => worker !== this.workerId).map(([, n]) => n));
-    let excess = this.running.size - Math.ceil(this.fairShare);
+    // Half the excess at a time: the others' counts are as old as this census.
+    let excess = Math.ceil((this.running.size - Math.ceil(this.fairShare)) / 2);
     if (!this.overShare(0) || excess <= 0) return;
     for (const entry of this.running.values()) {
       if (excess <= 0) break;

@@ -35,8 +35,11 @@ export interface CampaignRepository {
   insertMessages(messages: readonly CampaignMessage[]): Promise<void>;
   /** Writes every field but `totals` (which only move through {@link addTotals}). */
   update(campaign: Campaign): Promise<void>;
-  /** Moves the settled counters atomically. */
-  addTotals(id: string, delta: Omit<CampaignTotals, 'total'>): Promise<void>;
+  /**
+   * Moves the settled counters atomically and answers the campaign as it is then (its row is locked
+   * until the transaction ends), or null when there is none.
+   */
+  addTotals(id: string, delta: Omit<CampaignTotals, 'total'>): Promise<Campaign | null>;
   findById(id: string): Promise<Campaign | null>;
   findByIdInCompany(companyId: string, id: string): Promise<Campaign | null>;
   /** The campaign, locked until the transaction ends. */

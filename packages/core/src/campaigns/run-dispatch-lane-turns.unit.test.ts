@@ -18,6 +18,28 @@ function counting<U extends UnitOfWork<never>>(uow: U): U & { count: number } {
   return counted;
 }
 
+/** The world's unit of work, noting every repository call of each transaction (`area.method`). */
+function recording<U extends UnitOfWork<never>>(uow: U): U & { transactions: string[][] } {
+  const recorded = Object.create(uow) as U & { transactions: string[][] };
+  recorded.transactions = [];
+  recorded.transaction = ((work: (repos: unknown) => Promise<unknown>) =>
+    uow.transaction(((repos: Record<string, object>) => {
+      const calls: string[] = [];
+      recorded.transactions.push(calls);
+      const spied = new Proxy(repos, {
+        get: (target, area: string) =>
+          new Proxy(target[area]!, {
+            get: (repo, method: string) => {
+              const value = (repo as Record<string, unknown>)[method];
+              return typeof value === 'function' ? (...args: unknown[]) => (calls.push(`${area}.${method}`), value.apply(repo, args)) : value;
+            },
+          }),
+      });
+      return work(spied);
+    }) as never)) as U['transaction'];
+  return recorded;
+}
+
 /** No timed send is ever due; counts how often the lane asks. */
 class NoTimedSends implements TimedSends {
   asked = 0;
@@ -88,5 +110,15 @@ describe('dispatch lane turns at one send a second', () => {
     const result = await lane.run(world.setores[0]!.id, 'owner-1');
     expect(result.sent).toBe(50);
     expect(await world.repos.campaigns.messagesInStatus(id, ['pulado'])).toHaveLength(10);
+  });
+
+  it('given a send to record, then the rows the company’s lanes share (campaign counters, daily count) are written last, each in one statement', async () => {
+    const world = await CampaignWorld.create();
+    await launch(world, 1);
+    const uow = recording(world.uow);
+    const lane = new RunDispatchLane(uow, world.clock, world.ids, new FixedRandom(0), world.gateway, world.sleeper, world.senderFailures, onceASecond);
+    expect((await lane.run(world.setores[0]!.id, 'owner-1')).sent).toBe(1);
+    const record = uow.transactions.find((calls) => calls.includes('campaigns.addTotals'))!;
+    expect(record).toEqual(['dispatchLanes.renew', 'campaigns.updateMessages', 'campaigns.updateMessages', 'events.record', 'campaigns.addTotals', 'campaigns.update', 'events.record', 'usage.addSent']);
   });
 });

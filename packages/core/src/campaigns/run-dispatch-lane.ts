@@ -239,20 +239,22 @@ export class RunDispatchLane {
         const unsent = batch.slice(index);
         const renewed = await this.uow.transaction(async (repos) => {
           const now2 = this.clock.now();
-          await recordChanges(repos, changes, this.ids, now2, { countSentOn: { setorId, company: ctx.company } });
+          // The lane's own row first; recordChanges writes the rows the company's other lanes share last.
+          const held = senderFailed ? true : await repos.dispatchLanes.renew(setorId, owner, lease(), nextSendAt);
           // Claimed but never handed to the channel (sender lost, or the worker stopping): back to pending.
           const back = unsent.map((m) => ({
             message: transition(campaignMessageDecider, m, { type: 'requeue', at: now2, notBefore: m.notBefore, auto: false }).state,
             expectedStatus: 'enviando' as const,
           }));
           await repos.campaigns.updateMessages(back);
+          await recordChanges(repos, changes, this.ids, now2, { countSentOn: { setorId, company: ctx.company }, campaigns });
           if (senderFailed) {
             // Then every pending message of the setor moves on to the rest of the pool.
             await this.senderFailure.within(repos, { setorId, code: senderFailed.code, error: senderFailed.error });
             await this.senderUnavailable(repos, setorId, senderFailed.code, senderFailed.error, now2);
             return true;
           }
-          return repos.dispatchLanes.renew(setorId, owner, lease(), nextSendAt);
+          return held;
         });
         if (senderFailed) return { ...result, outcome: 'sender_unavailable' };
         if (!renewed) return { ...result, outcome: 'busy' };

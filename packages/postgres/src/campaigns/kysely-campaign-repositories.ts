@@ -188,12 +188,14 @@ export class KyselyCampaignRepository implements CampaignRepository {
     await this.db.updateTable('campaigns').set(campaignColumns(c)).where('id', '=', c.id).execute();
   }
 
-  async addTotals(id: string, d: Omit<CampaignTotals, 'total'>): Promise<void> {
-    await this.db
+  async addTotals(id: string, d: Omit<CampaignTotals, 'total'>): Promise<Campaign | null> {
+    const row = await this.db
       .updateTable('campaigns')
       .set({ enviados: sql`enviados + ${d.enviados}`, falhas: sql`falhas + ${d.falhas}`, pulados: sql`pulados + ${d.pulados}` })
       .where('id', '=', id)
-      .execute();
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toCampaign(row) : null;
   }
 
   async findById(id: string): Promise<Campaign | null> {

@@ -52,10 +52,11 @@ export class InMemoryCampaignRepository implements CampaignRepository {
   }
   async addTotals(id: string, delta: Omit<CampaignTotals, 'total'>) {
     const c = this.campaigns.get(id);
-    if (!c) return;
+    if (!c) return null;
     c.totals.enviados += delta.enviados;
     c.totals.falhas += delta.falhas;
     c.totals.pulados += delta.pulados;
+    return clone(c);
   }
   async findById(id: string) {
     const c = this.campaigns.get(id);
