@@ -17,13 +17,15 @@ const messageOutcome = (status: 'sent' | 'failed'): JsonSchema =>
       was_reassigned: s.boolean(),
       messageId: s.uuid({ description: 'Single sends only.' }),
       conversationId: s.uuid({ description: 'Single sends only.' }),
+      ticketId: s.nullableUuid({ description: 'Single sends and automatic ticket messages: the ticket the message belongs to; null when none.' }),
+      kind: s.enum(['closing_message', 'rating_request', 'csat_thanks'], { description: 'Automatic ticket messages only (closing, CSAT).' }),
       providerMessageId: s.nullableString({ description: 'Single and timed sends: the channel provider id.' }),
       scheduledMessageId: s.uuid({ description: 'Scheduled messages only (POST /v1/scheduled-messages).' }),
       appointmentId: s.uuid({ description: 'Appointment reminders only.' }),
       reminderId: s.uuid({ description: 'Appointment reminders only.' }),
       clientId: s.uuid({ description: 'Timed sends only: the contact.' }),
     },
-    { optional: ['messageId', 'conversationId', 'providerMessageId', 'scheduledMessageId', 'appointmentId', 'reminderId', 'clientId'] },
+    { optional: ['messageId', 'conversationId', 'ticketId', 'kind', 'providerMessageId', 'scheduledMessageId', 'appointmentId', 'reminderId', 'clientId'] },
   );
 
 /** message.delivered / message.read (conversations.md §8): single sends and campaign messages. */

@@ -113,7 +113,7 @@ export class DeliverTicketSend {
     if (message) {
       const failed: MessageRecord = { ...message, status: 'failed', errorCode: command.reason as MessageRecord['errorCode'], error: `Not sent: ${command.reason}`, updatedAt: command.at };
       await repos.messages.update(failed);
-      await repos.events.record([this.event('message.failed', failed, send)]);
+      await repos.events.record([this.event('message.failed', failed, send, await this.recipientName(repos, failed))]);
     }
     return 'skipped';
   }
@@ -163,7 +163,7 @@ export class DeliverTicketSend {
       if (current.charge) await refundSend(repos, current.companyId, { ...current.charge, setorId: current.setorId });
       const failed: MessageRecord = { ...message, status: 'failed', errorCode: code as MessageRecord['errorCode'], error, updatedAt: at };
       await repos.messages.update(failed);
-      await repos.events.record([this.event('message.failed', failed, current)]);
+      await repos.events.record([this.event('message.failed', failed, current, await this.recipientName(repos, failed))]);
       if (failure) await this.senderFailures.within(repos, { setorId: current.setorId, code: failure.code, error: failure.error });
       return 'failed';
     }
@@ -183,11 +183,15 @@ export class DeliverTicketSend {
     };
     await repos.messages.update(sent);
     await repos.conversations.touch(sent.conversationId, 'outbound', first.sentAt);
-    await repos.events.record([this.event('message.sent', sent, current)]);
+    await repos.events.record([this.event('message.sent', sent, current, await this.recipientName(repos, sent))]);
     return 'sent';
   }
 
-  private event(event: 'message.sent' | 'message.failed', message: MessageRecord, send: TicketSend): DomainEvent {
+  private async recipientName(repos: Repos, message: MessageRecord): Promise<string | null> {
+    return (await repos.contacts.findById(message.companyId, message.contactId))?.name ?? null;
+  }
+
+  private event(event: 'message.sent' | 'message.failed', message: MessageRecord, send: TicketSend, recipientName: string | null): DomainEvent {
     const sent = event === 'message.sent';
     return {
       id: this.ids.newId(),
@@ -203,6 +207,7 @@ export class DeliverTicketSend {
         ticketId: send.ticketId,
         kind: send.kind,
         recipientPhone: message.phone,
+        recipientName,
         status: sent ? 'sent' : 'failed',
         error: sent ? null : message.error,
         error_code: sent ? null : message.errorCode,
