@@ -12,5 +12,9 @@ export function attachDatabaseMetrics(
 ): void {
   metrics.attachPool('app', () => pgPoolStats(sources.appPool));
   metrics.attachPool('queue', () => pgPoolStats((sources.boss?.getDb() as { pool?: PgPoolLike } | undefined)?.pool));
-  metrics.attachSampler(new DatabaseSampler(sources.db, sources.onError ? { onError: sources.onError } : {}));
+  const onError = (error: unknown) => {
+    metrics.sampleFailed();
+    sources.onError?.(error);
+  };
+  metrics.attachSampler(new DatabaseSampler(sources.db, { onError }));
 }

@@ -43,6 +43,7 @@ export class ProcessMetrics {
   private readonly webhookLag: Histogram;
   private readonly webhookAttemptDuration: Histogram<'result'>;
 
+  private readonly sampleErrors: Counter;
   private readonly pools = new Map<PoolName, () => PoolStats | undefined>();
   private readonly laneSources = new Set<() => number>();
   private sampler: DatabaseSampler | null = null;
@@ -144,6 +145,15 @@ export class ProcessMetrics {
     poolGauge('carteiro_db_pool_max_connections', 'The size limit of a pool (DB_POOL_SIZE for app).', (s) => s.max);
 
     const sample = () => this.sampler?.sample() ?? Promise.resolve(null);
+    this.sampleErrors = new Counter({
+      name: 'carteiro_metrics_sample_errors_total',
+      help: 'Scrapes whose database read (queue depths, webhook backlogs) failed; those gauges were left empty.',
+      registers,
+      // Waits for this scrape's read, so that its failure is counted in the same scrape.
+      async collect() {
+        await sample();
+      },
+    });
     new Gauge({
       name: 'carteiro_queue_jobs',
       help: 'Jobs waiting in a pg-boss queue (whole database): ready (due now) or deferred (start_after in the future).',
@@ -244,6 +254,11 @@ export class ProcessMetrics {
   /** Reports the dispatch lanes running in this process. */
   attachLanes(count: () => number): void {
     this.laneSources.add(count);
+  }
+
+  /** Counts a failed database read of the sampler. */
+  sampleFailed(): void {
+    this.sampleErrors.inc();
   }
 
   /** Reports the queue and webhook backlogs read from the database (first sampler wins). */

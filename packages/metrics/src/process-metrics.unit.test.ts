@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ChannelGateway, DeliveryUpdate, SendRequest, WebhookDelivery } from '@carteiro/core';
+import { Kysely, PostgresDialect } from 'kysely';
+import { attachDatabaseMetrics } from './database-metrics.js';
 import { instrumentGateway } from './instrumented-gateway.js';
 import { ProcessMetrics } from './process-metrics.js';
 
@@ -55,6 +57,7 @@ describe('process metrics', () => {
         'carteiro_webhook_deliveries_pending',
         'carteiro_webhook_oldest_due_seconds',
         'carteiro_webhook_outbox_backlog',
+        'carteiro_metrics_sample_errors_total',
       ]),
     );
   });
@@ -142,4 +145,15 @@ describe('process metrics', () => {
     expect(out).toContain('carteiro_db_pool_connections{pool="app"} 9');
     expect(out).toContain('carteiro_campaign_lanes_active 1');
   });
+});
+
+it('counts a failed database read and leaves the sampled gauges empty for that scrape', async () => {
+  const metrics = new ProcessMetrics({ defaultMetrics: false });
+  // A pool whose every connection attempt fails, as when the database is down.
+  const pool = { connect: () => Promise.reject(new Error('connection refused')), end: () => Promise.resolve() };
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: pool as never }) });
+  attachDatabaseMetrics(metrics, { db, appPool: undefined });
+  const out = await text(metrics);
+  expect(out).toContain('carteiro_metrics_sample_errors_total 1');
+  expect(out).not.toMatch(/^carteiro_queue_jobs\{/m);
 });
