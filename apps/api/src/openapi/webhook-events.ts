@@ -23,9 +23,10 @@ const messageOutcome = (status: 'sent' | 'failed'): JsonSchema =>
       scheduledMessageId: s.uuid({ description: 'Scheduled messages only (POST /v1/scheduled-messages).' }),
       appointmentId: s.uuid({ description: 'Appointment reminders only.' }),
       reminderId: s.uuid({ description: 'Appointment reminders only.' }),
+      noticeId: s.uuid({ description: 'Appointment notices (a reschedule or cancellation with `notify: true`) only.' }),
       clientId: s.uuid({ description: 'Timed sends only: the contact.' }),
     },
-    { optional: ['messageId', 'conversationId', 'ticketId', 'kind', 'providerMessageId', 'scheduledMessageId', 'appointmentId', 'reminderId', 'clientId'] },
+    { optional: ['messageId', 'conversationId', 'ticketId', 'kind', 'providerMessageId', 'scheduledMessageId', 'appointmentId', 'reminderId', 'noticeId', 'clientId'] },
   );
 
 /** message.delivered / message.read (conversations.md §8): single sends and campaign messages. */

@@ -278,7 +278,7 @@ export const appointmentsRoutes = [
           attendance: { type: 'string', enum: ['attended', 'no_show'] },
           status: { type: 'string', enum: ['confirmed'] },
           description: { type: ['string', 'null'], maxLength: 2000 },
-          notify: { type: 'boolean' },
+          notify: { type: 'boolean', description: 'With `starts_at`: send the client an appointment notice of the new time (default false).' },
         },
       }),
       example: { status: 'confirmed' },
@@ -296,6 +296,7 @@ export const appointmentsRoutes = [
           ...(body.attendance ? { attendance: body.attendance } : {}),
           ...(body.status ? { status: body.status } : {}),
           ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(body.notify ? { notify: true } : {}),
         }),
       );
     },
@@ -311,7 +312,7 @@ export const appointmentsRoutes = [
     tag: 'Appointments',
     body: {
       required: false,
-      schema: typed<{ reason?: string; notify?: boolean }>({ type: 'object', additionalProperties: false, properties: { reason: { type: 'string', maxLength: 500 }, notify: { type: 'boolean' } } }),
+      schema: typed<{ reason?: string; notify?: boolean }>({ type: 'object', additionalProperties: false, properties: { reason: { type: 'string', maxLength: 500 }, notify: { type: 'boolean', description: 'Send the client an appointment notice of the cancellation (default false).' } } }),
     },
     response: {
       status: 200,
@@ -320,7 +321,7 @@ export const appointmentsRoutes = [
     },
     errors: ['INVALID_TRANSITION'],
     async handler({ params, body, principal, use }) {
-      const { appointment, remindersCancelled } = await use(CancelAppointment).execute(principal.company.id, params.id, { reason: body?.reason ?? null, by: 'api' });
+      const { appointment, remindersCancelled } = await use(CancelAppointment).execute(principal.company.id, params.id, { reason: body?.reason ?? null, by: 'api', notify: body?.notify === true });
       return { id: appointment.id, status: 'cancelled', cancelled_at: appointment.cancelledAt!.toISOString(), reminders_cancelled: remindersCancelled };
     },
   }),

@@ -167,6 +167,38 @@ describe('timed sends through the dispatch lanes (scheduled messages and reminde
     expect(confirmed.history.at(-1)).toMatchObject({ action: 'confirmed', actor: 'contact' });
   }, 30_000);
 
+  it('notify: a reschedule and a cancellation tell the client by message, once each, with the appointment as it then is; without it nothing is sent', async () => {
+    const t = await tenant();
+    const key = await api.createKey(t.company.id, { scopes: ['appointments:write', 'appointments:read'], mode: 'live', rpm: 100_000 });
+    const auth = { Authorization: `Bearer ${key}` };
+    const admin = (p: string) => `/admin/v1/companies/${t.company.id}${p}`;
+    const unit = (await request(api.app).post(admin('/units')).set(api.adminAuth).send({ name: 'Centro', timezone: 'America/Sao_Paulo', open_on_holidays: true }).expect(201)).body.data;
+    const type = (await request(api.app).post(admin('/appointment-types')).set(api.adminAuth).send({ name: 'Consulta', duration_minutes: 30, min_notice_minutes: 0, unit_ids: [unit.id], reminder_offsets_minutes: [] }).expect(201)).body.data;
+    const week = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unit.id, weekday, start: '00:00', end: '24:00' }));
+    await request(api.app).post(admin('/professionals')).set(api.adminAuth).send({ name: 'Dra. Bia', schedule: week, services: [{ appointment_type_id: type.id, unit_id: unit.id }] }).expect(201);
+    const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const booked = (await request(api.app).post('/v1/appointments').set(auth).send({ appointment_type_id: type.id, starts_at: `${day}T13:00:00.000Z`, phone: phone(800), name: 'Rita Souza' }).expect(201)).body.data;
+
+    await request(api.app).patch(`/v1/appointments/${booked.id}`).set(auth).send({ starts_at: `${day}T14:00:00.000Z` }).expect(200);
+    await request(api.app).patch(`/v1/appointments/${booked.id}`).set(auth).send({ starts_at: `${day}T15:00:00.000Z`, notify: true }).expect(200);
+    await eventually(async () => (await outbox(api.database.db, t.company.id)).length === 1, { timeoutMs: 10_000 });
+    const [moved] = await outbox(api.database.db, t.company.id);
+    expect(moved!.text).toMatch(/Rita! Seu horário de Consulta com Dra\. Bia foi remarcado para \d{2}\/\d{2}\/\d{4} às 12:00, Centro/);
+
+    await request(api.app).delete(`/v1/appointments/${booked.id}`).set(auth).send({ notify: true }).expect(200);
+    await eventually(async () => (await outbox(api.database.db, t.company.id)).length === 2, { timeoutMs: 10_000 });
+    const cancelled = (await outbox(api.database.db, t.company.id))[1]!;
+    expect(cancelled.text).toMatch(/Rita! Seu horário de Consulta com Dra\. Bia em \d{2}\/\d{2}\/\d{4} às 12:00 foi cancelado\.$/);
+    // message.sent is recorded when the lane settles the send, just after the provider took it.
+    const events = await eventually(async () => {
+      const rows = await api.database.db.selectFrom('domain_events').select('data').where('company_id', '=', t.company.id).where('event', '=', 'message.sent').execute();
+      return rows.length === 2 ? rows : null;
+    });
+    expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ appointmentId: booked.id, noticeId: expect.any(String) }), expect.objectContaining({ appointmentId: booked.id, noticeId: expect.any(String) })]);
+    // Notices are not reminders: the detail lists none.
+    expect((await request(api.app).get(`/v1/appointments/${booked.id}`).set(auth)).body.data.reminders).toEqual([]);
+  }, 30_000);
+
   it('an official box sends the reminder as the type’s approved template, its parameters personalised', async () => {
     const t = await tenant();
     const official = await api.createSetor(t.company.id, { channel_type: 'official', official: { phone_number_id: '1', access_token: 't', waba_id: 'w' } });

@@ -32,6 +32,7 @@ import type { HolidayCalendar } from './holiday-calendar.js';
 import { resolveSchedulingClient } from './scheduled-messages.js';
 import { wakeTimedSendAt } from './scheduling-queues.js';
 import { BusyTimeConflict, type AppointmentFilter, type SchedulingRepositories } from './scheduling-repositories.js';
+import { queueAppointmentNotice } from './appointment-notices.js';
 import type { ScheduledMessage } from './scheduled-message.js';
 import { chooseTimedSendBox } from './timed-send-box.js';
 
@@ -412,6 +413,8 @@ export interface ChangeAppointmentCommand {
   status?: 'confirmed';
   description?: string | null;
   actor?: string;
+  /** A reschedule tells the client (an appointment notice) when true. */
+  notify?: boolean;
 }
 
 /**
@@ -473,6 +476,7 @@ export class ChangeAppointment extends AppointmentWriter {
       if (command.description !== undefined) next = { ...next, description: command.description };
       await repos.appointments.update(next);
       await this.addReminders(repos, company, next, type, offsets.length > 0 ? offsets : null, current.keyMode, now);
+      if (command.notify) await queueAppointmentNotice(repos, this.ids, next, 'rescheduled', now);
       events.push(
         event(this.ids, next, 'appointment.rescheduled', now, {
           ...appointmentData(next),
@@ -499,12 +503,12 @@ export class ChangeAppointment extends AppointmentWriter {
  */
 export class CancelAppointment {
   constructor(
-    private readonly uow: UnitOfWork<SchedulingRepositories>,
+    private readonly uow: UnitOfWork<SchedulingRepositories & ChannelRepositories & ContactRepositories & SetorRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
 
-  async execute(companyId: string, id: string, input: { reason?: string | null; by?: 'api' | 'admin' }): Promise<{ appointment: Appointment; remindersCancelled: number }> {
+  async execute(companyId: string, id: string, input: { reason?: string | null; by?: 'api' | 'admin'; notify?: boolean }): Promise<{ appointment: Appointment; remindersCancelled: number }> {
     return this.uow.transaction(async (repos) => {
       const current = await repos.appointments.findByIdForUpdate(companyId, id);
       if (!current) throw new NotFoundError('Appointment');
@@ -515,6 +519,7 @@ export class CancelAppointment {
       await repos.appointments.update(state);
       await repos.appointments.releaseReservation(id);
       const remindersCancelled = await repos.scheduledMessages.cancelReminders(id, now);
+      if (input.notify) await queueAppointmentNotice(repos, this.ids, state, 'cancelled', now);
       await repos.events.record([
         event(this.ids, state, 'appointment.cancelled', now, {
           appointmentId: state.id,

@@ -85,6 +85,12 @@ export interface ReminderSettings {
 
 export const DEFAULT_REMINDER_OFFSETS = [1440, 120] as const;
 
+/** What a client is sent when a reschedule or cancellation asks for `notify` (the reminder variables, at send time). */
+export const APPOINTMENT_NOTICE_TEXTS = {
+  rescheduled: '{{saudacao}}, {{primeiro_nome}}! Seu horário de {{servico}} com {{profissional}} foi remarcado para {{data_agendamento}} às {{hora_agendamento}}, {{unidade}} ({{endereco}}).',
+  cancelled: '{{saudacao}}, {{primeiro_nome}}! Seu horário de {{servico}} com {{profissional}} em {{data_agendamento}} às {{hora_agendamento}} foi cancelado.',
+} as const;
+
 export const DEFAULT_REMINDER_TEXT =
   '{{saudacao}}, {{primeiro_nome}}! Lembrete: {{servico}} com {{profissional}} em {{data_agendamento}} às {{hora_agendamento}}, {{unidade}} ({{endereco}}). Responda 1 (sim) para confirmar.';
 

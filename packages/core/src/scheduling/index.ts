@@ -12,3 +12,4 @@ export * from './send-timed-messages.js';
 export * from './sweep-timed-sends.js';
 export * from './timed-send-box.js';
 export * from './confirm-by-reply.js';
+export * from './appointment-notices.js';

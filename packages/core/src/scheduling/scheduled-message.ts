@@ -4,12 +4,13 @@ import type { Decider } from '../shared/decider.js';
 import { DomainError, InvalidTransitionError } from '../shared/errors.js';
 
 /**
- * A timed send: a scheduled message (`kind: 'message'`, POST /v1/scheduled-messages) or an
- * appointment reminder (`kind: 'reminder'`). Both are sent by their box's dispatch lane.
+ * A timed send: a scheduled message (`kind: 'message'`, POST /v1/scheduled-messages), an
+ * appointment reminder (`kind: 'reminder'`) or an appointment notice (`kind: 'notice'`: the
+ * client told of a reschedule or cancellation). All are sent by their box's dispatch lane.
  * `sending` means claimed by a lane (the reads of a reminder show it as scheduled).
  */
 export type TimedSendStatus = 'scheduled' | 'sending' | 'sent' | 'failed' | 'cancelled' | 'skipped';
-export type TimedSendKind = 'message' | 'reminder';
+export type TimedSendKind = 'message' | 'reminder' | 'notice';
 
 export interface TimedSendContent {
   text: string | null;
@@ -22,7 +23,7 @@ export interface ScheduledMessage {
   id: string;
   companyId: string;
   kind: TimedSendKind;
-  /** Reminders only. */
+  /** Reminders and notices. */
   appointmentId: string | null;
   offsetMinutes: number | null;
   clientId: string;

@@ -113,12 +113,13 @@ export interface ScheduledMessageRepository {
   list(companyId: string, kind: TimedSendKind, filter: ScheduledMessageFilter, page: PageRequest): Promise<Page<ScheduledMessage>>;
   /** Scheduled (or being sent) messages of the company: the pending quota. */
   countPending(companyId: string): Promise<number>;
+  /** The reminders of an appointment (never its notices), in planning order. */
   remindersOf(appointmentId: string): Promise<ScheduledMessage[]>;
   /** Writes `row` when the stored row still matches `expected`; answers whether it did. */
   compareAndSet(row: ScheduledMessage, expected: TimedSendExpectation): Promise<boolean>;
   /** `UPDATE … SET status = 'cancelled' WHERE status = 'scheduled'`: the cancelled row, or null when it was not scheduled. */
   cancelIfScheduled(companyId: string, id: string, at: Date): Promise<ScheduledMessage | null>;
-  /** Cancels every scheduled reminder of an appointment; answers how many. */
+  /** Cancels every scheduled reminder of an appointment (its notices still go); answers how many. */
   cancelReminders(appointmentId: string, at: Date): Promise<number>;
   /** Whether the box has a due scheduled row or a claimed one. */
   hasWork(setorId: string, now: Date): Promise<boolean>;

@@ -162,9 +162,10 @@ export class SendTimedMessages implements TimedSends {
     let template = row.content.text ?? '';
     let variables: Record<string, string> = {};
     let approved: { name: string; language: string; parameters: string[] } | null = null;
-    if (row.kind === 'reminder') {
+    if (row.kind === 'reminder' || row.kind === 'notice') {
       const appointment = row.appointmentId ? await repos.appointments.findById(row.companyId, row.appointmentId) : null;
-      if (!appointment || !isLive(appointment.status)) return null;
+      // A notice tells of the appointment as it is (a cancelled one included); a reminder goes for a live one only.
+      if (!appointment || (row.kind === 'reminder' && !isLive(appointment.status))) return null;
       const [type, professional, unit, settings] = await Promise.all([
         repos.schedulingCatalog.findType(row.companyId, appointment.appointmentTypeId),
         repos.schedulingCatalog.findProfessional(row.companyId, appointment.professionalId),
@@ -173,7 +174,7 @@ export class SendTimedMessages implements TimedSends {
       ]);
       template = row.content.text ?? type?.reminderText ?? settings?.reminderText ?? DEFAULT_REMINDER_TEXT;
       // An official box opens a conversation only with an approved template: the type's, when it has one.
-      if (type?.reminderTemplate && this.gateway.capabilities(ctx.setor, row.keyMode).templates) approved = type.reminderTemplate;
+      if (row.kind === 'reminder' && type?.reminderTemplate && this.gateway.capabilities(ctx.setor, row.keyMode).templates) approved = type.reminderTemplate;
       variables = {
         servico: type?.name ?? '',
         profissional: professional?.name ?? '',
@@ -265,7 +266,11 @@ export class SendTimedMessages implements TimedSends {
       data: {
         campaignId: null,
         detailId: row.id,
-        ...(row.kind === 'message' ? { scheduledMessageId: row.id } : { appointmentId: row.appointmentId, reminderId: row.id }),
+        ...(row.kind === 'message'
+          ? { scheduledMessageId: row.id }
+          : row.kind === 'notice'
+            ? { appointmentId: row.appointmentId, noticeId: row.id }
+            : { appointmentId: row.appointmentId, reminderId: row.id }),
         recipientPhone: row.phone,
         recipientName: row.clientName,
         clientId: row.clientId,

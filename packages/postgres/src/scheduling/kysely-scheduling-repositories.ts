@@ -459,7 +459,14 @@ export class KyselyScheduledMessageRepository implements ScheduledMessageReposit
     return Number(row.n);
   }
   async remindersOf(appointmentId: string): Promise<ScheduledMessage[]> {
-    const rows = await this.db.selectFrom('scheduled_messages').selectAll().where('appointment_id', '=', appointmentId).orderBy('created_at').orderBy('effective_send_at').execute();
+    const rows = await this.db
+      .selectFrom('scheduled_messages')
+      .selectAll()
+      .where('appointment_id', '=', appointmentId)
+      .where('kind', '=', 'reminder')
+      .orderBy('created_at')
+      .orderBy('effective_send_at')
+      .execute();
     return rows.map(toScheduled);
   }
   async compareAndSet(m: ScheduledMessage, expected: TimedSendExpectation): Promise<boolean> {
@@ -486,6 +493,7 @@ export class KyselyScheduledMessageRepository implements ScheduledMessageReposit
       .updateTable('scheduled_messages')
       .set({ status: 'cancelled', cancelled_at: at, updated_at: at, waiting_reason: null })
       .where('appointment_id', '=', appointmentId)
+      .where('kind', '=', 'reminder')
       .where('status', '=', 'scheduled')
       .executeTakeFirst();
     return Number(result.numUpdatedRows);

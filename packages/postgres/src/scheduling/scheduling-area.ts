@@ -1,10 +1,11 @@
 import * as m0010 from './0010-scheduling.js';
+import * as m0019 from './0019-appointment-notices.js';
 import { postgresArea } from '../shared/postgres-area.js';
 import { KyselyAppointmentRepository, KyselyScheduledMessageRepository, KyselySchedulingCatalogRepository } from './kysely-scheduling-repositories.js';
 
 /** Units, professionals, appointment types, appointments with their busy time, and timed sends. */
 export const schedulingArea = postgresArea({
-  migrations: { '0010-scheduling': m0010 },
+  migrations: { '0010-scheduling': m0010, '0019-appointment-notices': m0019 },
   repositories: (db) => ({
     schedulingCatalog: new KyselySchedulingCatalogRepository(db),
     appointments: new KyselyAppointmentRepository(db),

@@ -210,7 +210,7 @@ export class InMemoryScheduledMessageRepository implements ScheduledMessageRepos
     return [...timed(this.store).values()].filter((r) => r.companyId === companyId && r.kind === 'message' && r.keyMode === 'live' && (r.status === 'scheduled' || r.status === 'sending')).length;
   }
   async remindersOf(appointmentId: string) {
-    return [...timed(this.store).values()].filter((r) => r.appointmentId === appointmentId).map(clone);
+    return [...timed(this.store).values()].filter((r) => r.appointmentId === appointmentId && r.kind === 'reminder').map(clone);
   }
   async compareAndSet(row: ScheduledMessage, expected: TimedSendExpectation) {
     const current = timed(this.store).get(row.id);
@@ -229,7 +229,7 @@ export class InMemoryScheduledMessageRepository implements ScheduledMessageRepos
   async cancelReminders(appointmentId: string, at: Date) {
     let n = 0;
     for (const [id, r] of timed(this.store)) {
-      if (r.appointmentId === appointmentId && r.status === 'scheduled') {
+      if (r.appointmentId === appointmentId && r.kind === 'reminder' && r.status === 'scheduled') {
         timed(this.store).set(id, { ...r, status: 'cancelled', cancelledAt: at, updatedAt: at, waitingReason: null });
         n += 1;
       }
