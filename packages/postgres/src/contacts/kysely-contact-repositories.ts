@@ -207,6 +207,9 @@ export class KyselyContactRepository implements ContactRepository {
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('company_id', '=', companyId)
       .where('contact_id', '=', contactId)
+      // Messages the company sent: inbound messages, notes and activities live in this table too (0015-tickets).
+      .where('direction', '=', 'outbound')
+      .where('type', '=', 'message')
       .executeTakeFirstOrThrow();
     return {
       conversations: Number(conv.n),

@@ -130,7 +130,9 @@ export class InMemoryContactRepository implements ContactRepository {
   }
   async stats(_companyId: string, contactId: string): Promise<ContactStats> {
     const conversations = [...this.store.table('conversations', () => new Map<string, Conversation>()).values()].filter((c) => c.contactId === contactId);
-    const messages = [...this.store.table('messages', () => new Map<string, MessageRecord>()).values()].filter((m) => m.contactId === contactId);
+    const messages = [...this.store.table('messages', () => new Map<string, MessageRecord>()).values()].filter(
+      (m) => m.contactId === contactId && (m.direction ?? 'outbound') === 'outbound' && (m.type ?? 'message') === 'message',
+    );
     const max = (dates: (Date | null)[]) => dates.reduce<Date | null>((acc, d) => (d && (!acc || d > acc) ? d : acc), null);
     return {
       conversations: conversations.length,
