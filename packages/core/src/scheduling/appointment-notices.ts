@@ -5,7 +5,7 @@ import type { Repositories } from '../shared/unit-of-work.js';
 import type { SetorRepositories } from '../setores/index.js';
 import type { Appointment } from './appointment.js';
 import { APPOINTMENT_NOTICE_TEXTS } from './catalog.js';
-import type { ScheduledMessage } from './scheduled-message.js';
+import { newTimedSend, type ScheduledMessage } from './scheduled-message.js';
 import type { SchedulingRepositories } from './scheduling-repositories.js';
 import { wakeTimedSendAt } from './scheduling-queues.js';
 import { chooseTimedSendBox } from './timed-send-box.js';
@@ -28,12 +28,11 @@ export async function queueAppointmentNotice(
 ): Promise<ScheduledMessage | null> {
   const setorId = await chooseTimedSendBox(repos, appointment.companyId, appointment.setorId, appointment.clientId).catch(() => null);
   if (!setorId) return null;
-  const row: ScheduledMessage = {
+  const row = newTimedSend({
     id: ids.newId(),
     companyId: appointment.companyId,
     kind: 'notice',
     appointmentId: appointment.id,
-    offsetMinutes: null,
     clientId: appointment.clientId,
     clientName: appointment.clientName,
     phone: appointment.clientPhone,
@@ -43,21 +42,8 @@ export async function queueAppointmentNotice(
     sendAt: now,
     effectiveSendAt: now,
     respectSafeHours: true,
-    waitingReason: null,
-    status: 'scheduled',
-    attempts: 0,
-    claimedBy: null,
-    claimedAt: null,
-    sentAt: null,
-    messageId: null,
-    errorCode: null,
-    error: null,
-    skipReason: null,
-    cancelledAt: null,
-    charge: null,
     createdAt: now,
-    updatedAt: now,
-  };
+  });
   await repos.scheduledMessages.insert([row]);
   await wakeTimedSendAt(repos.jobs, setorId, now);
   return row;

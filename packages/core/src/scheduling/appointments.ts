@@ -33,7 +33,7 @@ import { resolveSchedulingClient } from './scheduled-messages.js';
 import { wakeTimedSendAt } from './scheduling-queues.js';
 import { BusyTimeConflict, type AppointmentFilter, type SchedulingRepositories } from './scheduling-repositories.js';
 import { queueAppointmentNotice } from './appointment-notices.js';
-import type { ScheduledMessage } from './scheduled-message.js';
+import { newTimedSend, type ScheduledMessage } from './scheduled-message.js';
 import { chooseTimedSendBox } from './timed-send-box.js';
 
 const MINUTE = 60_000;
@@ -278,36 +278,28 @@ abstract class AppointmentWriter {
     if (chosen.length === 0) return [];
     const setorId = await chooseTimedSendBox(repos, company.id, appointment.setorId, appointment.clientId).catch(() => null);
     if (!setorId) return [];
-    const rows: ScheduledMessage[] = planReminders({ startsAt: appointment.startsAt, offsets: chosen, now, safeHours: company.safeHours, timeZone: company.timezone }).map((plan) => ({
-      id: this.ids.newId(),
-      companyId: company.id,
-      kind: 'reminder',
-      appointmentId: appointment.id,
-      offsetMinutes: plan.offsetMinutes,
-      clientId: appointment.clientId,
-      clientName: appointment.clientName,
-      phone: appointment.clientPhone,
-      setorId,
-      keyMode,
-      content: { text: null, mediaUrl: null, mediaType: null, mediaFilename: null },
-      sendAt: new Date(appointment.startsAt.getTime() - plan.offsetMinutes * MINUTE),
-      effectiveSendAt: plan.dueAt,
-      respectSafeHours: false,
-      waitingReason: plan.moved ? 'outside_safe_hours' : null,
-      status: plan.status,
-      attempts: 0,
-      claimedBy: null,
-      claimedAt: null,
-      sentAt: null,
-      messageId: null,
-      errorCode: null,
-      error: null,
-      skipReason: plan.skipReason,
-      cancelledAt: null,
-      charge: null,
-      createdAt: now,
-      updatedAt: now,
-    }));
+    const rows: ScheduledMessage[] = planReminders({ startsAt: appointment.startsAt, offsets: chosen, now, safeHours: company.safeHours, timeZone: company.timezone }).map((plan) =>
+      newTimedSend({
+        id: this.ids.newId(),
+        companyId: company.id,
+        kind: 'reminder',
+        appointmentId: appointment.id,
+        offsetMinutes: plan.offsetMinutes,
+        clientId: appointment.clientId,
+        clientName: appointment.clientName,
+        phone: appointment.clientPhone,
+        setorId,
+        keyMode,
+        content: { text: null, mediaUrl: null, mediaType: null, mediaFilename: null },
+        sendAt: new Date(appointment.startsAt.getTime() - plan.offsetMinutes * MINUTE),
+        effectiveSendAt: plan.dueAt,
+        respectSafeHours: false,
+        waitingReason: plan.moved ? 'outside_safe_hours' : null,
+        status: plan.status,
+        skipReason: plan.skipReason,
+        createdAt: now,
+      }),
+    );
     await repos.scheduledMessages.insert(rows);
     for (const row of rows) if (row.status === 'scheduled') await wakeTimedSendAt(repos.jobs, setorId, row.effectiveSendAt);
     return rows;

@@ -58,6 +58,35 @@ export interface ScheduledMessage {
   updatedAt: Date;
 }
 
+/** What a new timed send is made of; its lifecycle fields start empty. */
+export type NewTimedSend = Pick<
+  ScheduledMessage,
+  'id' | 'companyId' | 'kind' | 'clientId' | 'clientName' | 'phone' | 'setorId' | 'keyMode' | 'content' | 'sendAt' | 'effectiveSendAt' | 'respectSafeHours' | 'createdAt'
+> &
+  Partial<Pick<ScheduledMessage, 'appointmentId' | 'offsetMinutes' | 'waitingReason' | 'status' | 'skipReason'>>;
+
+/** A timed send as it is created: scheduled (unless told otherwise), never attempted, claimed, sent or charged. */
+export function newTimedSend(fields: NewTimedSend): ScheduledMessage {
+  return {
+    appointmentId: null,
+    offsetMinutes: null,
+    waitingReason: null,
+    status: 'scheduled',
+    skipReason: null,
+    ...fields,
+    attempts: 0,
+    claimedBy: null,
+    claimedAt: null,
+    sentAt: null,
+    messageId: null,
+    errorCode: null,
+    error: null,
+    cancelledAt: null,
+    charge: null,
+    updatedAt: fields.createdAt,
+  };
+}
+
 /** Delays of the automatic retries of a temporary failure (business.md §2: +1, +5, +15 min). */
 export const TIMED_SEND_RETRY_DELAYS_MS = [60_000, 300_000, 900_000] as const;
 

@@ -15,7 +15,7 @@ import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { SetorRepositories } from '../setores/index.js';
 import { wakeTimedSendAt } from './scheduling-queues.js';
 import type { ScheduledMessageFilter, SchedulingRepositories } from './scheduling-repositories.js';
-import { scheduledMessageDecider, type ScheduledMessage } from './scheduled-message.js';
+import { newTimedSend, scheduledMessageDecider, type ScheduledMessage } from './scheduled-message.js';
 import { chooseTimedSendBox } from './timed-send-box.js';
 
 /** POST /v1/scheduled-messages, after the schema. */
@@ -101,12 +101,10 @@ export class ScheduleMessage {
     const setorId = await chooseTimedSendBox(repos, company.id, command.setorId, client.id);
     const respect = command.respectSafeHours ?? true;
     const effective = respect ? nextSafeInstant(command.sendAt, company.safeHours, company.timezone) : command.sendAt;
-    const row: ScheduledMessage = {
+    const row = newTimedSend({
       id: this.ids.newId(),
       companyId: company.id,
       kind: 'message',
-      appointmentId: null,
-      offsetMinutes: null,
       clientId: client.id,
       clientName: client.name,
       phone: client.phone,
@@ -117,20 +115,8 @@ export class ScheduleMessage {
       effectiveSendAt: effective,
       respectSafeHours: respect,
       waitingReason: effective.getTime() !== command.sendAt.getTime() ? 'outside_safe_hours' : null,
-      status: 'scheduled',
-      attempts: 0,
-      claimedBy: null,
-      claimedAt: null,
-      sentAt: null,
-      messageId: null,
-      errorCode: null,
-      error: null,
-      skipReason: null,
-      cancelledAt: null,
-      charge: null,
       createdAt: now,
-      updatedAt: now,
-    };
+    });
     await repos.scheduledMessages.insert([row]);
     await wakeTimedSendAt(repos.jobs, setorId, effective);
     return row;

@@ -2,40 +2,27 @@ import { describe, expect, it } from '@jest/globals';
 import { DomainError, InvalidTransitionError } from '../shared/errors.js';
 import { given } from '../testing/index.js';
 import { appointmentDecider, type Appointment } from './appointment.js';
-import { scheduledMessageDecider, timedClientMessageId, type ScheduledMessage } from './scheduled-message.js';
+import { newTimedSend, scheduledMessageDecider, timedClientMessageId, type ScheduledMessage } from './scheduled-message.js';
 
 const t0 = new Date('2026-03-10T12:00:00.000Z');
 const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
 
 const row = (extra: Partial<ScheduledMessage> = {}): ScheduledMessage => ({
-  id: 'm1',
-  companyId: 'c1',
-  kind: 'message',
-  appointmentId: null,
-  offsetMinutes: null,
-  clientId: 'k1',
-  clientName: 'Ana',
-  phone: '+5511987654321',
-  setorId: 's1',
-  keyMode: 'live',
-  content: { text: 'Oi', mediaUrl: null, mediaType: null, mediaFilename: null },
-  sendAt: t0,
-  effectiveSendAt: t0,
-  respectSafeHours: true,
-  waitingReason: null,
-  status: 'scheduled',
-  attempts: 0,
-  claimedBy: null,
-  claimedAt: null,
-  sentAt: null,
-  messageId: null,
-  errorCode: null,
-  error: null,
-  skipReason: null,
-  cancelledAt: null,
-  charge: null,
-  createdAt: t0,
-  updatedAt: t0,
+  ...newTimedSend({
+    id: 'm1',
+    companyId: 'c1',
+    kind: 'message',
+    clientId: 'k1',
+    clientName: 'Ana',
+    phone: '+5511987654321',
+    setorId: 's1',
+    keyMode: 'live',
+    content: { text: 'Oi', mediaUrl: null, mediaType: null, mediaFilename: null },
+    sendAt: t0,
+    effectiveSendAt: t0,
+    respectSafeHours: true,
+    createdAt: t0,
+  }),
   ...extra,
 });
 const delays = [60_000, 300_000, 900_000];

@@ -4,7 +4,7 @@ import { SequentialIds } from '../../testing/deterministic.js';
 import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
 import { BusyTimeConflict } from '../scheduling-repositories.js';
 import type { Professional } from '../catalog.js';
-import type { ScheduledMessage } from '../scheduled-message.js';
+import { newTimedSend, type ScheduledMessage } from '../scheduled-message.js';
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
@@ -20,34 +20,21 @@ export function describeSchedulingRepositoriesContract(name: string, setup: () =
       await sut.repos.companies.insert(company);
       const setorId = id();
       const row = (extra: Partial<ScheduledMessage> = {}): ScheduledMessage => ({
-        id: id(),
-        companyId: company.id,
-        kind: 'message',
-        appointmentId: null,
-        offsetMinutes: null,
-        clientId: id(),
-        clientName: 'Ana',
-        phone: '+5511987654321',
-        setorId,
-        keyMode: 'live',
-        content: { text: 'Oi', mediaUrl: null, mediaType: null, mediaFilename: null },
-        sendAt: t0,
-        effectiveSendAt: t0,
-        respectSafeHours: true,
-        waitingReason: null,
-        status: 'scheduled',
-        attempts: 0,
-        claimedBy: null,
-        claimedAt: null,
-        sentAt: null,
-        messageId: null,
-        errorCode: null,
-        error: null,
-        skipReason: null,
-        cancelledAt: null,
-        charge: null,
-        createdAt: t0,
-        updatedAt: t0,
+        ...newTimedSend({
+          id: id(),
+          companyId: company.id,
+          kind: 'message',
+          clientId: id(),
+          clientName: 'Ana',
+          phone: '+5511987654321',
+          setorId,
+          keyMode: 'live',
+          content: { text: 'Oi', mediaUrl: null, mediaType: null, mediaFilename: null },
+          sendAt: t0,
+          effectiveSendAt: t0,
+          respectSafeHours: true,
+          createdAt: t0,
+        }),
         ...extra,
       });
       const professional = async (): Promise<Professional> => {
