@@ -9,11 +9,13 @@
 // Run alone: node --import ./scripts/ts-loader/register.mjs bench/tickets.bench.ts   (or BENCH_ONLY=tickets npm run bench)
 // Env: BENCH_TICKETS (1000000), BENCH_TICKET_CONTACTS (200000), BENCH_TICKETS_DEEP (rows before the deep page, 10000),
 //      BENCH_TICKETS_RATE (req/s, 200), BENCH_TICKETS_SECONDS (per measured run, 10), BENCH_TICKETS_ROUNDS (2),
+//      BENCH_TICKETS_WARMUP_SECONDS (per URL, 2),
 //      BENCH_INBOUND (messages per measured run, 5000), BENCH_INBOUND_CONNECTIONS (16), BENCH_INBOUND_RULES (50),
 //      BENCH_TICKETS_PLANS=1 (print the EXPLAIN ANALYZE of the list query for both pages), BENCH_SERVER=dist|source,
 //      BENCH_DATABASE_URL.
-// Smoke run (< 1 min): BENCH_TICKETS=20000 BENCH_TICKET_CONTACTS=5000 BENCH_TICKETS_DEEP=1000 BENCH_TICKETS_SECONDS=2 \
-//   BENCH_TICKETS_ROUNDS=1 BENCH_INBOUND=300 BENCH_SERVER=source node --import ./scripts/ts-loader/register.mjs bench/tickets.bench.ts
+// Smoke run (< 1 min on a quiet machine): BENCH_TICKETS=20000 BENCH_TICKET_CONTACTS=5000 BENCH_TICKETS_DEEP=1000 \
+//   BENCH_TICKETS_SECONDS=2 BENCH_TICKETS_ROUNDS=1 BENCH_TICKETS_WARMUP_SECONDS=1 BENCH_INBOUND=300 BENCH_INBOUND_RULES=10 \
+//   BENCH_SERVER=source node --import ./scripts/ts-loader/register.mjs bench/tickets.bench.ts
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -21,7 +23,7 @@ import autocannon from 'autocannon';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { kyselyRepositories, type Database } from '@carteiro/postgres';
-import { startService, type ChildServer, type ServerBuild } from './support/processes.js';
+import { cpuTimes, descendsFrom, startService, type ChildServer, type ServerBuild } from './support/processes.js';
 import { ADMIN_TOKEN, createTenant, startBenchDatabase, type Tenant } from './support/tenant.js';
 import { env, round } from './support/measure.js';
 import { inBatches, loadWithIndexesRebuilt } from './support/seed.js';
@@ -36,6 +38,8 @@ export interface RateFigures {
   medianMs: number;
   p99Ms: number;
   maxMs: number;
+  /** CPU time of the service process and PostgreSQL per request (ms): what the figure costs, whatever else runs on the machine. */
+  cpuMsPerRequest: number;
 }
 
 export interface TicketsBenchResult {
@@ -57,8 +61,8 @@ export interface TicketsBenchResult {
     distinct: number;
     connections: number;
     rules: number;
-    withRules: { perSecond: number; medianMs: number; p99Ms: number; tagged: number };
-    withoutRules: { perSecond: number; medianMs: number; p99Ms: number };
+    withRules: { perSecond: number; medianMs: number; p99Ms: number; cpuMsPerMessage: number; tagged: number };
+    withoutRules: { perSecond: number; medianMs: number; p99Ms: number; cpuMsPerMessage: number };
   };
 }
 
@@ -77,6 +81,16 @@ async function call<T>(baseUrl: string, method: string, route: string, auth: str
   return (JSON.parse(text) as { data: T }).data;
 }
 
+/** CPU seconds used by the service process and by this run's PostgreSQL (its processes descend from this one) between two readings. */
+function serverCpuSeconds(before: ReturnType<typeof cpuTimes>, after: ReturnType<typeof cpuTimes>, servicePid: number): number {
+  let used = 0;
+  for (const [pid, now] of after) {
+    if (pid !== servicePid && !(now.comm === 'postgres' && descendsFrom(after, pid, process.pid))) continue;
+    used += now.seconds - (before.get(pid)?.seconds ?? 0);
+  }
+  return used;
+}
+
 /** autocannon at a fixed overall rate; any non-2xx answer or error fails the run. */
 async function atRate(url: string, key: string, rate: number, seconds: number): Promise<autocannon.Result> {
   const result = await autocannon({ url, headers: { authorization: `Bearer ${key}` }, connections: 10, overallRate: rate, duration: seconds, pipelining: 1 });
@@ -86,7 +100,7 @@ async function atRate(url: string, key: string, rate: number, seconds: number): 
   return result;
 }
 
-function combine(results: autocannon.Result[]): RateFigures {
+function combine(results: autocannon.Result[], cpuSeconds: number): RateFigures {
   const requests = results.reduce((n, r) => n + r['2xx'], 0);
   const seconds = results.reduce((n, r) => n + r.duration, 0);
   // Several rounds: the worst round's percentiles, so that no bad round is averaged away.
@@ -96,6 +110,7 @@ function combine(results: autocannon.Result[]): RateFigures {
     medianMs: Math.max(...results.map((r) => r.latency.p50)),
     p99Ms: Math.max(...results.map((r) => r.latency.p99)),
     maxMs: Math.max(...results.map((r) => r.latency.max)),
+    cpuMsPerRequest: round((cpuSeconds * 1000) / Math.max(1, requests), 2),
   };
 }
 
@@ -219,13 +234,14 @@ async function createRules(baseUrl: string, tenant: Tenant, count: number): Prom
  * `messages` inbound messages through the simulator route with `connections` in flight: every fifth comes from a number
  * that wrote before (it joins that contact's active ticket), the others from new numbers. Numbers are drawn from `base`.
  */
-async function inbound(baseUrl: string, setorId: string, base: number, messages: number, connections: number) {
+async function inbound(baseUrl: string, servicePid: number, setorId: string, base: number, messages: number, connections: number) {
   let sent = 0;
   const distinct = new Set<number>();
   const texts = Array.from({ length: 64 }, (_, i) => {
     const parts = Array.from({ length: 2 + (i % 9) }, (_, j) => ((i + j) % 3 === 0 ? WORDS[(i * 7 + j) % WORDS.length]! : FIRST[(i + j) % FIRST.length]!));
     return `Olá, ${parts.join(' ')} número ${i}?`;
   });
+  const before = cpuTimes();
   const result = await autocannon({
     url: baseUrl,
     connections,
@@ -251,7 +267,8 @@ async function inbound(baseUrl: string, setorId: string, base: number, messages:
   if (result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
     throw new Error(`inbound: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
-  return { result, distinct: distinct.size, perSecond: Math.round(result['2xx'] / result.duration) };
+  const cpuMsPerMessage = round((serverCpuSeconds(before, cpuTimes(), servicePid) * 1000) / Math.max(1, result['2xx']), 2);
+  return { result, distinct: distinct.size, perSecond: Math.round(result['2xx'] / result.duration), cpuMsPerMessage };
 }
 
 export async function runTicketsBench(log: (line: string) => void = console.log, build: ServerBuild = 'dist'): Promise<TicketsBenchResult> {
@@ -261,6 +278,7 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
   const rate = env('BENCH_TICKETS_RATE', 200);
   const seconds = env('BENCH_TICKETS_SECONDS', 10);
   const rounds = env('BENCH_TICKETS_ROUNDS', 2);
+  const warmupSeconds = env('BENCH_TICKETS_WARMUP_SECONDS', 2);
   const messages = env('BENCH_INBOUND', 5_000);
   const connections = env('BENCH_INBOUND_CONNECTIONS', 16);
   const ruleCount = env('BENCH_INBOUND_RULES', 50);
@@ -308,20 +326,26 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
       firstPage: `${base}/v1/tickets`,
       deepPage: `${base}/v1/tickets?cursor=${encodeURIComponent(cursor)}`,
     };
-    log(`warm-up: 2 s each at ${rate} req/s`);
-    for (const url of Object.values(urls)) await atRate(url, tenant.key, rate, 2);
+    log(`warm-up: ${warmupSeconds} s each at ${rate} req/s`);
+    for (const url of Object.values(urls)) await atRate(url, tenant.key, rate, warmupSeconds);
     const runs: Record<keyof typeof urls, autocannon.Result[]> = { me: [], firstPage: [], deepPage: [] };
+    const cpu: Record<keyof typeof urls, number> = { me: 0, firstPage: 0, deepPage: 0 };
+    const pid = service.pid;
     for (let r = 0; r < rounds; r += 1) {
       // Alternating: the baseline and both pages see the same background load of a shared machine.
-      for (const name of Object.keys(urls) as (keyof typeof urls)[]) runs[name].push(await atRate(urls[name], tenant.key, rate, seconds));
+      for (const name of Object.keys(urls) as (keyof typeof urls)[]) {
+        const before = cpuTimes();
+        runs[name].push(await atRate(urls[name], tenant.key, rate, seconds));
+        cpu[name] += serverCpuSeconds(before, cpuTimes(), pid);
+      }
       log(`round ${r + 1}: p99 /v1/me ${runs.me.at(-1)!.latency.p99} ms, first page ${runs.firstPage.at(-1)!.latency.p99} ms, deep page ${runs.deepPage.at(-1)!.latency.p99} ms`);
     }
-    const me = combine(runs.me);
-    const firstPage = combine(runs.firstPage);
-    const deepPage = combine(runs.deepPage);
-    log(`GET /v1/me at ${rate}/s: median ${me.medianMs} ms, p99 ${me.p99Ms} ms`);
-    log(`GET /v1/tickets first page at ${rate}/s: median ${firstPage.medianMs} ms, p99 ${firstPage.p99Ms} ms`);
-    log(`GET /v1/tickets deep page at ${rate}/s: median ${deepPage.medianMs} ms, p99 ${deepPage.p99Ms} ms`);
+    const me = combine(runs.me, cpu.me);
+    const firstPage = combine(runs.firstPage, cpu.firstPage);
+    const deepPage = combine(runs.deepPage, cpu.deepPage);
+    for (const [label, f] of [['GET /v1/me', me], ['GET /v1/tickets first page', firstPage], ['GET /v1/tickets deep page', deepPage]] as const) {
+      log(`${label} at ${rate}/s: ${f.perSecond} req/s served, median ${f.medianMs} ms, p99 ${f.p99Ms} ms; CPU (service + PostgreSQL) ${f.cpuMsPerRequest} ms a request`);
+    }
 
     // 2. Inbound: one company without rules, one with them (two fresh tenants of the same service and database).
     const plain = await createTenant(base, database.db, 1);
@@ -329,10 +353,10 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
     await createRules(base, ruled, ruleCount);
     log(`inbound: ${messages} messages per run, ${connections} in flight, ${ruleCount} rules in the second company`);
     const warm = Math.min(200, messages);
-    const warmPlain = await inbound(base, plain.setorIds[0]!, 0, warm, connections);
-    const warmRuled = await inbound(base, ruled.setorIds[0]!, 0, warm, connections);
-    const without = await inbound(base, plain.setorIds[0]!, 1_000_000, messages, connections);
-    const withRules = await inbound(base, ruled.setorIds[0]!, 1_000_000, messages, connections);
+    const warmPlain = await inbound(base, service.pid, plain.setorIds[0]!, 0, warm, connections);
+    const warmRuled = await inbound(base, service.pid, ruled.setorIds[0]!, 0, warm, connections);
+    const without = await inbound(base, service.pid, plain.setorIds[0]!, 1_000_000, messages, connections);
+    const withRules = await inbound(base, service.pid, ruled.setorIds[0]!, 1_000_000, messages, connections);
     // Shape: every message stored once, one active ticket per number, the rules did tag.
     const counts = async (companyId: string) => {
       const { rows } = await sql<{ messages: string; tickets: string; contacts: string; tagged: string }>`
@@ -354,7 +378,7 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
     }
     const tagged = (await counts(ruled.companyId)).tagged;
     if (ruleCount > 0 && tagged === 0) throw new Error('inbound with rules: nothing was tagged');
-    log(`inbound without rules: ${without.perSecond} messages/s (p99 ${without.result.latency.p99} ms); with ${ruleCount} rules: ${withRules.perSecond} messages/s (p99 ${withRules.result.latency.p99} ms), ${tagged} tags put`);
+    log(`inbound without rules: ${without.perSecond} messages/s (p99 ${without.result.latency.p99} ms, CPU ${without.cpuMsPerMessage} ms a message); with ${ruleCount} rules: ${withRules.perSecond} messages/s (p99 ${withRules.result.latency.p99} ms, CPU ${withRules.cpuMsPerMessage} ms a message), ${tagged} tags put`);
 
     return {
       tickets: total,
@@ -374,8 +398,8 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
         distinct: withRules.distinct,
         connections,
         rules: ruleCount,
-        withRules: { perSecond: withRules.perSecond, medianMs: withRules.result.latency.p50, p99Ms: withRules.result.latency.p99, tagged },
-        withoutRules: { perSecond: without.perSecond, medianMs: without.result.latency.p50, p99Ms: without.result.latency.p99 },
+        withRules: { perSecond: withRules.perSecond, medianMs: withRules.result.latency.p50, p99Ms: withRules.result.latency.p99, cpuMsPerMessage: withRules.cpuMsPerMessage, tagged },
+        withoutRules: { perSecond: without.perSecond, medianMs: without.result.latency.p50, p99Ms: without.result.latency.p99, cpuMsPerMessage: without.cpuMsPerMessage },
       },
     };
   } finally {
@@ -421,8 +445,8 @@ export function ticketsSection(r: TicketsBenchResult | undefined, error?: string
   const L = ['## Tickets', ''];
   L.push(
     '`bench/tickets.bench.ts` (`runTicketsBench()`; env `BENCH_TICKETS` 1000000, `BENCH_TICKET_CONTACTS` 200000, `BENCH_TICKETS_DEEP` 10000,',
-    '`BENCH_TICKETS_RATE` 200, `BENCH_TICKETS_SECONDS` 10, `BENCH_TICKETS_ROUNDS` 2, `BENCH_INBOUND` 5000, `BENCH_INBOUND_CONNECTIONS` 16,',
-    '`BENCH_INBOUND_RULES` 50). One embedded PostgreSQL; the real service (`ROLE=api`) in a child process, loaded by autocannon.',
+    '`BENCH_TICKETS_RATE` 200, `BENCH_TICKETS_SECONDS` 10, `BENCH_TICKETS_ROUNDS` 2, `BENCH_TICKETS_WARMUP_SECONDS` 2, `BENCH_INBOUND` 5000,',
+    '`BENCH_INBOUND_CONNECTIONS` 16, `BENCH_INBOUND_RULES` 50). One embedded PostgreSQL; the real service (`ROLE=api`) in a child process, loaded by autocannon.',
     '',
     '- **List**: one company with the tickets and contacts seeded by `generate_series` into `contacts`, `conversations` and',
     "  `tickets` (a conversation per contact; a contact's last ticket active for half the contacts — open, pending or",
@@ -437,6 +461,7 @@ export function ticketsSection(r: TicketsBenchResult | undefined, error?: string
     '  earlier (it joins its active ticket), texts of 3-10 words. Once in a company with 50 enabled tag rules (contains,',
     '  starts_with, equals and regex; contact and conversation scopes), once in a company without rules (the baseline).',
     '  The run fails unless every message was stored once and each number has one active ticket.',
+    '- **Baselines**: `GET /v1/me` (the list figures), the company without rules (the inbound figure); both in the same run.',
     '',
   );
   if (!r) return [...L, `Did not run: ${error ?? 'skipped'}`, ''];
@@ -447,11 +472,12 @@ export function ticketsSection(r: TicketsBenchResult | undefined, error?: string
     ['GET /v1/tickets, first page', r.firstPage],
     [`GET /v1/tickets, page after ${r.deepRows.toLocaleString('en-US')} rows`, r.deepPage],
   ] as const) {
-    L.push(`| ${label} at ${r.rate} req/s: median / p99 / max | ${f.medianMs} ms / ${f.p99Ms} ms / ${f.maxMs} ms (${f.requests.toLocaleString('en-US')} requests, ${f.perSecond} req/s) |`);
+    L.push(`| ${label} at ${r.rate} req/s: median / p99 / max | ${f.medianMs} ms / ${f.p99Ms} ms / ${f.maxMs} ms (${f.requests.toLocaleString('en-US')} requests, ${f.perSecond} req/s served; CPU ${f.cpuMsPerRequest} ms a request) |`);
   }
   L.push(`| the list statement alone (EXPLAIN ANALYZE): first page / deep page | ${r.planMs.first} ms / ${r.planMs.deep} ms |`);
-  L.push(`| inbound without rules | ${r.inbound.withoutRules.perSecond.toLocaleString('en-US')} messages/s, median ${r.inbound.withoutRules.medianMs} ms, p99 ${r.inbound.withoutRules.p99Ms} ms |`);
-  L.push(`| inbound with ${r.inbound.rules} rules | ${r.inbound.withRules.perSecond.toLocaleString('en-US')} messages/s, median ${r.inbound.withRules.medianMs} ms, p99 ${r.inbound.withRules.p99Ms} ms (${r.inbound.withRules.tagged.toLocaleString('en-US')} tags put) |`);
+  L.push(`| inbound without rules | ${r.inbound.withoutRules.perSecond.toLocaleString('en-US')} messages/s, median ${r.inbound.withoutRules.medianMs} ms, p99 ${r.inbound.withoutRules.p99Ms} ms; CPU ${r.inbound.withoutRules.cpuMsPerMessage} ms a message |`);
+  L.push(`| inbound with ${r.inbound.rules} rules | ${r.inbound.withRules.perSecond.toLocaleString('en-US')} messages/s, median ${r.inbound.withRules.medianMs} ms, p99 ${r.inbound.withRules.p99Ms} ms; CPU ${r.inbound.withRules.cpuMsPerMessage} ms a message (${r.inbound.withRules.tagged.toLocaleString('en-US')} tags put) |`);
+  L.push('', 'CPU is that of the service process and of PostgreSQL (from /proc), per request: it does not grow with other users of the machine.');
   L.push('');
   return L;
 }

@@ -156,7 +156,7 @@ export function cpuShares(before: ReturnType<typeof cpuTimes>, after: ReturnType
   return shares;
 }
 
-function descendsFrom(table: ReturnType<typeof cpuTimes>, pid: number, ancestor: number): boolean {
+export function descendsFrom(table: ReturnType<typeof cpuTimes>, pid: number, ancestor: number): boolean {
   for (let at = table.get(pid), hops = 0; at && hops < 10; at = table.get(at.ppid), hops += 1) {
     if (at.ppid === ancestor) return true;
   }
