@@ -140,7 +140,8 @@ export async function queueClosingSends(repos: Repositories<ClosingRepositories>
 /**
  * Queues the box's `csat_thanks` after a recorded rating reply, inside that transaction (for the
  * inbound rating-reply code): a pending timeline message, a {@link TicketSend} and its job, sent once
- * by the worker like the closing message. Nothing when the box has no thanks text. Answers the send id.
+ * by the worker like the closing message, in the key mode of the ticket's rating request (default
+ * `keyMode`, else live). Nothing when the box has no thanks text. Answers the send id.
  */
 export async function queueCsatThanks(
   repos: Repositories<ClosingRepositories>,
@@ -153,7 +154,8 @@ export async function queueCsatThanks(
   if (!setor || !contact || !thanks?.trim()) return null;
   const instance = await repos.channelInstances.findBySetor(setor.id);
   const agentName = ticket.rating.agentId ? ((await repos.agents.findById(ticket.companyId, ticket.rating.agentId))?.name ?? null) : null;
-  const keyMode = input.keyMode ?? 'live';
+  // The thanks goes as the rating request went: a test key's request reached the simulator, uncharged.
+  const keyMode = input.keyMode ?? (await repos.ticketSends.listByTicket(ticket.companyId, ticket.id)).find((s) => s.kind === 'rating_request')?.keyMode ?? 'live';
   const send = newTicketSend({ id: ids.newId(), companyId: ticket.companyId, ticketId: ticket.id, setorId: setor.id, kind: 'csat_thanks', keyMode }, at);
   const text = closingText(thanks, { contact, ticket, agentName });
   await repos.messages.insert(automaticMessage(send.id, ticket, setor, contact, instance?.phoneNumber ?? null, keyMode, { type: 'text', text }, at));

@@ -3,6 +3,7 @@ import { FakeChannelGateway } from '../channel/testing/index.js';
 import type { SendRequest, SendResult } from '../channel/index.js';
 import type { Company, CompanySettingsInput } from '../companies/index.js';
 import { createAgent } from '../agents/index.js';
+import { createQuickReply } from '../quick-replies/index.js';
 import { MessagingWorld } from '../messages/testing/messaging-world.js';
 import { SendMessage } from '../messages/index.js';
 import type { Setor, SetorInboxSettings } from '../setores/index.js';
@@ -297,6 +298,20 @@ describe('csat thanks', () => {
     expect(await w.runJobs()).toEqual(['sent']);
     expect(w.gateway.sent[0]!.content).toEqual({ kind: 'text', text: 'Valeu, Ana!' });
 
+    // The thanks goes in the key mode of the rating request: a test key's close keeps it in the simulator, uncharged.
+    const w3 = new TicketWorld();
+    const t3 = await w3.setup({ modality: 'avulso', avulsoBalance: 5 }, { inbox: { csatEnabled: true, csatThanks: 'Obrigado!' } });
+    await w3.uow.transaction(async (repos) => {
+      const t = (await repos.tickets.lockById(t3.company.id, t3.ticket.id))!;
+      const closed = transition(ticketDecider, t, { type: 'changeStatus', at: w3.clock.now(), to: 'closed' }).state!;
+      const { ticket: next } = await queueClosingSends(repos, { ticket: closed, keyMode: 'test', options: {}, at: w3.clock.now(), ids: w3.ids });
+      await repos.tickets.save({ ...next, version: t.version + 1 }, t.version);
+      await queueCsatThanks(repos, { ticket: next, at: w3.clock.now(), ids: w3.ids });
+    });
+    expect(await w3.runJobs()).toEqual(['sent', 'sent']);
+    expect(w3.gateway.sent.map((r) => r.mode)).toEqual(['test', 'test']);
+    expect(await w3.balance(t3.company)).toBe(5);
+
     const w2 = new TicketWorld();
     const t2 = await w2.setup({}, {});
     expect(await w2.uow.transaction((repos) => queueCsatThanks(repos, { ticket: t2.ticket, at: w2.clock.now(), ids: w2.ids }))).toBeNull();
@@ -391,6 +406,25 @@ describe('replies and notes', () => {
     expect(await w.balance(company)).toBe(5);
     await expect(w.replies.execute({ companyId: company.id, keyMode: 'live', ticketId: ticket.id, message: { text: 'oi' }, actorUserId: w.ids.newId() })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     await expect(w.replies.execute({ companyId: company.id, keyMode: 'live', ticketId: ticket.id, message: { text: 'oi' }, quickReplyId: w.ids.newId() })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
+  it('quick_reply_id fills text, media and placeholders; another box quick reply is 404', async () => {
+    const w = new TicketWorld();
+    const { company, ticket, agent, setor } = await w.setup({}, {});
+    const reply = createQuickReply(w.ids.newId(), company.id, w.clock.now(), {
+      shortcut: 'ola',
+      title: 'Olá',
+      text: 'Olá {{primeiro_nome}}, sou {{atendente}} (protocolo {{protocolo}}).',
+      mediaUrl: 'https://example.com/catalogo.pdf',
+      mediaType: 'document',
+    });
+    await w.repos.quickReplies.insertUnique(reply);
+    const { outcome } = await w.replies.execute({ companyId: company.id, keyMode: 'live', ticketId: ticket.id, message: {}, quickReplyId: reply.id, actorUserId: agent.id });
+    expect(outcome.message.content).toEqual({ type: 'media', media: { mediaType: 'document', url: 'https://example.com/catalogo.pdf' }, text: 'Olá Ana, sou Carla Souza (protocolo 42).' });
+    const elsewhere = createQuickReply(w.ids.newId(), company.id, w.clock.now(), { shortcut: 'x', title: 'X', text: 'x', setorId: w.ids.newId() });
+    await w.repos.quickReplies.insertUnique(elsewhere);
+    await expect(w.replies.execute({ companyId: company.id, keyMode: 'live', ticketId: ticket.id, message: {}, quickReplyId: elsewhere.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(setor.id).toBe(ticket.setorId);
   });
 
   it('an official box with the window closed answers 422 WINDOW_EXPIRED before charging', async () => {
