@@ -125,6 +125,11 @@ export interface InboundThreads {
   ratingReply(repos: Repositories, message: InboundThreadMessage): Promise<InboundRatingOutcome | null>;
   /** Step 4: join the active ticket (a snoozed one opens), reopen one closed within the reopen window, or open one. */
   join(repos: Repositories, message: InboundThreadMessage, contactAssistantActive: boolean): Promise<InboundJoinOutcome>;
+  /**
+   * After step 4's events are recorded: team auto-assignment of a ticket the message opened or reopened
+   * (records `conversation.assigned` itself when it assigns).
+   */
+  assign(repos: Repositories, companyId: string, ticketId: string, at: Date): Promise<void>;
   /** Step 5, conversation-scope rules: links the tags to the ticket; answers those newly linked. */
   tag(repos: Repositories, companyId: string, ticketId: string, tagIds: readonly string[], at: Date): Promise<string[]>;
 }
@@ -307,6 +312,11 @@ export class ReceiveInboundMessage {
           const joined = await this.threads.join(repos, threadMessage, assistantActive(contact, now));
           ticket = joined.ticket;
           events.push(...joined.events);
+          if (ticket.created || ticket.reopened) {
+            // The contact and the ticket first, then its assignment (conversation.assigned).
+            await repos.events.record(events.splice(0));
+            await this.threads.assign(repos, setor.companyId, ticket.id, now);
+          }
         }
         // (5) Tag rules read inbound text only (text, caption, option title): never outbound, notes or ratings.
         const ruleText = checked.text ?? '';

@@ -5,6 +5,8 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import type { InboundJoinOutcome, InboundRatingOutcome, InboundThreadMessage, InboundThreads } from '../messages/index.js';
 import { ticketDecider, type Ticket, type TicketEvent, type TicketLastMessage } from './ticket.js';
+import { autoAssign, type AssignmentRepositories } from './ticket-assignment.js';
+import { ticketOutbox } from './ticket-events.js';
 import { TicketActiveError } from './ticket-errors.js';
 import type { TicketRepositories } from './ticket-repository.js';
 import type { ClosingRepositories } from './ticket-closing.js';
@@ -32,53 +34,6 @@ export interface InboundTicketResult {
 
 const MINUTE_MS = 60_000;
 
-/** `conversation.created` of a new ticket (conversations.md §8: kept fields, plus the ticket's). */
-export function ticketCreatedEvent(ticket: Ticket, ids: IdGenerator, at: Date): DomainEvent {
-  return {
-    id: ids.newId(),
-    event: 'conversation.created',
-    companyId: ticket.companyId,
-    setorId: ticket.setorId,
-    occurredAt: at,
-    data: {
-      conversationId: ticket.conversationId,
-      contactId: ticket.contactId,
-      setorId: ticket.setorId,
-      ticketId: ticket.id,
-      number: ticket.number,
-      status: ticket.status,
-      source: ticket.source,
-    },
-    actor: systemActor,
-  };
-}
-
-/** `conversation.status_changed` for each status move among the decider's events. */
-export function statusChangedEvents(ticket: Ticket, events: readonly TicketEvent[], ids: IdGenerator): DomainEvent[] {
-  return events.flatMap((e) =>
-    e.type === 'statusChanged' && e.from !== e.to
-      ? [
-          {
-            id: ids.newId(),
-            event: 'conversation.status_changed' as DomainEvent['event'],
-            companyId: ticket.companyId,
-            setorId: ticket.setorId,
-            occurredAt: e.at,
-            data: {
-              conversationId: ticket.conversationId,
-              ticketId: ticket.id,
-              from: e.from,
-              to: e.to,
-              snoozedUntil: e.snoozedUntil?.toISOString() ?? null,
-              reason: e.reason,
-            },
-            actor: systemActor,
-          },
-        ]
-      : [],
-  );
-}
-
 /** Applies `contactWrote` (and, for a closed ticket, the reopening before it) and saves the ticket. */
 async function write(repos: Repositories<TicketRepositories>, ids: IdGenerator, ticket: Ticket, input: InboundTicketInput, reopen: boolean) {
   let state: Ticket = ticket;
@@ -93,7 +48,7 @@ async function write(repos: Repositories<TicketRepositories>, ids: IdGenerator, 
   events.push(...wrote.events);
   const next: Ticket = { ...state, version: ticket.version + 1 };
   const saved = await repos.tickets.save(next, ticket.version);
-  return { saved, ticket: next, events: statusChangedEvents(next, events, ids) };
+  return { saved, ticket: next, events: ticketOutbox(next, events, ids, systemActor) };
 }
 
 /**
@@ -102,7 +57,7 @@ async function write(repos: Repositories<TicketRepositories>, ids: IdGenerator, 
  * closed within the setor's `reopen_window_minutes` (it keeps its agent and team), else open one —
  * `pending` when the setor's assistant is on and the contact's AI active, else `open`; team: the
  * setor's `default_team_id`; number: the company's next. Opening a ticket emits
- * `conversation.created` only; moves emit `conversation.status_changed`. A ticket another writer
+ * `conversation.created` only; moves emit `conversation.status_changed` (T1's `ticketOutbox`). A ticket another writer
  * opened meanwhile (the unique index of active tickets refuses the insert, or a reopen) is re-read
  * and joined.
  */
@@ -128,7 +83,7 @@ export async function joinInboundTicket(repos: Repositories<TicketRepositories>,
     }
     const number = await repos.tickets.nextNumber(input.companyId);
     const status = settings.assistantEnabled && input.contactAssistantActive ? 'pending' : 'open';
-    const { state } = transition(ticketDecider, null, {
+    const { state, events } = transition(ticketDecider, null, {
       type: 'open',
       at: input.at,
       ticket: {
@@ -145,7 +100,7 @@ export async function joinInboundTicket(repos: Repositories<TicketRepositories>,
       },
     });
     const ticket = state!;
-    if (await repos.tickets.insert(ticket)) return { ticket, created: true, reopened: false, events: [ticketCreatedEvent(ticket, ids, input.at)] };
+    if (await repos.tickets.insert(ticket)) return { ticket, created: true, reopened: false, events: ticketOutbox(ticket, events, ids, systemActor) };
     // Another writer's ticket won the unique index of active tickets: join it.
   }
   throw new TicketActiveError(null);
@@ -153,8 +108,8 @@ export async function joinInboundTicket(repos: Repositories<TicketRepositories>,
 
 /**
  * The tickets area's side of inbound messages (the messages area's `InboundThreads`): the
- * advisory lock on setor and phone key, rating replies, and the ticket join. Conversation-scope
- * tag rules tag the ticket.
+ * advisory lock on setor and phone key, rating replies, the ticket join, team auto-assignment of
+ * the ticket it opened or reopened, and conversation-scope tag rules tagging the ticket.
  */
 export class TicketInboundThreads implements InboundThreads {
   constructor(private readonly ids: IdGenerator) {}
@@ -187,6 +142,13 @@ export class TicketInboundThreads implements InboundThreads {
       ticket: { id: result.ticket.id, number: result.ticket.number, status: result.ticket.status, created: result.created, reopened: result.reopened },
       events: result.events,
     };
+  }
+
+  async assign(repos: Repositories, companyId: string, ticketId: string, at: Date): Promise<void> {
+    const tx = repos as Repositories<AssignmentRepositories>;
+    const ticket = await tx.tickets.lockById(companyId, ticketId);
+    // An open ticket of an auto-assign team without agent goes to a free member (it records conversation.assigned).
+    if (ticket) await autoAssign(tx, ticket, at, this.ids);
   }
 
   async tag(repos: Repositories, companyId: string, ticketId: string, tagIds: readonly string[], at: Date): Promise<string[]> {

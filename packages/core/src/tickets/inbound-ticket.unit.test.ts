@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { MessagingWorld } from '../messages/testing/messaging-world.js';
 import { ReceiveInboundMessage } from '../messages/index.js';
 import { withInboxSettings, type Setor } from '../setores/index.js';
+import { createAgent } from '../agents/index.js';
 import { transition } from '../shared/decider.js';
 import { TicketInboundThreads } from './inbound-ticket.js';
 import { ticketDecider } from './ticket.js';
@@ -48,6 +49,20 @@ describe('inbound messages and tickets', () => {
       ['inbound', 'received', first.ticket!.id],
       ['inbound', 'received', first.ticket!.id],
     ]);
+  });
+
+  it('a ticket opened for the box default team goes to a free member when the team auto-assigns (conversation.assigned, by auto)', async () => {
+    const { world, company, setor, inbound } = await setup();
+    const team = await world.team(company, [setor]);
+    await world.repos.teams.update({ ...team, autoAssign: true });
+    const agent = createAgent(world.ids.newId(), company.id, world.clock.now(), { name: 'Ana', email: 'ana@example.com', status: 'available' });
+    await world.repos.agents.insertUnique(agent);
+    await world.repos.agents.setTeamMembers(company.id, team.id, [agent.id], world.clock.now());
+    await world.repos.setores.update(withInboxSettings(setor, { defaultTeamId: team.id }, world.clock.now()));
+    const first = await inbound('Oi');
+    expect(await world.repos.tickets.findById(company.id, first.ticket!.id)).toMatchObject({ teamId: team.id, agentId: agent.id, status: 'open' });
+    expect(world.uow.store.events.map((e) => e.event)).toEqual(['contact.created', 'conversation.created', 'conversation.assigned', 'message.received']);
+    expect(world.events('conversation.assigned')[0]!.data).toMatchObject({ ticketId: first.ticket!.id, agentId: agent.id, teamId: team.id, by: 'auto' });
   });
 
   it('a new ticket is pending when the box has the assistant and the contact AI is on', async () => {
