@@ -112,6 +112,16 @@ describe('ticket timeline, replies, notes and ratings over HTTP', () => {
     expect(timeline.body.data.items[0]).toMatchObject({ status: 'failed', error_code: 'TEMP_SERVER_ERROR' });
   });
 
+  it('a box without a connected instance answers 404 and charges nothing', async () => {
+    const t = await ticketTenant(api, { company: { modality: 'avulso', avulso_balance: 10 } });
+    const { ticket } = await t.openTicket();
+    await api.database.db.updateTable('channel_instances').set({ status: 'disconnected' }).where('setor_id', '=', t.setor.id).execute();
+    const before = await balanceOf(t.company.id);
+    const res = await request(api.app).post(`/v1/tickets/${ticket.id}/messages`).set(t.auth).send({ message: { text: 'oi' } });
+    expect(res.status).toBe(404);
+    expect(await balanceOf(t.company.id)).toBe(before);
+  });
+
   it('an Idempotency-Key repeats the first answer and sends once', async () => {
     const t = await ticketTenant(api, { company: { modality: 'avulso', avulso_balance: 10 } });
     const { ticket, phone } = await t.openTicket();
