@@ -377,6 +377,7 @@ describe('tickets: tags, links and handoff', () => {
     const foreign = await request(api.app).post('/v1/crm/opportunities').set(other.auth).send({ title: 'Outro', phone: '+5511955554444' });
     expect((await request(api.app).post(`/v1/tickets/${ticket.id}/links`).set(t.auth).send({ type: 'crm_opportunity', id: foreign.body.data.id })).status).toBe(404);
     const unlink = () => request(api.app).delete(`/v1/tickets/${ticket.id}/links/crm_opportunity/${opp.body.data.id}`).set(t.auth);
+    expect((await request(api.app).delete(`/v1/tickets/${ticket.id}/links/contract/${opp.body.data.id}`).set(t.auth)).status).toBe(404);
     expect((await unlink()).status).toBe(200);
     expect((await unlink()).status).toBe(404);
   });

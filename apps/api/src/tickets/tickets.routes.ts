@@ -1,5 +1,6 @@
 import {
   ManageTickets,
+  NotFoundError,
   OpenTicket,
   ReadTickets,
   TicketPriorities,
@@ -535,13 +536,14 @@ export const ticketsRoutes = [
     tag: 'Tickets',
     params: {
       ...ticketId,
-      type: { schema: { type: 'string', enum: ['crm_opportunity'] }, description: 'The kind of record.' },
+      type: { schema: { type: 'string', minLength: 1, maxLength: 50 }, description: 'The kind of record: `crm_opportunity` (another kind is never linked: 404).' },
       targetId: idParam('linked record', 'Link'),
     },
     headers: writeHeaders,
     response: { status: 200, description: 'Unlinked.', data: s.object({ type: s.string(), id: s.uuid(), removed: s.boolean() }) },
     errors: ['NOT_FOUND', ...writeErrors],
     async handler({ params, headers, principal, use }) {
+      if (params.type !== 'crm_opportunity') throw new NotFoundError('Link', { type: params.type });
       await use(ManageTickets).unlink(writeContext(principal.company.id, headers), params.id, 'crm_opportunity', params.targetId);
       return { type: params.type, id: params.targetId, removed: true };
     },
