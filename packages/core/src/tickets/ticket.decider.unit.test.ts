@@ -185,6 +185,13 @@ describe('ticketDecider: assignment, priority and handoff', () => {
         { type: 'prioritySet', at: now, priority: 'high', previous: null },
       ]);
     given(ticketDecider, base()).when({ type: 'handoff', at: now, summary: 's' }).thenState({ status: 'open', handoff: { summary: 's', at: now } });
+    // To the queue (no assignee before or after): still an assignment event saying so.
+    given(ticketDecider, base())
+      .when({ type: 'handoff', at: now, summary: 's' })
+      .then([
+        { type: 'handoffRecorded', at: now, summary: 's' },
+        { type: 'assigned', at: now, agentId: null, teamId: null, previousAgentId: null, previousTeamId: null, by: 'handoff' },
+      ]);
     given(ticketDecider, base({ status: 'closed', closedAt: now })).when({ type: 'handoff', at: now, summary: 's' }).thenThrows(InvalidTransitionError);
   });
 });

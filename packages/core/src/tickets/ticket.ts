@@ -216,6 +216,7 @@ const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === 
  * A ticket's life (conversations.md §1): opened pending or open; moved by PATCH between pending,
  * open and snoozed, closed from any of them, reopened within 7 days; snoozed ones woken by time or
  * by the contact writing; assigned (an agent opens a pending ticket); handed off; rated.
+ * A handoff always records an assignment event (`by: handoff`), even to the same holder or the queue.
  * A move to the current status changes nothing (`[]`); a move the table lacks is 409
  * INVALID_TRANSITION `{ status, allowed }`; writes that need an active ticket refuse a closed one
  * with 409 TICKET_CLOSED (handoff: INVALID_TRANSITION, as the contract says).
@@ -286,9 +287,8 @@ export const ticketDecider: Decider<Ticket | null, TicketCommand, TicketEvent> =
         events.push({ type: 'handoffRecorded', at, summary: command.summary });
         const agentId = command.agentId === undefined ? ticket.agentId : command.agentId;
         const teamId = command.teamId === undefined ? ticket.teamId : command.teamId;
-        if (agentId !== ticket.agentId || teamId !== ticket.teamId) {
-          events.push({ type: 'assigned', at, agentId, teamId, previousAgentId: ticket.agentId, previousTeamId: ticket.teamId, by: 'handoff' });
-        }
+        // Always: a handoff is news for whoever follows assignments, even to the same holder or the queue.
+        events.push({ type: 'assigned', at, agentId, teamId, previousAgentId: ticket.agentId, previousTeamId: ticket.teamId, by: 'handoff' });
         if (command.priority !== undefined && command.priority !== ticket.priority) {
           events.push({ type: 'prioritySet', at, priority: command.priority, previous: ticket.priority });
         }
