@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ContainerModule } from 'inversify';
+import { sql } from 'kysely';
 import { ChannelGateway, Clock, DeliverTicketSend, HandleSenderFailure, IdGenerator, UnitOfWork, type SendRequest } from '@carteiro/core';
 import type { ServiceUnitOfWork } from '@carteiro/postgres';
 import { createTestApi, type TestApi } from '../../../api/src/testing/test-api.js';
@@ -82,6 +83,10 @@ describe('closing messages and rating requests sent by the worker exactly once',
     ]);
     const detail = await t.uow.transaction((repos) => repos.tickets.findById(t.company.id, ticket.id));
     expect(detail?.rating).toMatchObject({ status: 'requested', agentId: t.agent.id });
+    // Its expiry is one job 24 hours after the request, not a poll.
+    const expiry = await sql<{ start_after: Date }>`SELECT start_after FROM pgboss.job WHERE name = 'ticket-rating-expiry' AND data->>'ticketId' = ${ticket.id}`.execute(api.database.db);
+    expect(expiry.rows).toHaveLength(1);
+    expect(new Date(expiry.rows[0]!.start_after).getTime()).toBe(detail!.rating.requestedAt!.getTime() + 24 * 3_600_000);
     await successor.close();
   }, 90_000);
 
