@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark of the service in one run on one machine, then docs/benchmarks.md
 // written from the figures of that run. Missed targets are reported as misses; the exit code is
 // non-zero only when a benchmark could not run.
-// Env: BENCH_ONLY=campaigns,webhooks,http,memory,contacts,scheduling,leads,growth,tickets (a subset; the document is then not written unless
+// Env: BENCH_ONLY=campaigns,webhooks,http,memory,contacts,scheduling,leads,platform,growth,tickets (a subset; the document is then not written unless
 //      BENCH_WRITE_DOC=1), BENCH_SERVER=dist|source, and each benchmark's own knobs.
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
@@ -19,10 +19,11 @@ import { leadsRows, leadsSection, runLeadsBench, type LeadsBenchResult } from '.
 import { runSchedulingBench, schedulingRows, schedulingSection, type SchedulingBenchResult } from './scheduling.bench.js';
 import { runWebhooksBench, type WebhooksBenchResult } from './webhooks.bench.js';
 import { growthRows, growthSection, runGrowthBench, type GrowthBenchResult } from './growth.bench.js';
+import { platformRows, platformSection, runPlatformBench, type PlatformBenchResult } from './platform.bench.js';
 import { runTicketsBench, ticketsRows, ticketsSection, type TicketsBenchResult } from './tickets.bench.js';
 
-type Name = 'campaigns' | 'webhooks' | 'http' | 'memory' | 'contacts' | 'crm' | 'scheduling' | 'leads' | 'growth' | 'tickets';
-const ALL: Name[] = ['campaigns', 'webhooks', 'http', 'memory', 'contacts', 'crm', 'scheduling', 'leads', 'growth', 'tickets'];
+type Name = 'campaigns' | 'webhooks' | 'http' | 'memory' | 'contacts' | 'crm' | 'scheduling' | 'leads' | 'platform' | 'growth' | 'tickets';
+const ALL: Name[] = ['campaigns', 'webhooks', 'http', 'memory', 'contacts', 'crm', 'scheduling', 'leads', 'platform', 'growth', 'tickets'];
 
 interface Outcome<T> {
   result?: T;
@@ -206,6 +207,7 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
     .concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined))
     .concat(schedulingRows(outcomes.scheduling?.result as SchedulingBenchResult | undefined))
     .concat(leadsRows(outcomes.leads?.result as LeadsBenchResult | undefined))
+    .concat(platformRows(outcomes.platform?.result as PlatformBenchResult | undefined))
     .concat(growthRows(outcomes.growth?.result as GrowthBenchResult | undefined))
     .concat(ticketsRows(outcomes.tickets?.result as TicketsBenchResult | undefined));
   const failed = ALL.filter((n) => outcomes[n]?.error);
@@ -417,6 +419,7 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
   L.push(...crmSection(outcomes.crm?.result as CrmBenchResult | undefined, outcomes.crm?.error));
   L.push(...schedulingSection(outcomes.scheduling?.result as SchedulingBenchResult | undefined, outcomes.scheduling?.error));
   L.push(...leadsSection(outcomes.leads?.result as LeadsBenchResult | undefined, outcomes.leads?.error));
+  L.push(...platformSection(outcomes.platform?.result as PlatformBenchResult | undefined, outcomes.platform?.error));
   L.push(...growthSection(outcomes.growth?.result as GrowthBenchResult | undefined, outcomes.growth?.error));
   L.push(...ticketsSection(outcomes.tickets?.result as TicketsBenchResult | undefined, outcomes.tickets?.error));
 
@@ -448,6 +451,7 @@ async function main(): Promise<number> {
   if (selected.includes('crm')) outcomes.crm = await attempt('crm', () => runCrmBench(log));
   if (selected.includes('scheduling')) outcomes.scheduling = await attempt('scheduling', () => runSchedulingBench(log));
   if (selected.includes('leads')) outcomes.leads = await attempt('leads', () => runLeadsBench(log));
+  if (selected.includes('platform')) outcomes.platform = await attempt('platform', () => runPlatformBench(log, serverBuild));
   if (selected.includes('growth')) outcomes.growth = await attempt('growth', () => runGrowthBench(log));
   if (selected.includes('tickets')) outcomes.tickets = await attempt('tickets', () => runTicketsBench(log, serverBuild));
   const totalSeconds = (performance.now() - started) / 1000;
@@ -473,6 +477,7 @@ async function main(): Promise<number> {
     .concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined))
     .concat(schedulingRows(outcomes.scheduling?.result as SchedulingBenchResult | undefined))
     .concat(leadsRows(outcomes.leads?.result as LeadsBenchResult | undefined))
+    .concat(platformRows(outcomes.platform?.result as PlatformBenchResult | undefined))
     .concat(growthRows(outcomes.growth?.result as GrowthBenchResult | undefined))
     .concat(ticketsRows(outcomes.tickets?.result as TicketsBenchResult | undefined));
   log('\n== summary');
