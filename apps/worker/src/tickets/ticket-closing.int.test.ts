@@ -10,6 +10,7 @@ import type { ServiceUnitOfWork } from '@carteiro/postgres';
 import { createTestApi, type TestApi } from '../../../api/src/testing/test-api.js';
 import { ticketTenant } from '../../../api/src/testing/ticket-reply-fixtures.js';
 import { createTestWorker, eventually, type TestWorker } from '../testing/test-worker.js';
+import { JobHandler } from '../jobs/job-handler.js';
 
 const LEASE_MS = '500';
 const inbox = { closingMessage: 'Obrigado, {{primeiro_nome}}! Protocolo {{protocolo}}.', csatEnabled: true, csatQuestion: 'De 1 a 5, como foi o atendimento?' };
@@ -87,6 +88,11 @@ describe('closing messages and rating requests sent by the worker exactly once',
     const expiry = await sql<{ start_after: Date }>`SELECT start_after FROM pgboss.job WHERE name = 'ticket-rating-expiry' AND data->>'ticketId' = ${ticket.id}`.execute(api.database.db);
     expect(expiry.rows).toHaveLength(1);
     expect(new Date(expiry.rows[0]!.start_after).getTime()).toBe(detail!.rating.requestedAt!.getTime() + 24 * 3_600_000);
+    // When it runs (here: handed the job, the request moved 25 hours back), the unanswered request expires.
+    await api.database.db.updateTable('tickets').set({ rating_requested_at: new Date(Date.now() - 25 * 3_600_000) }).where('id', '=', ticket.id).execute();
+    const handler = successor.container.getAll<JobHandler>(JobHandler).find((h) => h.queue === 'ticket-rating-expiry')!;
+    await handler.handle([{ id: 'expiry', data: { companyId: t.company.id, ticketId: ticket.id } }]);
+    expect((await t.uow.transaction((repos) => repos.tickets.findById(t.company.id, ticket.id)))?.rating.status).toBe('expired');
     await successor.close();
   }, 90_000);
 
