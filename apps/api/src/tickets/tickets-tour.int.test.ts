@@ -7,7 +7,7 @@ import { createTestApi, type TestApi } from '../testing/test-api.js';
 import { createTestWorker, eventually, type TestWorker } from '../../../worker/src/testing/test-worker.js';
 
 // The README's conversations tour, call for call, with the answers it promises: a contact writes, the ticket shows in
-// the list, it is handed off to an agent, the agent replies with the quick reply, closes it (closing message and rating
+// the list (auto-assigned by the box's team), it is handed off to an agent, the agent replies with the quick reply, closes it (closing message and rating
 // request sent by the worker), the contact answers "5", and the rating shows in GET /v1/ratings. The box is set up as the
 // demo seed sets up the demo box (an available agent in the team "Atendimento", a quick reply, CSAT on).
 
@@ -66,11 +66,15 @@ it('inbound → ticket in the list → handoff → quick reply → close with ra
     id: ticketId,
     number: 1,
     status: 'open',
+    agent_id: agent.id,
     team_id: team.id,
     contact: { name: 'Maria Souza', phone },
     last_message: { direction: 'inbound', preview: 'Oi, meu pedido não chegou' },
     rating_status: 'none',
   });
+  // The box's default team auto-assigns: the ticket is Ana's at once, the queue of unassigned tickets is empty.
+  expect((await request(api.app).get('/v1/queue').set(auth).expect(200)).body.data).toMatchObject({ items: [], total: 0 });
+  expect((await request(api.app).get(`/v1/tickets?owner=${agent.id}`).set(auth).expect(200)).body.data.items.map((t: { id: string }) => t.id)).toEqual([ticketId]);
 
   // Handoff to Ana with a summary: open, hers, high priority, the summary pinned, the contact's assistant paused.
   const handoff = (
