@@ -1,1 +1,2 @@
 export * from './in-memory-receipt-repositories.js';
+export * from './receipt-repositories.contract.js';
