@@ -89,7 +89,7 @@ const listQuery = typed<TicketListQuery>({
     priority: commaList(TicketPriorities, 'Comma-separated priorities.'),
     tag_id: uuid,
     updated_since: { type: 'string', format: 'date-time' },
-    q: { type: 'string', minLength: 1, maxLength: 200, description: 'Part of the contact name; digits: the ticket number or part of the phone.' },
+    q: { type: 'string', minLength: 1, maxLength: 200, description: 'Part of the contact name; digits: the ticket number or the end of the phone (either ninth-digit form).' },
     sort: {
       type: 'string',
       enum: ['last_activity_desc', 'updated_asc'],

@@ -14,8 +14,8 @@ export interface TicketFilter {
   /** Changed at or after this instant. */
   updatedSince?: Date;
   /**
-   * Digits (at least one, nothing but digits and `+()-. `): the ticket number, or part of the
-   * contact's phone digits; any other text: part of the contact's name, ignoring case.
+   * Digits (at least one, nothing but digits and `+()-. `): the ticket number, or the end of the
+   * contact's phone (either ninth-digit form); any other text: part of the contact's name, ignoring case.
    */
   q?: string;
 }

@@ -195,25 +195,20 @@ export class KyselyTicketRepository implements TicketRepository {
     if (filter.updatedSince) query = query.where('t.updated_at', '>=', filter.updatedSince);
     if (filter.q) {
       const q = filter.q;
+      // The matching contacts first (their indexes of 0007: reversed digits, name trigrams), then their tickets.
       if (isDigitsQuery(q)) {
         const digits = q.replace(/\D/g, '');
         const asNumber = digits.length <= 15 ? Number(digits) : null;
-        const pattern = `%${digits}%`;
-        query = query.where((eb) =>
-          eb.or([
-            ...(asNumber !== null ? [eb('t.number', '=', asNumber)] : []),
-            eb.exists(
-              eb
-                .selectFrom('contacts as c')
-                .select('c.id')
-                .whereRef('c.id', '=', 't.contact_id')
-                .where(sql<SqlBool>`regexp_replace(c.phone, '\\D', '', 'g') LIKE ${pattern}`),
-            ),
-          ]),
-        );
+        const reversed = `${[...digits].reverse().join('')}%`;
+        const byPhone = this.db
+          .selectFrom('contacts as c')
+          .select('c.id')
+          .where('c.company_id', '=', companyId)
+          .where((eb) => eb.or([eb(sql`reverse(ltrim(c.phone, '+'))`, 'like', reversed), eb(sql`reverse(ltrim(c.phone_key, '+'))`, 'like', reversed)]));
+        query = query.where((eb) => eb.or([...(asNumber !== null ? [eb('t.number', '=', asNumber)] : []), eb('t.contact_id', 'in', byPhone)]));
       } else {
-        const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        query = query.where((eb) => eb.exists(eb.selectFrom('contacts as c').select('c.id').whereRef('c.id', '=', 't.contact_id').where('c.name', 'ilike', pattern)));
+        const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where('t.contact_id', 'in', this.db.selectFrom('contacts as c').select('c.id').where('c.company_id', '=', companyId).where(sql`lower(c.name)`, 'like', pattern));
       }
     }
     if (request.sort === 'updated_asc') {

@@ -1,5 +1,6 @@
 import type { Contact } from '../../contacts/index.js';
 import type { Conversation } from '../../messages/index.js';
+import { phoneMatchKey } from '../../phone/index.js';
 import { isUuid } from '../../shared/ids.js';
 import type { InMemoryStore } from '../../testing/in-memory-store.js';
 import { priorityRank, type Ticket } from '../ticket.js';
@@ -118,7 +119,8 @@ export class InMemoryTicketRepository implements TicketRepository {
       if (isDigitsQuery(filter.q)) {
         const digits = filter.q.replace(/\D/g, '');
         const byNumber = String(t.number) === digits.replace(/^0+(?=\d)/, '');
-        if (!byNumber && !(contact?.phone.replace(/\D/g, '') ?? '').includes(digits)) return false;
+        const ends = (phone: string) => phone.replace(/\D/g, '').endsWith(digits);
+        if (!byNumber && !(contact && (ends(contact.phone) || ends(phoneMatchKey(contact.phone))))) return false;
       } else if (!(contact?.name ?? '').toLowerCase().includes(filter.q.toLowerCase())) return false;
     }
     return true;

@@ -130,7 +130,10 @@ export function describeTicketRepositoriesContract(name: string, setup: () => Pr
       expect(await list({ tagId: tag.id })).toEqual([b.id]);
       expect(await list({ updatedSince: at(20) })).toEqual([c.id, b.id]);
       expect(await list({ q: 'bruno' })).toEqual([b.id]);
-      expect(await list({ q: '98765' })).toEqual([c.id, a.id]);
+      // Digits: the end of the phone (either ninth-digit form), or the number.
+      expect(await list({ q: '650001' })).toEqual([c.id, a.id]);
+      expect(await list({ q: '98765' })).toEqual([]);
+      expect(await list({ q: '(21) 9876-0002' })).toEqual([b.id]);
       expect(await list({ q: String(b.number) })).toEqual([b.id]);
       expect(await list({ statuses: ['closed'] })).toEqual([]);
       expect((await repos.tickets.list(company.id, all, { sort: 'last_activity_desc', after: null, limit: 10 })).items[1]!.tagIds).toEqual([tag.id]);
