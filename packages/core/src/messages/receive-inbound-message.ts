@@ -246,8 +246,8 @@ export class ReceiveInboundMessage {
       const now = this.clock.now();
       const setor = await repos.setores.findById(input.setorId);
       if (!setor) throw new NotFoundError('Box', { setor_id: input.setorId });
-      // A number without its country code is read in the setor's company's country.
-      const company = await repos.companies.findById(setor.companyId);
+      // A number without its country code is read in the setor's company's country (providers send it with one).
+      const company = typeof input.from === 'string' && input.from.trim().startsWith('+') ? null : await repos.companies.findById(setor.companyId);
       const from = normalizePhone(input.from, 'from', company?.defaultCountry);
       await this.threads?.lock(repos, setor.id, phoneMatchKey(from));
 
