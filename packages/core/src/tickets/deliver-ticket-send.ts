@@ -106,16 +106,27 @@ export class DeliverTicketSend {
     return { send: state, message: planned, parts, earlierAttemptSince: null };
   }
 
-  /** A send that will not go: skipped (nothing charged), its timeline message failed with the reason, `message.failed`. */
+  /**
+   * A send that will not go: skipped (nothing charged), its timeline message failed with the reason,
+   * `message.failed`. A send a dead run had claimed (charged) fails instead and gets its charge back:
+   * whether that run reached the channel cannot be known once the box is gone, and a row left
+   * `sending` would be retried for ever.
+   */
   private async stop(repos: Repos, send: TicketSend, message: MessageRecord | null, command: Extract<TicketSendCommand, { type: 'skip' }>): Promise<TicketSendRun> {
-    const { state } = transition(ticketSendDecider, send, command);
-    await repos.ticketSends.save(state);
+    if (send.status === 'sending') {
+      const { state } = transition(ticketSendDecider, send, { type: 'markFailed', at: command.at, code: command.reason, error: `Not sent: ${command.reason}` });
+      await repos.ticketSends.save(state);
+      if (send.charge) await refundSend(repos, send.companyId, { ...send.charge, setorId: send.setorId });
+    } else {
+      const { state } = transition(ticketSendDecider, send, command);
+      await repos.ticketSends.save(state);
+    }
     if (message) {
       const failed: MessageRecord = { ...message, status: 'failed', errorCode: command.reason as MessageRecord['errorCode'], error: `Not sent: ${command.reason}`, updatedAt: command.at };
       await repos.messages.update(failed);
       await repos.events.record([this.event('message.failed', failed, send, await this.recipientName(repos, failed))]);
     }
-    return 'skipped';
+    return send.status === 'sending' ? 'failed' : 'skipped';
   }
 
   private async deliver(claimed: Claimed): Promise<SendResult[]> {

@@ -252,6 +252,23 @@ describe('closing: exactly once across crashes', () => {
     expect(send).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
+  it('a claimed send whose box is gone when the retry comes fails with its charge given back', async () => {
+    const w = new TicketWorld();
+    const { company, ticket, setor } = await w.setup({ modality: 'avulso', avulsoBalance: 10 }, { inbox: csat });
+    await w.close(company, ticket.id, { requestRating: false });
+    const [sendId] = w.sendJobs();
+    w.crashing.crashAt.add(2);
+    await expect(w.deliver.execute(sendId!)).rejects.toThrow('worker died');
+    expect(await w.balance(company)).toBe(9);
+    const instance = (await w.repos.channelInstances.findBySetor(setor.id))!;
+    await w.repos.channelInstances.update({ ...instance, status: 'disconnected' });
+    expect(await w.deliver.execute(sendId!)).toBe('failed');
+    expect(await w.balance(company)).toBe(10);
+    expect(await w.repos.ticketSends.lockById(sendId!)).toMatchObject({ status: 'failed', errorCode: 'SENDER_DISCONNECTED' });
+    expect(w.events('message.failed')).toHaveLength(1);
+    expect(await w.deliver.execute(sendId!)).toBe('done');
+  });
+
   it('a worker that dies before its claim commits: the retry sends once', async () => {
     const w = new TicketWorld();
     const { company, ticket } = await w.setup({ modality: 'avulso', avulsoBalance: 10 }, { inbox: csat });
