@@ -134,7 +134,10 @@ export class ManageSentMessage {
   private async load(companyId: string, messageId: string): Promise<Loaded> {
     return this.uow.transaction(async (repos) => {
       const message = await repos.messages.findById(companyId, messageId);
-      if (!message) throw new NotFoundError('Message', { message_id: messageId });
+      // A contact's message, a note or an activity of the timeline is not a send of the API.
+      if (!message || (message.direction ?? 'outbound') !== 'outbound' || (message.type ?? 'message') !== 'message') {
+        throw new NotFoundError('Message', { message_id: messageId });
+      }
       const setor = await repos.setores.findByIdInCompany(companyId, message.setorId);
       if (!setor) throw new NotFoundError('Message', { message_id: messageId });
       return { message, setor, instance: await repos.channelInstances.findBySetor(setor.id) };
