@@ -476,6 +476,10 @@ describe('timeline', () => {
     const second = await timeline.execute({ companyId: company.id, ticketId: ticket.id, limit: 2, cursor: first.nextCursor });
     expect(second.items.map((m) => (m.content as { text: string }).text)).toEqual(['nota 2', 'nota 1']);
     await expect(timeline.execute({ companyId: company.id, ticketId: ticket.id, order: 'asc', cursor: first.nextCursor })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    // A forged cursor (bound to the right ticket but with a bad key) is a 400, never a database error.
+    const forged = Buffer.from(JSON.stringify({ o: 'desc', s: 'ticket', t: ticket.id, a: '2026-01-01T00:00:00.000Z', i: "x' OR 1=1" })).toString('base64url');
+    await expect(timeline.execute({ companyId: company.id, ticketId: ticket.id, cursor: forged })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(timeline.execute({ companyId: company.id, ticketId: ticket.id, cursor: 'not-base64-json' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     const asc = await timeline.execute({ companyId: company.id, ticketId: ticket.id, order: 'asc', scope: 'conversation', limit: 100 });
     expect(asc.items).toHaveLength(5);
     expect(asc.nextCursor).toBeNull();

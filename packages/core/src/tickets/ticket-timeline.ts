@@ -1,6 +1,7 @@
 import type { Contact } from '../contacts/index.js';
 import type { MessageRecord, MessageRepositories } from '../messages/index.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
+import { isUuid } from '../shared/ids.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import type { Ticket } from './ticket.js';
 import type { TicketRepositories } from './ticket-repository.js';
@@ -95,7 +96,7 @@ function decodeCursor(value: string, expected: Pick<TimelineCursor, 'o' | 's' | 
   } catch {
     throw invalid();
   }
-  if (!parsed || parsed.o !== expected.o || parsed.s !== expected.s || parsed.t !== expected.t || typeof parsed.a !== 'string' || typeof parsed.i !== 'string') throw invalid();
+  if (!parsed || parsed.o !== expected.o || parsed.s !== expected.s || parsed.t !== expected.t || typeof parsed.a !== 'string' || typeof parsed.i !== 'string' || !isUuid(parsed.i)) throw invalid();
   const at = new Date(parsed.a);
   if (Number.isNaN(at.getTime())) throw invalid();
   return { at, id: parsed.i };
