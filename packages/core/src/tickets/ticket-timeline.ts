@@ -98,7 +98,8 @@ function decodeCursor(value: string, expected: Pick<TimelineCursor, 'o' | 's' | 
   }
   if (!parsed || parsed.o !== expected.o || parsed.s !== expected.s || parsed.t !== expected.t || typeof parsed.a !== 'string' || typeof parsed.i !== 'string' || !isUuid(parsed.i)) throw invalid();
   const at = new Date(parsed.a);
-  if (Number.isNaN(at.getTime())) throw invalid();
+  // Instants PostgreSQL and JavaScript agree on (year 1 to 9999), so that a forged one never reaches the database.
+  if (Number.isNaN(at.getTime()) || at.getTime() < -62_135_596_800_000 || at.getTime() > 253_402_300_799_999) throw invalid();
   return { at, id: parsed.i };
 }
 
