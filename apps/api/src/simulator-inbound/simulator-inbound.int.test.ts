@@ -86,7 +86,9 @@ describe('simulator inbound and receipts', () => {
 
   it('a rating reply (option csat_5) within 24 h of the request is recorded on the closed ticket; nothing reopens', async () => {
     const { company, setor } = await tenant();
-    const first = (await inbound({ setor_id: setor.id, from: '+5511987650779', text: 'Oi' })).body.data;
+    const settings = await request(api.app).patch(`/admin/v1/setores/${setor.id}`).set(api.adminAuth).send({ csat_enabled: true, csat_thanks: 'Obrigado pela nota, {{primeiro_nome}}!' });
+    expect(settings.status).toBe(200);
+    const first = (await inbound({ setor_id: setor.id, from: '+5511987650779', text: 'Oi', name: 'Rita' })).body.data;
     await move(company.id, first.ticket_id, { type: 'changeStatus', to: 'closed' });
     await move(company.id, first.ticket_id, { type: 'requestRating' });
     const reply = await inbound({ setor_id: setor.id, from: '+5511987650779', text: 'Excelente', option_id: 'csat_5' });
@@ -95,6 +97,14 @@ describe('simulator inbound and receipts', () => {
     expect(ticket).toEqual({ status: 'closed', rating_status: 'rated', rating_score: 5, rating_source: 'reply' });
     const rated = await api.database.db.selectFrom('domain_events').select('data').where('company_id', '=', company.id).where('event', '=', 'conversation.rated').execute();
     expect(rated.map((e) => e.data)).toEqual([expect.objectContaining({ ticketId: first.ticket_id, score: 5, source: 'reply' })]);
+    // The thanks is queued once, in the same transaction, as an automatic ticket message (sent by the worker).
+    const sends = await sql<{ kind: string; status: string }>`SELECT kind, status FROM ticket_sends WHERE ticket_id = ${first.ticket_id}`.execute(api.database.db);
+    expect(sends.rows).toEqual([{ kind: 'csat_thanks', status: 'queued' }]);
+    const thanks = await api.database.db.selectFrom('messages').select(['content', 'status', 'direction']).where('ticket_id', '=', first.ticket_id).where('direction', '=', 'outbound').execute();
+    expect(thanks).toEqual([{ content: { type: 'text', text: 'Obrigado pela nota, Rita!' }, status: 'pending', direction: 'outbound' }]);
+    // The same rating again changes nothing and queues nothing more.
+    expect((await inbound({ setor_id: setor.id, from: '+5511987650779', text: 'Excelente', option_id: 'csat_5' })).body.data.rating_recorded).toBe(true);
+    expect((await sql`SELECT 1 FROM ticket_sends WHERE ticket_id = ${first.ticket_id}`.execute(api.database.db)).rows).toHaveLength(1);
   });
 
   it('receipts: a read first records delivered and read once each, never backwards, for the simulator id or the message id', async () => {
