@@ -1,5 +1,6 @@
 import {
   CampaignEngineSettings,
+  CampaignQueues,
   campaignQueueDefinitions,
   ChannelGateway,
   Clock,
@@ -20,7 +21,7 @@ import {
   UnitOfWork,
   type DispatchSettings,
 } from '@carteiro/core';
-import { QueueDefinitions, WORKER_QUEUE_APPLICATION } from '@carteiro/pgboss';
+import { BOSS_SCHEMA, QueueDefinitions, WORKER_QUEUE_APPLICATION } from '@carteiro/pgboss';
 import { AppConfig, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
@@ -31,6 +32,12 @@ import { LaneRunner, type LaneSharing } from './lane-runner.js';
 import { TimerSleeper } from './timer-sleeper.js';
 import { Db, type Database, type ServiceRepositories, type ServiceUnitOfWork } from '@carteiro/postgres';
 import { sql, type Kysely } from 'kysely';
+
+/** Jobs of a queue waiting to be fetched, due or not (pg-boss 10 has no call for it: its job table is read). */
+async function queuedJobs(db: Kysely<Database>, queue: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.id(BOSS_SCHEMA, 'job')} WHERE name = ${queue} AND state IN ('created', 'retry')`.execute(db);
+  return rows[0]?.n ?? 0;
+}
 
 /** Worker processes connected to the database, idle ones included (each names its queue connections once). */
 async function connectedWorkers(db: Kysely<Database>): Promise<number> {
@@ -90,8 +97,8 @@ export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => 
       const sharing: LaneSharing = {
         census: async () => {
           const now = new Date();
-          const [owners, workers] = await Promise.all([repos.dispatchLanes.liveOwners(now), connectedWorkers(db)]);
-          return { owners, workers };
+          const [owners, workers, queued] = await Promise.all([repos.dispatchLanes.liveOwners(now), connectedWorkers(db), queuedJobs(db, CampaignQueues.lane)]);
+          return { owners, queued, workers };
         },
         censusMs: dispatchSettingsFrom(context.get<Config>(AppConfig)).censusMs,
         tolerance: 0.1,

@@ -7,10 +7,11 @@ import type { Logger } from '../tokens.js';
 /** How the worker processes share the lanes (docs/scaling.md, "Many numbers, many workers"). */
 export interface LaneSharing {
   /**
-   * Owners of every live lane lease in the database (this and the other workers) and how many worker
+   * Owners of every live lane lease in the database (this and the other workers), the lane wake-ups
+   * waiting in the queue (lanes between two workers, or waiting out a long gap) and how many worker
    * processes are connected (idle ones included), refreshed every `censusMs`.
    */
-  census(): Promise<{ owners: string[]; workers: number }>;
+  census(): Promise<{ owners: string[]; queued: number; workers: number }>;
   censusMs: number;
   /** A worker holding more than `fair × (1 + tolerance) + 1` lanes hands the excess over. */
   tolerance: number;
@@ -30,9 +31,10 @@ export interface LaneSharing {
  * finishes, so no wake-up is lost.
  *
  * Sharing: every few seconds the runner counts the live leases of every worker (its own lanes are
- * owned `<host>:<pid>:<run>`). A worker above its fair share (lanes held ÷ workers holding lanes)
- * stops its excess lanes after their current send and hands them to the queue, and declines new
- * wake-ups while above it, so the lanes spread over the workers whatever worker fetched their jobs.
+ * owned `<host>:<pid>:<run>`), the lane wake-ups waiting in the queue and the connected workers. A
+ * worker above its fair share (lanes ÷ workers) at two censuses in a row, while another worker is
+ * below it, stops half its excess lanes after their current send and hands them to the queue, so
+ * the lanes spread over the workers whatever worker fetched their jobs.
  * A worker within its share keeps a lane whose run reached the end of its slice running here,
  * without a trip through the queue (which costs a polling period of lateness).
  */
@@ -46,13 +48,13 @@ export class LaneRunner implements BackgroundService {
   private fairShare = Number.POSITIVE_INFINITY;
   /** Fewest lanes another worker held at the last census (Infinity: no other worker holds any). */
   private fewestElsewhere = Number.POSITIVE_INFINITY;
-  private recentTotals: number[] = [];
+  /** Whether the last census found this worker above its share. */
+  private overBefore = false;
   /** Workers that held lanes at the last census. */
   private holders = new Set<string>();
   private sent = 0;
   private failed = 0;
   private shedCount = 0;
-  private declined = 0;
 
   private laneInstance: RunDispatchLane | null = null;
 
@@ -84,12 +86,6 @@ export class LaneRunner implements BackgroundService {
       current.again = true;
       return;
     }
-    if (this.overShare(1)) {
-      // Another worker is below its share: leave the lane to it (the job comes back to the queue).
-      this.declined += 1;
-      void this.requeue(setorId, new Date(Date.now() + 250));
-      return;
-    }
     const entry = { again: false, shed: new AbortController(), done: Promise.resolve() };
     entry.done = this.loop(setorId, entry).finally(() => this.running.delete(setorId));
     this.running.set(setorId, entry);
@@ -112,17 +108,17 @@ export class LaneRunner implements BackgroundService {
 
   /** One census: the fair share of the lanes, and the excess this worker hands over. */
   private async balance(): Promise<void> {
-    const { owners, workers } = await this.sharing!.census();
+    const { owners, queued, workers } = await this.sharing!.census();
     const perWorker = new Map<string, number>([[this.workerId, 0]]);
     for (const owner of owners) {
       const worker = owner.slice(0, owner.lastIndexOf(':'));
       perWorker.set(worker, (perWorker.get(worker) ?? 0) + 1);
     }
     // Lanes starting here hold no lease yet; lanes of ours the census saw are counted once. Lanes in
-    // transit between workers hold no lease either: the largest total of the last censuses is the
-    // load, so that a hand-off does not shrink the share and start more of them.
-    this.recentTotals = [...this.recentTotals.slice(-4), owners.length - (perWorker.get(this.workerId) ?? 0) + this.running.size];
-    const total = Math.max(...this.recentTotals);
+    // transit between workers hold no lease either but wait in the queue: counting them keeps a
+    // hand-off from shrinking the share (which would start more hand-offs). A lane both held and
+    // woken counts twice: the share errs on the high side, where workers keep what they have.
+    const total = owners.length - (perWorker.get(this.workerId) ?? 0) + this.running.size + queued;
     const gone = [...this.holders].some((worker) => !perWorker.has(worker));
     this.holders = new Set([...perWorker].filter(([worker, n]) => n > 0 && worker !== this.workerId).map(([worker]) => worker));
     if (gone) await this.sharing!.orphansFound();
@@ -130,9 +126,13 @@ export class LaneRunner implements BackgroundService {
     const idle = Math.max(0, workers - perWorker.size);
     this.fairShare = total / (perWorker.size + idle);
     this.fewestElsewhere = idle > 0 ? 0 : Math.min(...[...perWorker].filter(([worker]) => worker !== this.workerId).map(([, n]) => n));
-    // Half the excess at a time: the others' counts are as old as this census.
+    // Only an excess seen by two censuses in a row (not a burst of new lanes), and half of it at a
+    // time: the others' counts are as old as this census.
+    const over = this.overShare(0);
+    const persistent = over && this.overBefore;
+    this.overBefore = over;
     let excess = Math.ceil((this.running.size - Math.ceil(this.fairShare)) / 2);
-    if (!this.overShare(0) || excess <= 0) return;
+    if (!persistent || excess <= 0) return;
     for (const entry of this.running.values()) {
       if (excess <= 0) break;
       if (entry.shed.signal.aborted) continue;
@@ -163,6 +163,7 @@ export class LaneRunner implements BackgroundService {
         this.logger.error({ err: error, setorId }, 'campaign lane failed; it will be retried');
         result = { outcome: 'yielded', sent: 0, failed: 0, rescheduleAt: new Date(Date.now() + 5_000) };
       }
+      if (process.env.DEBUG_LANES) process.stderr.write(`LANE ${process.pid} ${setorId.slice(0, 8)} ${result.outcome} sent=${result.sent} over=${this.overShare(0)} fair=${this.fairShare.toFixed(1)} fewest=${this.fewestElsewhere} running=${this.running.size}\n`);
       this.sent += result.sent;
       this.failed += result.failed;
       if (this.controller.signal.aborted) return;
@@ -185,6 +186,6 @@ export class LaneRunner implements BackgroundService {
     this.controller.abort();
     if (this.timer) clearTimeout(this.timer);
     await Promise.all([...this.running.values()].map((r) => r.done));
-    this.logger.info({ sent: this.sent, failed: this.failed, shed: this.shedCount, declined: this.declined }, 'campaign lanes stopped');
+    this.logger.info({ sent: this.sent, failed: this.failed, shed: this.shedCount }, 'campaign lanes stopped');
   }
 }

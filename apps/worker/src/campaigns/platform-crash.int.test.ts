@@ -43,7 +43,7 @@ describe('one of four worker processes killed during a multi-lane load', () => {
   });
 
   it('spreads the lanes over the workers, and after the kill the others finish every campaign: each recipient exactly once', async () => {
-    const tenants = [];
+    const tenants: Awaited<ReturnType<typeof campaignTenant>>[] = [];
     for (let c = 0; c < COMPANIES; c += 1) tenants.push(await campaignTenant(api, { boxes: BOXES, warmingLimit: 10_000 }));
 
     // Four whole worker processes; PACING_SCALE 0.01: a new number waits 300 ms between sends (16 lanes: about 50 sends/s

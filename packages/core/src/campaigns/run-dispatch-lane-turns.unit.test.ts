@@ -8,7 +8,7 @@ import type { TimedSendStep, TimedSends } from './timed-sends.js';
 const phone = (n: number) => `+55119${String(92000000 + n).padStart(8, '0')}`;
 
 /** The world's unit of work, counting the transactions it runs. */
-function counting<U extends UnitOfWork<never>>(uow: U): U & { count: number } {
+function counting<U extends Pick<UnitOfWork<never>, 'transaction'>>(uow: U): U & { count: number } {
   const counted = Object.create(uow) as U & { count: number };
   counted.count = 0;
   counted.transaction = ((work: never) => {
@@ -19,7 +19,7 @@ function counting<U extends UnitOfWork<never>>(uow: U): U & { count: number } {
 }
 
 /** The world's unit of work, noting every repository call of each transaction (`area.method`). */
-function recording<U extends UnitOfWork<never>>(uow: U): U & { transactions: string[][] } {
+function recording<U extends Pick<UnitOfWork<never>, 'transaction'>>(uow: U): U & { transactions: string[][] } {
   const recorded = Object.create(uow) as U & { transactions: string[][] };
   recorded.transactions = [];
   recorded.transaction = ((work: (repos: unknown) => Promise<unknown>) =>
