@@ -163,7 +163,6 @@ export class LaneRunner implements BackgroundService {
         this.logger.error({ err: error, setorId }, 'campaign lane failed; it will be retried');
         result = { outcome: 'yielded', sent: 0, failed: 0, rescheduleAt: new Date(Date.now() + 5_000) };
       }
-      if (process.env.DEBUG_LANES) process.stderr.write(`LANE ${process.pid} ${setorId.slice(0, 8)} ${result.outcome} sent=${result.sent} over=${this.overShare(0)} fair=${this.fairShare.toFixed(1)} fewest=${this.fewestElsewhere} running=${this.running.size}\n`);
       this.sent += result.sent;
       this.failed += result.failed;
       if (this.controller.signal.aborted) return;
