@@ -122,7 +122,7 @@ export interface paths {
         };
         /**
          * List teams
-         * @description Teams and their boxes (for `team_id` in sends and campaigns).
+         * @description Teams with their boxes (for `team_id` in sends and campaigns), their members (agents) and auto-assignment settings.
          *
          *     Requires an API key with the scope `tickets:read`.
          */
@@ -1093,6 +1093,192 @@ export interface paths {
         patch: operations["updateTagRule"];
         trace?: never;
     };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agents
+         * @description Agents by name with their teams and open tickets. `active` defaults to true.
+         *
+         *     Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["listAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set an agent’s availability
+         * @description An agent becoming `available` gets their auto-assign teams’ oldest queued tickets (up to each team’s cap).
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        patch: operations["setAgentStatus"];
+        trace?: never;
+    };
+    "/v1/quick-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List quick replies
+         * @description By shortcut. With `setor_id`: the company-wide replies and that box’s.
+         *
+         *     Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["listQuickReplies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agents
+         * @description Active and inactive unless `active` is given.
+         */
+        get: operations["adminListAgents"];
+        put?: never;
+        /**
+         * Create an agent
+         * @description At most 500 per company (422). New agents are `offline` unless a status is given.
+         */
+        post: operations["adminCreateAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an agent
+         * @description Agents are never deleted: `active: false` deactivates (their open tickets return to the queue).
+         */
+        patch: operations["adminUpdateAgent"];
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List teams */
+        get: operations["adminListTeams"];
+        put?: never;
+        /** Create a team */
+        post: operations["adminCreateTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a team
+         * @description `setor_ids` and `agent_ids` replace the lists whole.
+         */
+        patch: operations["adminUpdateTeam"];
+        trace?: never;
+    };
+    "/admin/v1/companies/{id}/quick-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a quick reply
+         * @description Text or media (or both); at most 1,000 per company (422).
+         */
+        post: operations["adminCreateQuickReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/quick-replies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a quick reply */
+        delete: operations["adminDeleteQuickReply"];
+        options?: never;
+        head?: never;
+        /** Update a quick reply */
+        patch: operations["adminUpdateQuickReply"];
+        trace?: never;
+    };
     "/v1/imports": {
         parameters: {
             query?: never;
@@ -1879,6 +2065,308 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tickets
+         * @description A cursor list. Filters combine with AND; a cursor only continues the list (filters and sort) it was made for.
+         *
+         *     Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["listTickets"];
+        put?: never;
+        /**
+         * Open (or reopen) a ticket
+         * @description Opens an `open` ticket in an existing conversation of the contact (`conversation.created`). Another active ticket of the box and contact: 409 TICKET_ACTIVE `details.ticket_id`; no conversation: 422 NO_CONVERSATION (send a first-contact message first).
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        post: operations["openTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a ticket
+         * @description With its tags, linked CRM opportunities, handoff summary and rating.
+         *
+         *     Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["getTicket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move a ticket to another status
+         * @description pending → open, snoozed, closed; open → snoozed, pending, closed; snoozed → open, pending, closed; closed → open within 7 days (another active ticket: 409 TICKET_ACTIVE). Other moves: 409 INVALID_TRANSITION `{ status, allowed }`. The current status: 200 `changed: false`. Closing answers `closing { closing_message, rating_request }`: queued, none, skipped_window, already_requested. `conversation.status_changed`.
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        patch: operations["changeTicketStatus"];
+        trace?: never;
+    };
+    "/v1/tickets/{id}/assignee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Assign a ticket
+         * @description An agent (active, of the company) and/or a team, or null to clear. `claim: true` takes it only when no agent holds it (409 ALREADY_ASSIGNED). Assigning an agent opens a pending ticket; a team without agent auto-assigns when the team is set to. Closed: 409 TICKET_CLOSED. `conversation.assigned`.
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        patch: operations["assignTicket"];
+        trace?: never;
+    };
+    "/v1/tickets/{id}/priority": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a ticket's priority
+         * @description Requires an API key with the scope `tickets:write`.
+         */
+        patch: operations["setTicketPriority"];
+        trace?: never;
+    };
+    "/v1/tickets/{id}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tag a ticket
+         * @description Idempotent. Unknown tags: 404 `details.tag_ids`, nothing changed.
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        post: operations["tagTicket"];
+        /**
+         * Remove tags from a ticket
+         * @description The tags in the body or in `?tag_ids=` (comma-separated). Idempotent. Unknown tags: 404 `details.tag_ids`, nothing changed.
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        delete: operations["untagTicket"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a record to a ticket
+         * @description A CRM opportunity of the company (unknown: 404). 201 linked; 200 when it already was.
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        post: operations["linkTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/links/{type}/{targetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink a record from a ticket
+         * @description Not linked: 404.
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        delete: operations["unlinkTicket"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/handoff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand a ticket to humans
+         * @description Opens the ticket, pins the summary (a note in the timeline), assigns as given (a team without agent auto-assigns; neither: the queue), sets the priority and pauses the contact's assistant. Closed: 409 INVALID_TRANSITION. `conversation.assigned` with `by: handoff`.
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        post: operations["handOffTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The human queue
+         * @description Open tickets without agent, by priority (urgent first, none last), then `waiting_since`, then id.
+         *
+         *     Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["getTicketQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Timeline of a ticket
+         * @description Messages (inbound and outbound), notes and activities of the ticket (`scope: conversation`: of its whole conversation), newest first by default, by keyset on (`created_at`, `id`): rows written while you page are neither repeated nor skipped.
+         *
+         *     Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["listTicketMessages"];
+        put?: never;
+        /**
+         * Reply to a ticket or add a note
+         * @description A public reply is sent as POST /v1/messages on the ticket box to its contact: charged; a closed ticket is 409 TICKET_CLOSED; a closed official 24-hour window 422 WINDOW_EXPIRED before charging; 402 without balance; 404 without a connected instance; 502 or 422 after a refunded failure. The ticket status does not change; it stops waiting. `private: true` stores a note (never sent or charged, allowed when closed). `quick_reply_id` fills the content from a quick reply. The answer is the timeline item.
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        post: operations["replyToTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a rating collected elsewhere
+         * @description CSAT 1-5 of a closed ticket (`source: api`): the same rating again changes nothing (`changed: false`); another within 24 hours of the last replaces it; later 409 CONFLICT. Emits `conversation.rated`.
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        post: operations["rateTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CSAT ratings of a period
+         * @description Tickets whose rating was requested in `[from, to)` (rated without a request: rated in it), default the last 30 days, at most 366; `setor_id`, and the `team_id` and `agent_id` credited at closing. Summary (requested, responded, response rate, average, CSAT % of 4-5, distribution), ranking per agent (CSAT %, then average, then responses) and the 20 latest ratings.
+         *
+         *     Requires an API key with the scope `reports:read`.
+         */
+        get: operations["getRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/companies": {
         parameters: {
             query?: never;
@@ -2012,26 +2500,9 @@ export interface paths {
         head?: never;
         /**
          * Update a box
-         * @description `warming_daily_limit` overrides the automatic warming stage; `null` returns to it.
+         * @description `warming_daily_limit` overrides the automatic warming stage; `null` returns to it. The ticket settings (conversations.md §9): `closing_message` (placeholders as quick replies), `csat_*`, `reopen_window_minutes`, `assistant_enabled`, `default_team_id` (a team of the company).
          */
         patch: operations["adminUpdateSetor"];
-        trace?: never;
-    };
-    "/admin/v1/companies/{id}/teams": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create a team */
-        post: operations["adminCreateTeam"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/admin/v1/companies/{id}/payments": {
@@ -2266,9 +2737,73 @@ export interface paths {
         put?: never;
         /**
          * Simulate an inbound message
-         * @description As if the contact had written to the box: opens the 24-hour window, finds or creates the contact and conversation, emits message.received.
+         * @description As if the contact had written to the box (conversations.md §3, one transaction): a repeated `provider_message_id` is ignored; the contact (its push `name` fills an empty name), conversation and 24-hour window are found or created; a rating reply (`option_id` csat_N, or a text starting with 1-5, within 24 h of a rating request) is recorded on its closed ticket; otherwise the active ticket is joined, a recently closed one reopened, or a new one opened; tag rules run; the message is stored; message.received and the ticket events are emitted.
          */
         post: operations["adminSimulateInbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/simulator/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a delivery or read receipt
+         * @description As if the contact's phone had acknowledged a sent message: `delivered` or `read`, only forward (a `read` first records delivered too; each event once; a failed message never moves). Emits message.delivered / message.read.
+         */
+        post: operations["adminSimulateReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/channels/evolution": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The QR provider's webhook (Evolution API)
+         * @description Configure it as the instances' webhook (`webhook.url`) with the header `Authorization: Bearer <QR_PROVIDER_WEBHOOK_SECRET>` in `webhook.headers` (or append `?token=<secret>` to the URL). `messages.upsert` of contacts become inbound messages of the instance's box; `messages.update` acks become delivered/read receipts. Other events are acknowledged and ignored.
+         */
+        post: operations["qrProviderWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/channels/official": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Cloud API's subscription check
+         * @description Meta calls it when the webhook is configured: with `hub.mode=subscribe` and `hub.verify_token` equal to `OFFICIAL_VERIFY_TOKEN`, it answers `hub.challenge` as plain text; otherwise 403.
+         */
+        get: operations["officialWebhookVerification"];
+        put?: never;
+        /**
+         * The Cloud API's webhook
+         * @description Subscribe the app to the `messages` field. Every call must carry `X-Hub-Signature-256` (HMAC-SHA256 of the body with `OFFICIAL_APP_SECRET`); unsigned or mis-signed calls are 401. Contacts' messages become inbound messages of the box whose `phone_number_id` matches; `statuses` become delivered/read receipts.
+         */
+        post: operations["officialWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2387,7 +2922,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * message.delivered (not emitted yet)
+         * A sent message reached the phone (a receipt; once, never after read)
          * @description Delivered to every active webhook subscribed to `message.delivered`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onMessageDeliveredEvent"];
@@ -2407,7 +2942,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * message.read (not emitted yet)
+         * A sent message was read (a receipt; emitted after message.delivered, once)
          * @description Delivered to every active webhook subscribed to `message.read`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onMessageReadEvent"];
@@ -2447,7 +2982,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A contact wrote to a box
+         * A contact wrote to a box (provider webhook or simulator); not for a repeated provider message id
          * @description Delivered to every active webhook subscribed to `message.received`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onMessageReceivedEvent"];
@@ -2467,7 +3002,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A conversation was opened with a contact
+         * A ticket was opened (inbound message, POST /v1/tickets or handoff); once per new ticket
          * @description Delivered to every active webhook subscribed to `conversation.created`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onConversationCreatedEvent"];
@@ -2487,7 +3022,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * conversation.assigned (not emitted yet)
+         * A ticket's agent or team changed (API, team auto-assignment or handoff)
          * @description Delivered to every active webhook subscribed to `conversation.assigned`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onConversationAssignedEvent"];
@@ -2511,6 +3046,26 @@ export interface webhooks {
          * @description Delivered to every active webhook subscribed to `conversation.rated`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
          */
         post: operations["onConversationRatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket moved to another status
+         * @description Delivered to every active webhook subscribed to `conversation.status_changed`. Retried with exponential backoff on 5xx, 429, network errors and answers slower than 5 seconds, 5 attempts in all.
+         */
+        post: operations["onConversationStatusChangedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3046,6 +3601,18 @@ export interface components {
             id: string;
             nome: string;
             setor_ids: string[];
+            /** @description The team’s agents (active or not), by name. */
+            members: {
+                /** Format: uuid */
+                agent_id: string;
+                name: string;
+                /** @enum {string} */
+                status: "available" | "away" | "offline";
+            }[];
+            /** @description A team-only assignment picks the available member with fewest open tickets. */
+            auto_assign: boolean;
+            /** @description Auto-assignment skips members with this many open tickets. */
+            max_open_per_agent: number;
             /** Format: date-time */
             created_at: string;
         };
@@ -3227,8 +3794,11 @@ export interface components {
             /** Format: uuid */
             client_id: string;
             phone: string;
-            /** @enum {string} */
-            status: "pending" | "sent" | "failed";
+            /**
+             * @description delivered and read come from the channel's receipts (only forward).
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "failed" | "delivered" | "read";
             /**
              * @description What was sent.
              * @enum {string}
@@ -3546,7 +4116,7 @@ export interface components {
                 /** @description Why this item failed; null when it succeeded. */
                 error: {
                     /** @enum {string} */
-                    code: "BAD_REQUEST" | "VALIDATION_ERROR" | "INVALID_NUMBER" | "UNAUTHORIZED" | "BULK_DISABLED" | "PLAN_EXPIRED" | "PLAN_LIMIT_REACHED" | "INSUFFICIENT_CREDITS" | "FORBIDDEN" | "MULTI_NUMBER_DISABLED" | "SAFE_HOUR_VIOLATION" | "CONCURRENT_LIMIT_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "SLOT_TAKEN" | "APPOINTMENT_CONFLICT" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "WINDOW_EXPIRED" | "TOO_MANY_REQUESTS" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE";
+                    code: "BAD_REQUEST" | "VALIDATION_ERROR" | "INVALID_NUMBER" | "UNAUTHORIZED" | "BULK_DISABLED" | "PLAN_EXPIRED" | "PLAN_LIMIT_REACHED" | "INSUFFICIENT_CREDITS" | "FORBIDDEN" | "MULTI_NUMBER_DISABLED" | "SAFE_HOUR_VIOLATION" | "CONCURRENT_LIMIT_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "SLOT_TAKEN" | "APPOINTMENT_CONFLICT" | "INVALID_TRANSITION" | "TICKET_ACTIVE" | "TICKET_CLOSED" | "ALREADY_ASSIGNED" | "PRECONDITION_FAILED" | "NO_CONVERSATION" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_MISMATCH" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE" | "WINDOW_EXPIRED" | "TOO_MANY_REQUESTS" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE";
                     message: string;
                 } | null;
             }[];
@@ -3597,14 +4167,14 @@ export interface components {
              * @description Absolute URL receiving the deliveries: https resolving to a public address (unless the operator allows private ones).
              */
             url: string;
-            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
+            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "conversation.status_changed" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
             active?: boolean;
         };
         WebhookCreated: {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
+            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "conversation.status_changed" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
             /** @description HMAC-SHA256 key of the signatures: shown only in this response. */
             secret: string;
             active: boolean;
@@ -3615,7 +4185,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
+            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "conversation.status_changed" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
             active: boolean;
             /** Format: date-time */
             created_at: string;
@@ -3628,7 +4198,7 @@ export interface components {
              * @description Absolute URL receiving the deliveries: https resolving to a public address (unless the operator allows private ones).
              */
             url?: string;
-            events?: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
+            events?: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "conversation.status_changed" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
             active?: boolean;
         };
         WebhookDelivery: {
@@ -3878,6 +4448,135 @@ export interface components {
             /** @description Boxes whose inbound messages the rule reads; empty: all. */
             setor_ids?: string[];
             enabled?: boolean;
+        };
+        Agent: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            email: string;
+            /** @enum {string} */
+            status: "available" | "away" | "offline";
+            active: boolean;
+            team_ids: string[];
+            /** @description Tickets assigned to the agent that are not closed. */
+            open_tickets: number;
+        };
+        SetAgentStatusRequest: {
+            /** @enum {string} */
+            status: "available" | "away" | "offline";
+        };
+        QuickReply: {
+            /** Format: uuid */
+            id: string;
+            shortcut: string;
+            title: string;
+            text: string | null;
+            media_url: string | null;
+            /** @enum {string|null} */
+            media_type: "image" | "video" | "audio" | "document" | null;
+            /**
+             * Format: uuid
+             * @description null: company-wide.
+             */
+            setor_id: string | null;
+            /** @description Placeholders the text uses, e.g. ["primeiro_nome"]. */
+            placeholders: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AdminCreateAgentRequest: {
+            name: string;
+            /**
+             * Format: email
+             * @description Unique per company ignoring case (409 CONFLICT `details.agent_id`).
+             */
+            email: string;
+            /** @description Teams of the agent (replace-all). */
+            team_ids?: string[];
+            /** @enum {string} */
+            status?: "available" | "away" | "offline";
+            /** @description false deactivates: the agent leaves auto-assignment and their open tickets return to the queue. */
+            active?: boolean;
+        };
+        AdminUpdateAgentRequest: {
+            name?: string;
+            /**
+             * Format: email
+             * @description Unique per company ignoring case (409 CONFLICT `details.agent_id`).
+             */
+            email?: string;
+            /** @description Teams of the agent (replace-all). */
+            team_ids?: string[];
+            /** @enum {string} */
+            status?: "available" | "away" | "offline";
+            /** @description false deactivates: the agent leaves auto-assignment and their open tickets return to the queue. */
+            active?: boolean;
+        };
+        TeamWithMembers: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            company_id: string;
+            nome: string;
+            setor_ids: string[];
+            members: {
+                /** Format: uuid */
+                agent_id: string;
+                name: string;
+                /** @enum {string} */
+                status: "available" | "away" | "offline";
+                active: boolean;
+            }[];
+            /** @description A team-only assignment picks the available member with fewest open tickets. */
+            auto_assign: boolean;
+            /** @description Auto-assignment skips members with this many open tickets. */
+            max_open_per_agent: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AdminUpdateTeamRequest: {
+            nome?: string;
+            /** @description Boxes of the team (replace-all, in rotation order). */
+            setor_ids?: string[];
+            /** @description Members (replace-all). */
+            agent_ids?: string[];
+            auto_assign?: boolean;
+            /** @description Default 10. */
+            max_open_per_agent?: number;
+        };
+        AdminCreateQuickReplyRequest: {
+            /** @description Unique per scope (company-wide or the box): 409 CONFLICT `details.quick_reply_id`. */
+            shortcut: string;
+            title: string;
+            /** @description Placeholders {{nome}} {{primeiro_nome}} {{protocolo}} {{atendente}}; another one is a 400. */
+            text?: string | null;
+            /** @description HTTPS URL; needs media_type. */
+            media_url?: string | null;
+            /** @enum {string|null} */
+            media_type?: "image" | "video" | "audio" | "document" | null;
+            /**
+             * Format: uuid
+             * @description null (default): company-wide.
+             */
+            setor_id?: string | null;
+        };
+        AdminUpdateQuickReplyRequest: {
+            /** @description Unique per scope (company-wide or the box): 409 CONFLICT `details.quick_reply_id`. */
+            shortcut?: string;
+            title?: string;
+            /** @description Placeholders {{nome}} {{primeiro_nome}} {{protocolo}} {{atendente}}; another one is a 400. */
+            text?: string | null;
+            /** @description HTTPS URL; needs media_type. */
+            media_url?: string | null;
+            /** @enum {string|null} */
+            media_type?: "image" | "video" | "audio" | "document" | null;
+            /**
+             * Format: uuid
+             * @description null (default): company-wide.
+             */
+            setor_id?: string | null;
         };
         CreateImportRequest: {
             /** @enum {string} */
@@ -4607,10 +5306,12 @@ export interface components {
             /** @enum {string} */
             status?: "confirmed";
             description?: string | null;
+            /** @description With `starts_at`: send the client an appointment notice of the new time (default false). */
             notify?: boolean;
         };
         CancelAppointmentRequest: {
             reason?: string;
+            /** @description Send the client an appointment notice of the cancellation (default false). */
             notify?: boolean;
         };
         LeadCnae: {
@@ -4687,6 +5388,538 @@ export interface components {
         ValidateLeadEmailsRequest: {
             emails: string[];
         };
+        Ticket: {
+            /** Format: uuid */
+            id: string;
+            /** @description The company's protocol number. */
+            number: number;
+            /** @enum {string} */
+            status: "pending" | "open" | "snoozed" | "closed";
+            /** @enum {string|null} */
+            priority: "low" | "medium" | "high" | "urgent" | null;
+            /** Format: uuid */
+            setor_id: string;
+            /** Format: uuid */
+            client_id: string;
+            /** Format: uuid */
+            conversation_id: string;
+            contact: {
+                /** Format: uuid */
+                id?: string;
+                name?: string | null;
+                phone?: string;
+                ia_ativa?: boolean;
+            } | null;
+            /** Format: uuid */
+            agent_id: string | null;
+            /** Format: uuid */
+            team_id: string | null;
+            /** Format: date-time */
+            snoozed_until: string | null;
+            /**
+             * Format: date-time
+             * @description Set when it becomes open or the contact writes while open; cleared by a public reply or leaving open.
+             */
+            waiting_since: string | null;
+            last_message: {
+                /** Format: uuid */
+                id?: string;
+                /** @enum {string} */
+                direction?: "inbound" | "outbound";
+                type?: string;
+                preview?: string | null;
+                /** Format: date-time */
+                at?: string;
+            } | null;
+            /** Format: date-time */
+            last_activity_at: string;
+            tag_ids: string[];
+            /** @enum {string} */
+            source: "inbound" | "api" | "handoff";
+            reply_window: {
+                open: boolean;
+                /**
+                 * Format: date-time
+                 * @description Official boxes: when the 24-hour window closes.
+                 */
+                open_until: string | null;
+            };
+            /** Format: date-time */
+            first_response_at: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            close_reason: string | null;
+            /** @enum {string} */
+            rating_status: "none" | "requested" | "rated" | "expired" | "not_sent";
+            /** @description Send it back as `If-Match: "<version>"` on writes. */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        OpenTicketRequest: {
+            /**
+             * Format: uuid
+             * @description The contact; or `phone`.
+             */
+            client_id?: string;
+            /** @description The contact by phone (either ninth-digit form). */
+            phone?: string;
+            /**
+             * Format: uuid
+             * @description Default: the box of the contact's most recently active conversation.
+             */
+            setor_id?: string;
+            /** @enum {string|null} */
+            priority?: "low" | "medium" | "high" | "urgent" | null;
+            /** Format: uuid */
+            agent_id?: string | null;
+            /**
+             * Format: uuid
+             * @description A team without agent: the team auto-assigns when it is set to.
+             */
+            team_id?: string | null;
+            /**
+             * @description Reopen the ticket closed within 7 days instead (200 `reopened: true`); a new one when there is none.
+             * @default false
+             */
+            reopen: boolean;
+        };
+        TicketDetail: {
+            /** Format: uuid */
+            id: string;
+            /** @description The company's protocol number. */
+            number: number;
+            /** @enum {string} */
+            status: "pending" | "open" | "snoozed" | "closed";
+            /** @enum {string|null} */
+            priority: "low" | "medium" | "high" | "urgent" | null;
+            /** Format: uuid */
+            setor_id: string;
+            /** Format: uuid */
+            client_id: string;
+            /** Format: uuid */
+            conversation_id: string;
+            contact: {
+                /** Format: uuid */
+                id?: string;
+                name?: string | null;
+                phone?: string;
+                ia_ativa?: boolean;
+            } | null;
+            /** Format: uuid */
+            agent_id: string | null;
+            /** Format: uuid */
+            team_id: string | null;
+            /** Format: date-time */
+            snoozed_until: string | null;
+            /**
+             * Format: date-time
+             * @description Set when it becomes open or the contact writes while open; cleared by a public reply or leaving open.
+             */
+            waiting_since: string | null;
+            last_message: {
+                /** Format: uuid */
+                id?: string;
+                /** @enum {string} */
+                direction?: "inbound" | "outbound";
+                type?: string;
+                preview?: string | null;
+                /** Format: date-time */
+                at?: string;
+            } | null;
+            /** Format: date-time */
+            last_activity_at: string;
+            tag_ids: string[];
+            /** @enum {string} */
+            source: "inbound" | "api" | "handoff";
+            reply_window: {
+                open: boolean;
+                /**
+                 * Format: date-time
+                 * @description Official boxes: when the 24-hour window closes.
+                 */
+                open_until: string | null;
+            };
+            /** Format: date-time */
+            first_response_at: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            close_reason: string | null;
+            /** @enum {string} */
+            rating_status: "none" | "requested" | "rated" | "expired" | "not_sent";
+            /** @description Send it back as `If-Match: "<version>"` on writes. */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            tags: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                color: string | null;
+            }[];
+            links: {
+                crm_opportunities: {
+                    /** Format: uuid */
+                    id: string;
+                    title: string;
+                    /** Format: uuid */
+                    stage_id: string;
+                    value: number | null;
+                    /** Format: date-time */
+                    linked_at: string;
+                }[];
+            };
+            handoff: {
+                summary?: string;
+                /** Format: date-time */
+                at?: string;
+            } | null;
+            rating: {
+                score: number | null;
+                comment: string | null;
+                /** Format: date-time */
+                rated_at: string | null;
+            };
+        };
+        ChangeTicketStatusRequest: {
+            /** @enum {string} */
+            status: "pending" | "open" | "snoozed" | "closed";
+            /**
+             * Format: date-time
+             * @description With `snoozed`: 60 s to 90 days ahead; omitted or null: until the contact writes.
+             */
+            snoozed_until?: string | null;
+            /** @description Closing: send the box's closing message (default true when the box has one). */
+            send_closing_message?: boolean;
+            /** @description Closing: send the rating request (default: the box's `csat_enabled`). */
+            request_rating?: boolean;
+            close_reason?: string | null;
+        };
+        AssignTicketRequest: {
+            /** Format: uuid */
+            agent_id?: string | null;
+            /** Format: uuid */
+            team_id?: string | null;
+            /**
+             * @description Take the ticket only if no agent holds it (else 409 ALREADY_ASSIGNED).
+             * @default false
+             */
+            claim: boolean;
+        };
+        TicketWrite: {
+            /** Format: uuid */
+            id: string;
+            /** @description The company's protocol number. */
+            number: number;
+            /** @enum {string} */
+            status: "pending" | "open" | "snoozed" | "closed";
+            /** @enum {string|null} */
+            priority: "low" | "medium" | "high" | "urgent" | null;
+            /** Format: uuid */
+            setor_id: string;
+            /** Format: uuid */
+            client_id: string;
+            /** Format: uuid */
+            conversation_id: string;
+            contact: {
+                /** Format: uuid */
+                id?: string;
+                name?: string | null;
+                phone?: string;
+                ia_ativa?: boolean;
+            } | null;
+            /** Format: uuid */
+            agent_id: string | null;
+            /** Format: uuid */
+            team_id: string | null;
+            /** Format: date-time */
+            snoozed_until: string | null;
+            /**
+             * Format: date-time
+             * @description Set when it becomes open or the contact writes while open; cleared by a public reply or leaving open.
+             */
+            waiting_since: string | null;
+            last_message: {
+                /** Format: uuid */
+                id?: string;
+                /** @enum {string} */
+                direction?: "inbound" | "outbound";
+                type?: string;
+                preview?: string | null;
+                /** Format: date-time */
+                at?: string;
+            } | null;
+            /** Format: date-time */
+            last_activity_at: string;
+            tag_ids: string[];
+            /** @enum {string} */
+            source: "inbound" | "api" | "handoff";
+            reply_window: {
+                open: boolean;
+                /**
+                 * Format: date-time
+                 * @description Official boxes: when the 24-hour window closes.
+                 */
+                open_until: string | null;
+            };
+            /** Format: date-time */
+            first_response_at: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            close_reason: string | null;
+            /** @enum {string} */
+            rating_status: "none" | "requested" | "rated" | "expired" | "not_sent";
+            /** @description Send it back as `If-Match: "<version>"` on writes. */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            tags: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                color: string | null;
+            }[];
+            links: {
+                crm_opportunities: {
+                    /** Format: uuid */
+                    id: string;
+                    title: string;
+                    /** Format: uuid */
+                    stage_id: string;
+                    value: number | null;
+                    /** Format: date-time */
+                    linked_at: string;
+                }[];
+            };
+            handoff: {
+                summary?: string;
+                /** Format: date-time */
+                at?: string;
+            } | null;
+            rating: {
+                score: number | null;
+                comment: string | null;
+                /** Format: date-time */
+                rated_at: string | null;
+            };
+            /** @description false: the value was already so; nothing was written and no event sent. */
+            changed: boolean;
+        };
+        SetTicketPriorityRequest: {
+            /** @enum {string|null} */
+            priority: "low" | "medium" | "high" | "urgent" | null;
+        };
+        TagTicketRequest: {
+            tag_ids: string[];
+        };
+        UntagTicketRequest: {
+            tag_ids?: string[];
+        };
+        LinkTicketRequest: {
+            /** @enum {string} */
+            type: "crm_opportunity";
+            /** Format: uuid */
+            id: string;
+        };
+        HandOffTicketRequest: {
+            summary: string;
+            /** Format: uuid */
+            agent_id?: string | null;
+            /** Format: uuid */
+            team_id?: string | null;
+            /** @enum {string|null} */
+            priority?: "low" | "medium" | "high" | "urgent" | null;
+            /** @default true */
+            pause_assistant: boolean;
+            /**
+             * Format: date-time
+             * @description The pause ends then (≤ 30 days); omitted: the assistant is switched off.
+             */
+            pause_until?: string | null;
+        };
+        QueueEntry: {
+            /** Format: uuid */
+            ticket_id: string;
+            number: number;
+            /** Format: uuid */
+            client_id: string;
+            contact: {
+                /** Format: uuid */
+                id?: string;
+                name?: string | null;
+                phone?: string;
+                ia_ativa?: boolean;
+            } | null;
+            /** Format: uuid */
+            setor_id: string;
+            /** Format: uuid */
+            team_id: string | null;
+            /** @enum {string|null} */
+            priority: "low" | "medium" | "high" | "urgent" | null;
+            /** Format: date-time */
+            waiting_since: string | null;
+            wait_seconds: number;
+            /** @description Place in the whole queue of the filters, from 1. */
+            position: number;
+            handoff_summary: string | null;
+        };
+        TicketTimelineItem: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            ticket_id: string | null;
+            /** Format: uuid */
+            conversation_id: string;
+            /** @enum {string} */
+            type: "message" | "note" | "activity";
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            author: {
+                /** @enum {string} */
+                type: "contact" | "agent" | "api" | "system" | "assistant";
+                id: string | null;
+            } | null;
+            content: {
+                /** @enum {string} */
+                type: "text" | "media" | "template" | "interactive" | "poll" | "event";
+                text: string | null;
+                media_url?: string;
+                media_type?: string;
+                media_filename?: string;
+                template_name?: string;
+                template_language?: string;
+                options?: {
+                    id: string;
+                    title: string;
+                }[];
+            };
+            /** @enum {string} */
+            status: "pending" | "sent" | "failed" | "received" | "delivered" | "read";
+            error_code: string | null;
+            /** Format: date-time */
+            sent_at: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /** Format: date-time */
+            read_at: string | null;
+            activity: {
+                kind: string;
+                from: unknown;
+                to: unknown;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TicketTimelinePage: {
+            items: components["schemas"]["TicketTimelineItem"][];
+            limit: number;
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        ReplyToTicketRequest: {
+            message?: {
+                text?: string;
+                media_url?: string;
+                /** @enum {string} */
+                media_type?: "image" | "video" | "audio" | "document";
+                /** @enum {string} */
+                media_delivery?: "inline" | "after_text" | "media_first";
+                media_filename?: string;
+                template_name?: string;
+                template_language?: string;
+                template_components?: unknown[];
+            };
+            /**
+             * @description A note: stored in the timeline, never sent or charged; allowed on a closed ticket.
+             * @default false
+             */
+            private: boolean;
+            /**
+             * Format: uuid
+             * @description Fills text, media and placeholders from a quick reply (company-wide or of the ticket box); with `message.text`: 400.
+             */
+            quick_reply_id?: string;
+        };
+        RateTicketRequest: {
+            score: number;
+            comment?: string | null;
+        };
+        TicketRatingResult: {
+            /** Format: uuid */
+            ticket_id: string;
+            /** @enum {string} */
+            rating_status: "none" | "requested" | "rated" | "expired" | "not_sent";
+            rating: {
+                score: number | null;
+                comment: string | null;
+                /** Format: date-time */
+                rated_at: string | null;
+                source: string | null;
+            };
+            /** Format: uuid */
+            agent_id: string | null;
+            /** Format: uuid */
+            team_id: string | null;
+            version: number;
+            changed: boolean;
+        };
+        RatingReport: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            summary: {
+                requested: number;
+                responded: number;
+                /** @description Mean score, 2 decimals; null without ratings. */
+                average: number | null;
+                /** @description Share of 4 and 5 among the ratings, 0-100; null without ratings. */
+                csat_percent: number | null;
+                /** @description responded / requested, 0-1; null when nothing was requested. */
+                response_rate: number | null;
+                distribution: {
+                    1: number;
+                    2: number;
+                    3: number;
+                    4: number;
+                    5: number;
+                };
+            };
+            ranking: {
+                /** Format: uuid */
+                agent_id: string;
+                name: string | null;
+                responded: number;
+                /** @description Mean score, 2 decimals; null without ratings. */
+                average: number | null;
+                /** @description Share of 4 and 5 among the ratings, 0-100; null without ratings. */
+                csat_percent: number | null;
+            }[];
+            recent: {
+                /** Format: uuid */
+                ticket_id: string;
+                number: number;
+                /** Format: uuid */
+                setor_id: string;
+                /** Format: uuid */
+                client_id: string;
+                /** Format: uuid */
+                agent_id: string | null;
+                /** Format: uuid */
+                team_id: string | null;
+                score: number;
+                comment: string | null;
+                /** Format: date-time */
+                rated_at: string;
+                source: string | null;
+            }[];
+        };
         AdminCreateCompanyRequest: {
             name: string;
             plan_code?: string;
@@ -4742,6 +5975,14 @@ export interface components {
             /** @description The operator’s quota overrides (quota name → limit); quotas not named take the plan’s. */
             quotas: {
                 [key: string]: number;
+            };
+            /** @description The company’s appointment reminder offsets; null: the default. */
+            reminder_offsets_minutes: number[] | null;
+            reminder_text: string | null;
+            low_balance_thresholds: {
+                messages: number | null;
+                ai_credits: number | null;
+                lead_credits: number | null;
             };
             /** Format: date-time */
             created_at: string;
@@ -4872,6 +6113,15 @@ export interface components {
                 waba_id: string;
             } | null;
             warming_daily_limit_override: number | null;
+            /** @description Sent when a ticket closes; placeholders {{nome}} {{primeiro_nome}} {{protocolo}} {{atendente}}. */
+            closing_message: string | null;
+            csat_enabled: boolean;
+            csat_question: string | null;
+            csat_thanks: string | null;
+            reopen_window_minutes: number;
+            assistant_enabled: boolean;
+            /** Format: uuid */
+            default_team_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4890,6 +6140,15 @@ export interface components {
                 waba_id: string;
             } | null;
             warming_daily_limit_override: number | null;
+            /** @description Sent when a ticket closes; placeholders {{nome}} {{primeiro_nome}} {{protocolo}} {{atendente}}. */
+            closing_message: string | null;
+            csat_enabled: boolean;
+            csat_question: string | null;
+            csat_thanks: string | null;
+            reopen_window_minutes: number;
+            assistant_enabled: boolean;
+            /** Format: uuid */
+            default_team_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4904,6 +6163,21 @@ export interface components {
             nome?: string;
             /** @description Overrides the warming stage; null returns to it. */
             warming_daily_limit?: number | null;
+            /** @description null or empty: no closing message. Placeholders {{nome}} {{primeiro_nome}} {{protocolo}} {{atendente}}; another one is a 400. */
+            closing_message?: string | null;
+            /** @description Closing requests a rating by default (default false). */
+            csat_enabled?: boolean;
+            csat_question?: string | null;
+            csat_thanks?: string | null;
+            /** @description Default 30; 0: inbound never reopens. */
+            reopen_window_minutes?: number;
+            /** @description New tickets start `pending` (with the assistant) when the contact’s AI is active (default false). */
+            assistant_enabled?: boolean;
+            /**
+             * Format: uuid
+             * @description Team of tickets opened by inbound messages.
+             */
+            default_team_id?: string | null;
         };
         AdminCreateTeamRequest: {
             nome: string;
@@ -5087,8 +6361,33 @@ export interface components {
             setor_id: string;
             /** @description The contact writing, e.g. +5511987654321. */
             from: string;
-            text: string;
+            /** @description The text, or the caption of `media_url`, or the title of `option_id`. One of text, media_url and option_id is required. */
+            text?: string;
+            /** @description The contact's push name: fills the contact's name when it has none. */
+            name?: string;
+            /**
+             * Format: uri
+             * @description A media the contact sent.
+             */
+            media_url?: string;
+            /**
+             * @description The kind of `media_url` (default image).
+             * @enum {string}
+             */
+            media_type?: "image" | "video" | "audio" | "document";
+            /** @description The option chosen in an interactive list or buttons, e.g. `csat_5` answering a rating request. */
+            option_id?: string;
+            /** @description The provider's message id: a repeat on the same box is ignored (answered with the first message). */
+            provider_message_id?: string;
+        } | unknown | unknown | unknown;
+        AdminSimulateReceiptRequest: {
+            /** @description The `id` of a GET /admin/v1/simulator/messages item (the provider message id of a simulated send), or a `message_id` of a single send, or a campaign message id. */
+            message_id: string;
+            /** @enum {string} */
+            status: "delivered" | "read";
         };
+        QrProviderWebhookRequest: Record<string, never>;
+        OfficialWebhookRequest: Record<string, never>;
         BadRequestError: {
             /** @constant */
             success: false;
@@ -5169,7 +6468,22 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "CONFLICT" | "SLOT_TAKEN" | "APPOINTMENT_CONFLICT" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_IN_USE";
+                code: "CONFLICT" | "SLOT_TAKEN" | "APPOINTMENT_CONFLICT" | "INVALID_TRANSITION" | "TICKET_ACTIVE" | "TICKET_CLOSED" | "ALREADY_ASSIGNED" | "IDEMPOTENCY_KEY_IN_USE";
+                message: string;
+                /** @description Structured details; their fields depend on the code. */
+                details?: Record<string, never>;
+                /** @description TOO_MANY_REQUESTS only: seconds until the window ends. */
+                retryAfter?: number;
+            };
+            /** @description TOO_MANY_REQUESTS only, as the specification puts it at the top of the body. */
+            retryAfter?: number;
+        };
+        PreconditionFailedError: {
+            /** @constant */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "PRECONDITION_FAILED";
                 message: string;
                 /** @description Structured details; their fields depend on the code. */
                 details?: Record<string, never>;
@@ -5214,7 +6528,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "IDEMPOTENCY_KEY_MISMATCH" | "UNPROCESSABLE" | "WINDOW_EXPIRED";
+                code: "NO_CONVERSATION" | "IDEMPOTENCY_KEY_MISMATCH" | "UNPROCESSABLE" | "WINDOW_EXPIRED";
                 message: string;
                 /** @description Structured details; their fields depend on the code. */
                 details?: Record<string, never>;
@@ -5452,6 +6766,16 @@ export interface components {
                  * @description Single sends only.
                  */
                 conversationId?: string;
+                /**
+                 * Format: uuid
+                 * @description Single sends and automatic ticket messages: the ticket the message belongs to; null when none.
+                 */
+                ticketId?: string | null;
+                /**
+                 * @description Automatic ticket messages only (closing, CSAT).
+                 * @enum {string}
+                 */
+                kind?: "closing_message" | "rating_request" | "csat_thanks";
                 /** @description Single and timed sends: the channel provider id. */
                 providerMessageId?: string | null;
                 /**
@@ -5469,6 +6793,11 @@ export interface components {
                  * @description Appointment reminders only.
                  */
                 reminderId?: string;
+                /**
+                 * Format: uuid
+                 * @description Appointment notices (a reschedule or cancellation with `notify: true`) only.
+                 */
+                noticeId?: string;
                 /**
                  * Format: uuid
                  * @description Timed sends only: the contact.
@@ -5498,8 +6827,41 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The single send; null in campaigns.
+                 */
+                messageId: string | null;
+                /**
+                 * Format: uuid
+                 * @description The campaign; null for single sends.
+                 */
+                campaignId: string | null;
+                /**
+                 * Format: uuid
+                 * @description The single send or campaign message.
+                 */
+                detailId: string;
+                /**
+                 * Format: uuid
+                 * @description Single sends; null in campaigns.
+                 */
+                conversationId: string | null;
+                /** Format: uuid */
+                ticketId: string | null;
+                recipientPhone: string;
+                providerMessageId: string | null;
+                /**
+                 * Format: uuid
+                 * @description The box that sent it.
+                 */
+                actual_setor_id: string;
+                /** @enum {string} */
+                status: "delivered";
+                /** Format: date-time */
+                deliveredAt: string;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -5523,8 +6885,41 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The single send; null in campaigns.
+                 */
+                messageId: string | null;
+                /**
+                 * Format: uuid
+                 * @description The campaign; null for single sends.
+                 */
+                campaignId: string | null;
+                /**
+                 * Format: uuid
+                 * @description The single send or campaign message.
+                 */
+                detailId: string;
+                /**
+                 * Format: uuid
+                 * @description Single sends; null in campaigns.
+                 */
+                conversationId: string | null;
+                /** Format: uuid */
+                ticketId: string | null;
+                recipientPhone: string;
+                providerMessageId: string | null;
+                /**
+                 * Format: uuid
+                 * @description The box that sent it.
+                 */
+                actual_setor_id: string;
+                /** @enum {string} */
+                status: "read";
+                /** Format: date-time */
+                readAt: string;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -5583,6 +6978,16 @@ export interface components {
                  * @description Single sends only.
                  */
                 conversationId?: string;
+                /**
+                 * Format: uuid
+                 * @description Single sends and automatic ticket messages: the ticket the message belongs to; null when none.
+                 */
+                ticketId?: string | null;
+                /**
+                 * @description Automatic ticket messages only (closing, CSAT).
+                 * @enum {string}
+                 */
+                kind?: "closing_message" | "rating_request" | "csat_thanks";
                 /** @description Single and timed sends: the channel provider id. */
                 providerMessageId?: string | null;
                 /**
@@ -5600,6 +7005,11 @@ export interface components {
                  * @description Appointment reminders only.
                  */
                 reminderId?: string;
+                /**
+                 * Format: uuid
+                 * @description Appointment notices (a reschedule or cancellation with `notify: true`) only.
+                 */
+                noticeId?: string;
                 /**
                  * Format: uuid
                  * @description Timed sends only: the contact.
@@ -5636,10 +7046,32 @@ export interface components {
                 conversationId: string;
                 /** Format: uuid */
                 contactId: string;
+                /** @description E.164. */
                 from: string;
+                /** @description The text, the caption or the option title; empty for a bare media. */
                 text: string;
                 /** Format: date-time */
                 receivedAt: string;
+                /**
+                 * Format: uuid
+                 * @description The ticket joined, reopened or opened; for a rating reply, the rated (closed) ticket.
+                 */
+                ticketId: string | null;
+                /** @enum {string|null} */
+                ticketStatus: "pending" | "open" | "snoozed" | "closed" | null;
+                /** @enum {string} */
+                contentType: "text" | "option" | "image" | "video" | "audio" | "document";
+                mediaUrl: string | null;
+                /** @enum {string|null} */
+                mediaType: "image" | "video" | "audio" | "document" | null;
+                /** @description The chosen option of an interactive list or buttons (e.g. csat_5). */
+                optionId: string | null;
+                providerMessageId: string | null;
+                contactName: string | null;
+                /** @description The contact's assistant in effect. */
+                iaAtiva: boolean;
+                /** @description The message was a rating reply, recorded on its closed ticket. */
+                ratingReply: boolean;
             };
             actor: {
                 user_id: string | null;
@@ -5671,6 +7103,14 @@ export interface components {
                 contactId: string;
                 /** Format: uuid */
                 setorId: string;
+                /** Format: uuid */
+                ticketId: string;
+                /** @description The ticket's protocol number in the company. */
+                number: number;
+                /** @enum {string} */
+                status: "pending" | "open";
+                /** @enum {string} */
+                source: "inbound" | "api" | "handoff";
             };
             actor: {
                 user_id: string | null;
@@ -5695,8 +7135,25 @@ export interface components {
              * @description The box; null for events without one.
              */
             setor_id: string | null;
-            /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
-            data: Record<string, never>;
+            data: {
+                /** Format: uuid */
+                conversationId: string;
+                /** Format: uuid */
+                ticketId: string;
+                /** Format: uuid */
+                agentId: string | null;
+                /** Format: uuid */
+                teamId: string | null;
+                /** Format: uuid */
+                previousAgentId: string | null;
+                /** Format: uuid */
+                previousTeamId: string | null;
+                /** @enum {string} */
+                by: "api" | "auto" | "handoff";
+                /** @description The handoff summary when `by` is `handoff`. */
+                summary: string | null;
+                handoff: boolean;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -5722,6 +7179,43 @@ export interface components {
             setor_id: string | null;
             /** @description Not emitted by this version of the service; the fields of its data are not fixed yet. */
             data: Record<string, never>;
+            actor: {
+                user_id: string | null;
+                /** @description 'system' or 'api'. */
+                source: string;
+            };
+        };
+        ConversationStatusChangedEvent: {
+            /** @enum {string} */
+            event: "conversation.status_changed";
+            /** @enum {string} */
+            version: "v1";
+            /** Format: date-time */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The company.
+             */
+            empresa_id: string;
+            /**
+             * Format: uuid
+             * @description The box; null for events without one.
+             */
+            setor_id: string | null;
+            data: {
+                /** Format: uuid */
+                conversationId: string;
+                /** Format: uuid */
+                ticketId: string;
+                /** @enum {string} */
+                from: "pending" | "open" | "snoozed" | "closed";
+                /** @enum {string} */
+                to: "pending" | "open" | "snoozed" | "closed";
+                /** Format: date-time */
+                snoozedUntil: string | null;
+                /** @description The close reason, or snooze_expired, contact_wrote, assigned, handoff, reopened. */
+                reason: string | null;
+            };
             actor: {
                 user_id: string | null;
                 /** @description 'system' or 'api'. */
@@ -6548,6 +8042,15 @@ export interface components {
                 "application/json": components["schemas"]["ConflictError"];
             };
         };
+        /** @description PRECONDITION_FAILED: the `If-Match` version is not the stored one (`details.version` is); nothing was changed. */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PreconditionFailedError"];
+            };
+        };
         /** @description Body over 5 MB. */
         PayloadTooLarge: {
             headers: {
@@ -7300,8 +8803,11 @@ export interface operations {
                             /** Format: uuid */
                             client_id: string;
                             phone: string;
-                            /** @enum {string} */
-                            status: "pending" | "sent" | "failed";
+                            /**
+                             * @description delivered and read come from the channel's receipts (only forward).
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "failed" | "delivered" | "read";
                             /**
                              * @description What was sent.
                              * @enum {string}
@@ -8382,7 +9888,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             url: string;
-                            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
+                            events: ("campaign.started" | "campaign.completed" | "campaign.failed" | "campaign.paused" | "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.received" | "conversation.created" | "conversation.assigned" | "conversation.rated" | "conversation.status_changed" | "contact.created" | "contact.tagged" | "contact.merged" | "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "opportunity.created" | "opportunity.won" | "opportunity.lost" | "contract.sent" | "contract.signed" | "contract.refused" | "lead.search_completed" | "lead.saved_to_crm" | "import.completed" | "import.failed" | "payment.received" | "billing.low_balance" | "channel.session_connected" | "channel.session_disconnected")[];
                             active: boolean;
                             /** Format: date-time */
                             updated_at: string;
@@ -9500,6 +11006,552 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: {
+                /** @description Members of this team. */
+                team_id?: string;
+                status?: "available" | "away" | "offline";
+                active?: boolean;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of agents. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Agent"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setAgentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the agent. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "available"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetAgentStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            status: "available" | "away" | "offline";
+                            active: boolean;
+                            team_ids: string[];
+                            /** @description Tickets assigned to the agent that are not closed. */
+                            open_tickets: number;
+                            /** @description false: the agent already had that status (nothing ran). */
+                            changed: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listQuickReplies: {
+        parameters: {
+            query?: {
+                setor_id?: string;
+                /** @description Part of the shortcut, title or text, any case. */
+                q?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of quick replies. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["QuickReply"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminListAgents: {
+        parameters: {
+            query?: {
+                /** @description Members of this team. */
+                team_id?: string;
+                status?: "available" | "away" | "offline";
+                active?: boolean;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of agents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Agent"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminCreateAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ana Souza",
+                 *       "email": "ana@example.com",
+                 *       "status": "available"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminCreateAgentRequest"];
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Agent"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the agent; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminUpdateAgentRequest"];
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Agent"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminListTeams: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page; above 100 is a 400 rather than a silent cap. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams with their members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["TeamWithMembers"][];
+                            total: number;
+                            page: number;
+                            limit: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminCreateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminCreateTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description The team. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            company_id: string;
+                            nome: string;
+                            setor_ids: string[];
+                            auto_assign: boolean;
+                            max_open_per_agent: number;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the team; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "auto_assign": true,
+                 *       "max_open_per_agent": 5
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminUpdateTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description The team with its members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TeamWithMembers"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminCreateQuickReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the company; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "shortcut": "boas-vindas",
+                 *       "title": "Boas-vindas",
+                 *       "text": "Olá {{primeiro_nome}}, aqui é {{atendente}}. Seu protocolo é {{protocolo}}."
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminCreateQuickReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The quick reply. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["QuickReply"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminDeleteQuickReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the quick reply; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** Format: uuid */
+                            id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminUpdateQuickReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the quick reply; a malformed one is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Saudação"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminUpdateQuickReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The quick reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["QuickReply"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11820,6 +13872,1048 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listTickets: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated statuses; default `open,pending,snoozed`. */
+                status?: string;
+                setor_id?: string;
+                client_id?: string;
+                /** @description An agent id, or `none` for tickets without agent. */
+                owner?: string;
+                team_id?: string;
+                /** @description Comma-separated priorities. */
+                priority?: string;
+                tag_id?: string;
+                updated_since?: string;
+                /** @description Part of the contact name; digits: the ticket number or the end of the phone (either ninth-digit form). */
+                q?: string;
+                /** @description `last_activity_desc`: newest activity first; a ticket that moves ahead of the cursor is not repeated. `updated_asc` (sync): at least once, rows changed in the last 5 s withheld, `next_cursor` always set (poll with it). */
+                sort?: "last_activity_desc" | "updated_asc";
+                /** @description Above 100 is a 400. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; bound to the filters and sort it was made with. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tickets. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Ticket"][];
+                            limit: number;
+                            next_cursor: string | null;
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    openTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key (a UUID) per request: a repeated call within 24 hours returns the first answer with `meta.idempotent_replay: true` and opens nothing. */
+                "Idempotency-Key"?: string;
+                /** @description The agent acting (an agent of the company; unknown: 400): `actor.user_id` of the events. */
+                "X-Actor-User-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone": "+5511987654321",
+                 *       "priority": "high"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OpenTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description Opened (201), or reopened (200, `reopened: true`). */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The company's protocol number. */
+                            number: number;
+                            /** @enum {string} */
+                            status: "pending" | "open" | "snoozed" | "closed";
+                            /** @enum {string|null} */
+                            priority: "low" | "medium" | "high" | "urgent" | null;
+                            /** Format: uuid */
+                            setor_id: string;
+                            /** Format: uuid */
+                            client_id: string;
+                            /** Format: uuid */
+                            conversation_id: string;
+                            contact: {
+                                /** Format: uuid */
+                                id?: string;
+                                name?: string | null;
+                                phone?: string;
+                                ia_ativa?: boolean;
+                            } | null;
+                            /** Format: uuid */
+                            agent_id: string | null;
+                            /** Format: uuid */
+                            team_id: string | null;
+                            /** Format: date-time */
+                            snoozed_until: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Set when it becomes open or the contact writes while open; cleared by a public reply or leaving open.
+                             */
+                            waiting_since: string | null;
+                            last_message: {
+                                /** Format: uuid */
+                                id?: string;
+                                /** @enum {string} */
+                                direction?: "inbound" | "outbound";
+                                type?: string;
+                                preview?: string | null;
+                                /** Format: date-time */
+                                at?: string;
+                            } | null;
+                            /** Format: date-time */
+                            last_activity_at: string;
+                            tag_ids: string[];
+                            /** @enum {string} */
+                            source: "inbound" | "api" | "handoff";
+                            reply_window: {
+                                open: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Official boxes: when the 24-hour window closes.
+                                 */
+                                open_until: string | null;
+                            };
+                            /** Format: date-time */
+                            first_response_at: string | null;
+                            /** Format: date-time */
+                            closed_at: string | null;
+                            close_reason: string | null;
+                            /** @enum {string} */
+                            rating_status: "none" | "requested" | "rated" | "expired" | "not_sent";
+                            /** @description Send it back as `If-Match: "<version>"` on writes. */
+                            version: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            tags: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                color: string | null;
+                            }[];
+                            links: {
+                                crm_opportunities: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    title: string;
+                                    /** Format: uuid */
+                                    stage_id: string;
+                                    value: number | null;
+                                    /** Format: date-time */
+                                    linked_at: string;
+                                }[];
+                            };
+                            handoff: {
+                                summary?: string;
+                                /** Format: date-time */
+                                at?: string;
+                            } | null;
+                            rating: {
+                                score: number | null;
+                                comment: string | null;
+                                /** Format: date-time */
+                                rated_at: string | null;
+                            };
+                            reopened: boolean;
+                        };
+                        /** @description Present on an idempotent replay. */
+                        meta?: {
+                            idempotent_replay: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TicketDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    changeTicketStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The agent acting (an agent of the company; unknown: 400): `actor.user_id` of the events. */
+                "X-Actor-User-Id"?: string;
+                /** @description The ticket `version` the change was based on, quoted (`"3"`): another stored version answers 412 PRECONDITION_FAILED and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "closed",
+                 *       "close_reason": "Resolvido"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChangeTicketStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket after the move. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The company's protocol number. */
+                            number: number;
+                            /** @enum {string} */
+                            status: "pending" | "open" | "snoozed" | "closed";
+                            /** @enum {string|null} */
+                            priority: "low" | "medium" | "high" | "urgent" | null;
+                            /** Format: uuid */
+                            setor_id: string;
+                            /** Format: uuid */
+                            client_id: string;
+                            /** Format: uuid */
+                            conversation_id: string;
+                            contact: {
+                                /** Format: uuid */
+                                id?: string;
+                                name?: string | null;
+                                phone?: string;
+                                ia_ativa?: boolean;
+                            } | null;
+                            /** Format: uuid */
+                            agent_id: string | null;
+                            /** Format: uuid */
+                            team_id: string | null;
+                            /** Format: date-time */
+                            snoozed_until: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Set when it becomes open or the contact writes while open; cleared by a public reply or leaving open.
+                             */
+                            waiting_since: string | null;
+                            last_message: {
+                                /** Format: uuid */
+                                id?: string;
+                                /** @enum {string} */
+                                direction?: "inbound" | "outbound";
+                                type?: string;
+                                preview?: string | null;
+                                /** Format: date-time */
+                                at?: string;
+                            } | null;
+                            /** Format: date-time */
+                            last_activity_at: string;
+                            tag_ids: string[];
+                            /** @enum {string} */
+                            source: "inbound" | "api" | "handoff";
+                            reply_window: {
+                                open: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description Official boxes: when the 24-hour window closes.
+                                 */
+                                open_until: string | null;
+                            };
+                            /** Format: date-time */
+                            first_response_at: string | null;
+                            /** Format: date-time */
+                            closed_at: string | null;
+                            close_reason: string | null;
+                            /** @enum {string} */
+                            rating_status: "none" | "requested" | "rated" | "expired" | "not_sent";
+                            /** @description Send it back as `If-Match: "<version>"` on writes. */
+                            version: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            tags: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                color: string | null;
+                            }[];
+                            links: {
+                                crm_opportunities: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    title: string;
+                                    /** Format: uuid */
+                                    stage_id: string;
+                                    value: number | null;
+                                    /** Format: date-time */
+                                    linked_at: string;
+                                }[];
+                            };
+                            handoff: {
+                                summary?: string;
+                                /** Format: date-time */
+                                at?: string;
+                            } | null;
+                            rating: {
+                                score: number | null;
+                                comment: string | null;
+                                /** Format: date-time */
+                                rated_at: string | null;
+                            };
+                            changed: boolean;
+                            /** @description Closing only. */
+                            closing?: {
+                                closing_message: string;
+                                rating_request: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    assignTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The agent acting (an agent of the company; unknown: 400): `actor.user_id` of the events. */
+                "X-Actor-User-Id"?: string;
+                /** @description The ticket `version` the change was based on, quoted (`"3"`): another stored version answers 412 PRECONDITION_FAILED and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "agent_id": "5f0c6a8e-8d1b-4b0e-9a57-2f6f1d3c4b21",
+                 *       "claim": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["AssignTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket after the change. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TicketWrite"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setTicketPriority: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The agent acting (an agent of the company; unknown: 400): `actor.user_id` of the events. */
+                "X-Actor-User-Id"?: string;
+                /** @description The ticket `version` the change was based on, quoted (`"3"`): another stored version answers 412 PRECONDITION_FAILED and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "priority": "urgent"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetTicketPriorityRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket after the change. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TicketWrite"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    tagTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The agent acting (an agent of the company; unknown: 400): `actor.user_id` of the events. */
+                "X-Actor-User-Id"?: string;
+                /** @description The ticket `version` the change was based on, quoted (`"3"`): another stored version answers 412 PRECONDITION_FAILED and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tag_ids": [
+                 *         "5f0c6a8e-8d1b-4b0e-9a57-2f6f1d3c4b21"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["TagTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket's tags and those added. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            tag_ids: string[];
+                            added: string[];
+                            changed: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    untagTicket: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated tag ids (instead of the body). */
+                tag_ids?: string;
+            };
+            header?: {
+                /** @description The agent acting (an agent of the company; unknown: 400): `actor.user_id` of the events. */
+                "X-Actor-User-Id"?: string;
+                /** @description The ticket `version` the change was based on, quoted (`"3"`): another stored version answers 412 PRECONDITION_FAILED and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UntagTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket's tags and those removed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            tag_ids: string[];
+                            removed: string[];
+                            changed: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    linkTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The agent acting (an agent of the company; unknown: 400): `actor.user_id` of the events. */
+                "X-Actor-User-Id"?: string;
+                /** @description The ticket `version` the change was based on, quoted (`"3"`): another stored version answers 412 PRECONDITION_FAILED and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "crm_opportunity",
+                 *       "id": "5f0c6a8e-8d1b-4b0e-9a57-2f6f1d3c4b21"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LinkTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description Linked (200: already linked). */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @enum {string} */
+                            type: "crm_opportunity";
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            linked_at: string;
+                            created: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unlinkTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The agent acting (an agent of the company; unknown: 400): `actor.user_id` of the events. */
+                "X-Actor-User-Id"?: string;
+                /** @description The ticket `version` the change was based on, quoted (`"3"`): another stored version answers 412 PRECONDITION_FAILED and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+                /** @description The kind of record: `crm_opportunity` (another kind is never linked: 404). */
+                type: string;
+                /** @description Id of the linked record. */
+                targetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            type: string;
+                            /** Format: uuid */
+                            id: string;
+                            removed: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    handOffTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The agent acting (an agent of the company; unknown: 400): `actor.user_id` of the events. */
+                "X-Actor-User-Id"?: string;
+                /** @description The ticket `version` the change was based on, quoted (`"3"`): another stored version answers 412 PRECONDITION_FAILED and changes nothing. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "summary": "Cliente quer orçamento de 3 itens; já informou CEP.",
+                 *       "priority": "high"
+                 *     }
+                 */
+                "application/json": components["schemas"]["HandOffTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket after the handoff. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TicketWrite"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTicketQueue: {
+        parameters: {
+            query?: {
+                setor_id?: string;
+                team_id?: string;
+                /** @description Comma-separated priorities. */
+                priority?: string;
+                /** @description Above 100 is a 400. */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the queue with its totals. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["QueueEntry"][];
+                            limit: number;
+                            next_cursor: string | null;
+                            has_more: boolean;
+                            total: number;
+                            oldest_wait_seconds: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTicketMessages: {
+        parameters: {
+            query?: {
+                order?: "desc" | "asc";
+                /** @description `conversation`: every message of the contact on the box, earlier tickets included. */
+                scope?: "ticket" | "conversation";
+                limit?: number;
+                /** @description `next_cursor` of the previous page (bound to the ticket, order and scope). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TicketTimelinePage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replyToTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The agent writing (an agent of the company; unknown: 400): author of replies and notes, `actor.user_id` of the events. */
+                "X-Actor-User-Id"?: string;
+                /** @description A unique key (a UUID) per request: a repeated call within 24 hours answers the first message with `meta.idempotent_replay: true` and sends nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": {
+                 *         "text": "Olá! Em que posso ajudar?"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReplyToTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description Sent (or stored, for a note). */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TicketTimelineItem"];
+                        /** @description Present on an idempotent replay. */
+                        meta?: {
+                            idempotent_replay: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ProviderError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rateTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The agent writing (an agent of the company; unknown: 400): author of replies and notes, `actor.user_id` of the events. */
+                "X-Actor-User-Id"?: string;
+                /** @description `"<version>"`: 412 when the ticket changed. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Id of the ticket. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "score": 5,
+                 *       "comment": "Muito bom"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RateTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket rating. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TicketRatingResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRatings: {
+        parameters: {
+            query?: {
+                from?: string;
+                /** @description Now when omitted. */
+                to?: string;
+                setor_id?: string;
+                team_id?: string;
+                agent_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["RatingReport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     adminCreateCompany: {
         parameters: {
             query?: never;
@@ -11839,7 +14933,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The company with every effective setting. */
+            /** @description The company with every effective setting, its reminder settings and low-balance thresholds. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -11872,7 +14966,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The company. */
+            /** @description The company, with its reminder settings and low-balance thresholds in force. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11916,46 +15010,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            plan_code: string;
-                            /** @enum {string} */
-                            modality: "mensal" | "avulso" | "inativo";
-                            /** Format: date-time */
-                            expires_at: string | null;
-                            avulso_balance: number;
-                            unlimited: boolean;
-                            bulk_messaging_enabled: boolean;
-                            multi_number_enabled: boolean;
-                            /** @description Effective: the company override or the plan default. */
-                            daily_limit: number;
-                            concurrent_campaigns_limit: number;
-                            company_rpm: number;
-                            safe_hours: {
-                                start: number;
-                                end: number;
-                            };
-                            timezone: string;
-                            /** @description ISO 3166-1 alpha-2 country of national phone numbers. */
-                            default_country: string;
-                            /** @description The operator’s quota overrides (quota name → limit); quotas not named take the plan’s. */
-                            quotas: {
-                                [key: string]: number;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            reminder_offsets_minutes: number[] | null;
-                            reminder_text: string | null;
-                            low_balance_thresholds: {
-                                messages: number | null;
-                                ai_credits: number | null;
-                                lead_credits: number | null;
-                            };
-                        };
+                        data: components["schemas"]["Company"];
                     };
                 };
             };
@@ -12271,52 +15326,6 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["SetorWithWarming"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    adminCreateTeam: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Id of the company; a malformed one is a 400. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdminCreateTeamRequest"];
-            };
-        };
-        responses: {
-            /** @description The team. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            company_id: string;
-                            nome: string;
-                            setor_ids: string[];
-                            /** Format: date-time */
-                            created_at: string;
-                        };
                     };
                 };
             };
@@ -12917,14 +15926,15 @@ export interface operations {
                  * @example {
                  *       "setor_id": "00000000-0000-4000-8000-000000000001",
                  *       "from": "+5511987654321",
-                 *       "text": "Oi"
+                 *       "text": "Oi",
+                 *       "name": "Maria"
                  *     }
                  */
                 "application/json": components["schemas"]["AdminSimulateInboundRequest"];
             };
         };
         responses: {
-            /** @description Received. */
+            /** @description Received (or, for a repeated provider_message_id, the first message with `duplicate: true`). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -12951,8 +15961,23 @@ export interface operations {
                             received_at: string;
                             /** Format: date-time */
                             window_open_until: string;
-                            /** @description Tags the auto-tagging rules put on the contact for this text. */
+                            /** @description Tags the auto-tagging rules put on the contact or the ticket for this message. */
                             tags_added: string[];
+                            /**
+                             * Format: uuid
+                             * @description The ticket the message joined (the rated ticket for a rating reply); null for a repeat.
+                             */
+                            ticket_id: string | null;
+                            /** @enum {string|null} */
+                            ticket_status: "pending" | "open" | "snoozed" | "closed" | null;
+                            /** @description A new ticket was opened for it. */
+                            ticket_created: boolean;
+                            /** @description A ticket closed within the box reopen window was reopened. */
+                            ticket_reopened: boolean;
+                            /** @description The message was a rating reply, recorded on its closed ticket. */
+                            rating_recorded: boolean;
+                            /** @description The provider_message_id was received before: nothing was done. */
+                            duplicate: boolean;
                         };
                     };
                 };
@@ -12960,6 +15985,198 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminSimulateReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message_id": "00000000-0000-4000-8000-000000000001",
+                 *       "status": "read"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminSimulateReceiptRequest"];
+            };
+        };
+        responses: {
+            /** @description The receipt state of the message after the receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The single send or campaign message.
+                             */
+                            message_id: string;
+                            /** @enum {string} */
+                            kind: "message" | "campaign_message";
+                            /** Format: date-time */
+                            delivered_at: string | null;
+                            /** Format: date-time */
+                            read_at: string | null;
+                            /** @description What this receipt recorded ([]: nothing moved). */
+                            changed: ("delivered" | "read")[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    qrProviderWebhook: {
+        parameters: {
+            query?: {
+                /** @description The secret, for providers that cannot send headers. */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "messages.upsert",
+                 *       "instance": "carteiro-…",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["QrProviderWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description What the call did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Accounts (instances, phone numbers) the call carried. */
+                            batches: number;
+                            /** @description Of them, accounts no box matches (ignored). */
+                            unknown_accounts: number;
+                            /** @description Inbound messages handled. */
+                            received: number;
+                            /** @description Inbound messages whose provider id was received before (ignored). */
+                            duplicates: number;
+                            /** @description Inbound messages refused (e.g. an unreadable number). */
+                            rejected: number;
+                            /** @description Receipts that moved a message forward. */
+                            receipts: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    officialWebhookVerification: {
+        parameters: {
+            query?: {
+                "hub.mode"?: string;
+                "hub.verify_token"?: string;
+                "hub.challenge"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge, as sent (text/plain). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    officialWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `sha256=<hex HMAC of the body>`. */
+                "x-hub-signature-256"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "object": "whatsapp_business_account",
+                 *       "entry": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["OfficialWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description What the call did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Accounts (instances, phone numbers) the call carried. */
+                            batches: number;
+                            /** @description Of them, accounts no box matches (ignored). */
+                            unknown_accounts: number;
+                            /** @description Inbound messages handled. */
+                            received: number;
+                            /** @description Inbound messages whose provider id was received before (ignored). */
+                            duplicates: number;
+                            /** @description Inbound messages refused (e.g. an unreadable number). */
+                            rejected: number;
+                            /** @description Receipts that moved a message forward. */
+                            receipts: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -13455,6 +16672,49 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ConversationRatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 seconds acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Ends the delivery as failed (429 excepted: retried). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onConversationStatusChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique delivery id, the same on every attempt and redelivery: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Unix seconds of sending. */
+                "X-Webhook-Timestamp": string;
+                /** @description Lowercase hex HMAC-SHA256 of '<X-Webhook-Timestamp>.<raw body>' keyed with the webhook secret. Compare in constant time and reject timestamps older than 300 seconds (`verifyWebhookSignature` in @carteiro/sdk). */
+                "X-Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationStatusChangedEvent"];
             };
         };
         responses: {
