@@ -1,3 +1,4 @@
+import { ticketMessage } from './ticket-message.js';
 import type { AgentRepositories } from '../agents/index.js';
 import type { KeyMode } from '../api-keys/index.js';
 import type { ContactRepositories } from '../contacts/index.js';
@@ -281,31 +282,13 @@ export class ManageTickets {
 
 /** The handoff summary as a note of the timeline (never sent). */
 function handoffNote(id: string, ticket: Ticket, phone: string, summary: string, actor: EventActor, at: Date): MessageRecord {
-  return {
+  return ticketMessage(ticket, {
     id,
-    companyId: ticket.companyId,
-    conversationId: ticket.conversationId,
-    setorId: ticket.setorId,
-    contactId: ticket.contactId,
     phone,
-    senderNumber: null,
-    keyMode: 'live',
-    content: { type: 'text', text: summary },
-    parts: [],
-    status: 'sent',
-    providerMessageId: null,
-    errorCode: null,
-    error: null,
-    reaction: null,
-    editedAt: null,
-    deletedAt: null,
-    sentAt: null,
-    createdAt: at,
-    updatedAt: at,
-    ticketId: ticket.id,
-    direction: 'outbound',
+    at,
     type: 'note',
     author: actor.user_id ? { type: 'agent', id: actor.user_id } : { type: 'api', id: null },
+    content: { type: 'text', text: summary },
     activity: { kind: 'handoff', from: null, to: null },
-  };
+  });
 }

@@ -1,3 +1,4 @@
+import { ticketMessage } from './ticket-message.js';
 import type { AgentRepositories } from '../agents/index.js';
 import type { KeyMode } from '../api-keys/index.js';
 import { isConversationWindowOpen, type ChannelRepositories } from '../channel/index.js';
@@ -166,30 +167,8 @@ export async function queueCsatThanks(
 
 /** The pending timeline message of an automatic send (its parts are planned when the worker claims it). */
 function automaticMessage(id: string, ticket: Ticket, setor: Setor, contact: Contact, senderNumber: string | null, keyMode: KeyMode, content: MessageContent, at: Date): MessageRecord {
-  return {
-    id,
-    companyId: ticket.companyId,
-    conversationId: ticket.conversationId,
-    setorId: setor.id,
-    contactId: contact.id,
-    phone: contact.phone,
-    senderNumber,
-    keyMode,
-    content,
-    parts: [],
-    status: 'pending',
-    providerMessageId: null,
-    errorCode: null,
-    error: null,
-    reaction: null,
-    editedAt: null,
-    deletedAt: null,
-    sentAt: null,
-    createdAt: at,
-    updatedAt: at,
-    ticketId: ticket.id,
-    direction: 'outbound',
-    type: 'message',
-    author: { type: 'system', id: null },
-  };
+  return ticketMessage(
+    { ...ticket, setorId: setor.id, contactId: contact.id },
+    { id, phone: contact.phone, at, type: 'message', author: { type: 'system', id: null }, content, status: 'pending', keyMode, senderNumber },
+  );
 }

@@ -1,3 +1,4 @@
+import { ticketMessage } from './ticket-message.js';
 import type { AgentRepositories } from '../agents/index.js';
 import type { KeyMode } from '../api-keys/index.js';
 import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type CampaignRepositories, type IdempotencyInput } from '../campaigns/index.js';
@@ -206,33 +207,8 @@ export class ReplyToTicket {
     return this.uow.transaction(async (repos) => {
       const contact = await repos.contacts.findById(ticket.companyId, ticket.contactId);
       const at = this.clock.now();
-      const note: MessageRecord = {
-        id: this.ids.newId(),
-        companyId: ticket.companyId,
-        conversationId: ticket.conversationId,
-        setorId: ticket.setorId,
-        contactId: ticket.contactId,
-        phone: contact?.phone ?? '',
-        senderNumber: null,
-        keyMode: 'live',
-        content,
-        parts: [],
-        // A note is complete when written: never sent, never charged.
-        status: 'sent',
-        providerMessageId: null,
-        errorCode: null,
-        error: null,
-        reaction: null,
-        editedAt: null,
-        deletedAt: null,
-        sentAt: null,
-        createdAt: at,
-        updatedAt: at,
-        ticketId: ticket.id,
-        direction: 'outbound',
-        type: 'note',
-        author,
-      };
+      // A note is complete when written: never sent, never charged.
+      const note = ticketMessage(ticket, { id: this.ids.newId(), phone: contact?.phone ?? '', at, type: 'note', author, content });
       await repos.messages.insert(note);
       return note;
     });

@@ -1,3 +1,4 @@
+import { ticketMessage } from './ticket-message.js';
 import type { Contact } from '../contacts/index.js';
 import type { MessageRecord, MessageRepositories } from '../messages/index.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
@@ -43,33 +44,10 @@ export function activityEntry(
   activity: { kind: string; from: string | null; to: string | null },
   text: string,
 ): MessageRecord {
-  return {
-    id,
-    companyId: ticket.companyId,
-    conversationId: ticket.conversationId,
-    setorId: ticket.setorId,
-    contactId: contact.id,
-    phone: contact.phone,
-    senderNumber: null,
-    keyMode: 'live',
-    content: { type: 'text', text },
-    parts: [],
-    status: 'sent',
-    providerMessageId: null,
-    errorCode: null,
-    error: null,
-    reaction: null,
-    editedAt: null,
-    deletedAt: null,
-    sentAt: null,
-    createdAt: at,
-    updatedAt: at,
-    ticketId: ticket.id,
-    direction: 'outbound',
-    type: 'activity',
-    author: { type: 'system', id: null },
-    activity,
-  };
+  return ticketMessage(
+    { ...ticket, contactId: contact.id },
+    { id, phone: contact.phone, at, type: 'activity', author: { type: 'system', id: null }, content: { type: 'text', text }, activity },
+  );
 }
 
 /** The most a timeline page holds. */
