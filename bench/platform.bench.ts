@@ -11,7 +11,8 @@
 //    on an idle system, then during each load.
 // Run alone: BENCH_ONLY=platform npm run bench. Env: PLATFORM_LANES (2000), PLATFORM_NUMBERS (per company,
 // 10), PLATFORM_GAP_MS (1000), PLATFORM_WORKERS (phases, "1,2,4"), PLATFORM_MAIN_WORKERS (the headline
-// phase, 2), PLATFORM_WARMUP_SECONDS (15), PLATFORM_SECONDS (window of each phase, 30), PLATFORM_IDLE_SECONDS (15).
+// phase, 2), PLATFORM_WARMUP_SECONDS (15), PLATFORM_SECONDS (window of each phase, 30), PLATFORM_IDLE_SECONDS (15),
+// PLATFORM_WORKER_POOL (each worker's DB_POOL_SIZE, 30: a worker holding 1,000 lanes runs ~2,000 transactions a second).
 import os from 'node:os';
 import { sql } from 'kysely';
 import { cpuTimes, startService, type ServerBuild } from './support/processes.js';
@@ -129,7 +130,8 @@ export async function runPlatformBench(log: (line: string) => void = console.log
       log(`phase ${count} worker(s): ${campaignIds.length} campaigns of ${recipients} created in ${round((Date.now() - started) / 1000)} s`);
 
       started = Date.now();
-      workers.push(...(await Promise.all(Array.from({ length: count }, (_, i) => startWorkerProcess(`platform-worker-${count}-${i + 1}`, build, { ...common })))));
+      const pool = String(env('PLATFORM_WORKER_POOL', 30));
+      workers.push(...(await Promise.all(Array.from({ length: count }, (_, i) => startWorkerProcess(`platform-worker-${count}-${i + 1}`, build, { ...common, DB_POOL_SIZE: pool })))));
       const t0 = Date.now();
       log(`  ${count} worker(s) started in ${round((t0 - started) / 1000)} s; warming up ${warmupSeconds} s`);
       await sleep(warmupSeconds * 1000);
@@ -230,8 +232,9 @@ export function platformSection(r: PlatformBenchResult | undefined, error?: stri
   L.push(
     '`bench/platform.bench.ts` (`runPlatformBench()`; env `PLATFORM_LANES` 2000, `PLATFORM_NUMBERS` 10 per company, `PLATFORM_GAP_MS`',
     '1000, `PLATFORM_WORKERS` "1,2,4", `PLATFORM_MAIN_WORKERS` 2, `PLATFORM_WARMUP_SECONDS` 15, `PLATFORM_SECONDS` 30,',
-    '`PLATFORM_IDLE_SECONDS` 15). One embedded PostgreSQL; one API process (`ROLE=api`) and 1, 2 then 4 worker processes',
-    '(`ROLE=worker`), all `apps/server/dist/main.js` as `npm start` runs it; the simulator as the channel.',
+    '`PLATFORM_IDLE_SECONDS` 15, `PLATFORM_WORKER_POOL` 30). One embedded PostgreSQL; one API process (`ROLE=api`) and 1, 2',
+    'then 4 worker processes (`ROLE=worker`, `DB_POOL_SIZE` 30), all `apps/server/dist/main.js` as `npm start` runs it; the',
+    'simulator as the channel.',
     '',
     '- **Load**: 200 companies × 10 connected numbers, each company running a campaign over its numbers. `PACING_SCALE` =',
     '  1/30: a new number\'s warming floor (30 s, above `normal`\'s 5-15 s draw) makes every planned gap 1,000 ms, so each',
