@@ -52,6 +52,40 @@ export class IdempotentRequests<Areas extends object = {}> {
     input: IdempotencyInput,
     work: (repos: Repositories<Areas & CampaignRepositories>) => Promise<{ status: number; body: unknown }>,
   ): Promise<{ status: number; body: unknown; replay: boolean }> {
+    const replayed = await this.begin(companyId, input);
+    if (replayed) return replayed;
+    try {
+      return await this.uow.transaction(async (repos) => {
+        const result = await work(repos);
+        await repos.idempotency.complete(companyId, input.key, result.status, result.body);
+        return { ...result, replay: false };
+      });
+    } catch (error) {
+      await this.release(companyId, input.key);
+      throw error;
+    }
+  }
+
+  /**
+   * As {@link run} for work that commits in several transactions of its own (a send through a
+   * provider between them): the response is kept once the work has finished, in a transaction of
+   * its own; work that throws keeps nothing.
+   */
+  async runAcross(companyId: string, input: IdempotencyInput, work: () => Promise<{ status: number; body: unknown }>): Promise<{ status: number; body: unknown; replay: boolean }> {
+    const replayed = await this.begin(companyId, input);
+    if (replayed) return replayed;
+    try {
+      const result = await work();
+      await this.uow.transaction((repos) => repos.idempotency.complete(companyId, input.key, result.status, result.body));
+      return { ...result, replay: false };
+    } catch (error) {
+      await this.release(companyId, input.key);
+      throw error;
+    }
+  }
+
+  /** Takes the key for this request, or answers the kept response of an earlier one (a replay); refuses a mismatch or a request in flight. */
+  private async begin(companyId: string, input: IdempotencyInput): Promise<{ status: number; body: unknown; replay: true } | null> {
     if (!KEY_PATTERN.test(input.key)) {
       throw new ValidationError('Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is recommended)', { header: 'Idempotency-Key' });
     }
@@ -71,26 +105,19 @@ export class IdempotentRequests<Areas extends object = {}> {
         new Date(now.getTime() - IDEMPOTENCY_TTL_MS),
       ),
     );
-    if (existing) {
-      if (existing.requestHash !== input.requestHash) {
-        throw new DomainError('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was already used with a different request body', {
-          idempotency_key: input.key,
-        });
-      }
-      if (existing.state === 'in_flight') {
-        throw new DomainError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', { idempotency_key: input.key }, 1);
-      }
-      return { status: existing.responseStatus ?? 200, body: existing.responseBody, replay: true };
-    }
-    try {
-      return await this.uow.transaction(async (repos) => {
-        const result = await work(repos);
-        await repos.idempotency.complete(companyId, input.key, result.status, result.body);
-        return { ...result, replay: false };
+    if (!existing) return null;
+    if (existing.requestHash !== input.requestHash) {
+      throw new DomainError('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was already used with a different request body', {
+        idempotency_key: input.key,
       });
-    } catch (error) {
-      await this.uow.transaction((repos) => repos.idempotency.release(companyId, input.key)).catch(() => undefined);
-      throw error;
     }
+    if (existing.state === 'in_flight') {
+      throw new DomainError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', { idempotency_key: input.key }, 1);
+    }
+    return { status: existing.responseStatus ?? 200, body: existing.responseBody, replay: true };
+  }
+
+  private async release(companyId: string, key: string): Promise<void> {
+    await this.uow.transaction((repos) => repos.idempotency.release(companyId, key)).catch(() => undefined);
   }
 }

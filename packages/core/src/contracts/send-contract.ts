@@ -1,6 +1,6 @@
 import type { KeyMode } from '../api-keys/index.js';
 import type { CampaignRepositories, IdempotencyInput } from '../campaigns/index.js';
-import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS } from '../campaigns/index.js';
+import { IdempotentRequests } from '../campaigns/index.js';
 import type { ChannelGateway, ChannelRepositories, OutboundContent, SendResult } from '../channel/index.js';
 import type { Company, CompanyRepositories } from '../companies/index.js';
 import type { ContactRepositories } from '../contacts/index.js';
@@ -111,39 +111,8 @@ export class SendContract {
   /** Runs the send, or with an `Idempotency-Key` answers a completed earlier send's result again. */
   async execute(input: SendContractInput, idempotency?: IdempotencyInput): Promise<{ sent: SentContract; replay: boolean }> {
     if (!idempotency) return { sent: await this.send(input), replay: false };
-    const now = this.clock.now();
-    const existing = await this.uow.transaction((repos) =>
-      repos.idempotency.begin(
-        {
-          companyId: input.companyId,
-          key: idempotency.key,
-          requestHash: idempotency.requestHash,
-          state: 'in_flight',
-          responseStatus: null,
-          responseBody: null,
-          createdAt: now,
-          lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
-        },
-        new Date(now.getTime() - IDEMPOTENCY_TTL_MS),
-      ),
-    );
-    if (existing) {
-      if (existing.requestHash !== idempotency.requestHash) {
-        throw new DomainError('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was already used with a different request', { idempotency_key: idempotency.key });
-      }
-      if (existing.state === 'in_flight') {
-        throw new DomainError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', { idempotency_key: idempotency.key }, 1);
-      }
-      return { sent: existing.responseBody as SentContract, replay: true };
-    }
-    try {
-      const sent = await this.send(input);
-      await this.uow.transaction((repos) => repos.idempotency.complete(input.companyId, idempotency.key, 200, sent));
-      return { sent, replay: false };
-    } catch (error) {
-      await this.uow.transaction((repos) => repos.idempotency.release(input.companyId, idempotency.key)).catch(() => undefined);
-      throw error;
-    }
+    const result = await new IdempotentRequests(this.uow, this.clock).runAcross(input.companyId, idempotency, async () => ({ status: 200, body: await this.send(input) }));
+    return { sent: result.body as SentContract, replay: result.replay };
   }
 
   private async send(input: SendContractInput): Promise<SentContract> {

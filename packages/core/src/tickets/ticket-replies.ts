@@ -1,7 +1,7 @@
 import { ticketMessage } from './ticket-message.js';
 import type { AgentRepositories } from '../agents/index.js';
 import type { KeyMode } from '../api-keys/index.js';
-import { IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_TTL_MS, type CampaignRepositories, type IdempotencyInput } from '../campaigns/index.js';
+import { IdempotentRequests, type CampaignRepositories, type IdempotencyInput } from '../campaigns/index.js';
 import type { ContactRepositories } from '../contacts/index.js';
 import { standardContent, type MessageContent, type MessageRecord, type MessageRepositories, type MessageThreads, type SendMessage, type ThreadAuthor } from '../messages/index.js';
 import { renderQuickReply, type QuickReplyRepositories } from '../quick-replies/index.js';
@@ -121,42 +121,17 @@ export class ReplyToTicket {
 
   async execute(command: ReplyCommand, idempotency?: IdempotencyInput): Promise<{ outcome: ReplyOutcome; replay: boolean }> {
     if (!idempotency) return { outcome: await this.reply(command), replay: false };
-    const now = this.clock.now();
-    const existing = await this.uow.transaction((repos) =>
-      repos.idempotency.begin(
-        {
-          companyId: command.companyId,
-          key: idempotency.key,
-          requestHash: idempotency.requestHash,
-          state: 'in_flight',
-          responseStatus: null,
-          responseBody: null,
-          createdAt: now,
-          lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
-        },
-        new Date(now.getTime() - IDEMPOTENCY_TTL_MS),
-      ),
-    );
-    if (existing) {
-      if (existing.requestHash !== idempotency.requestHash) {
-        throw new DomainError('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was already used with a different request', { idempotency_key: idempotency.key });
-      }
-      if (existing.state === 'in_flight') {
-        throw new DomainError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly', { idempotency_key: idempotency.key }, 1);
-      }
-      const messageId = (existing.responseBody as { messageId?: string } | null)?.messageId;
-      const message = messageId ? await this.uow.transaction((repos) => repos.messages.findById(command.companyId, messageId)) : null;
-      if (!message) throw new NotFoundError('Message', { message_id: messageId ?? null });
-      return { outcome: { message }, replay: true };
-    }
-    try {
-      const outcome = await this.reply(command);
-      await this.uow.transaction((repos) => repos.idempotency.complete(command.companyId, idempotency.key, 201, { messageId: outcome.message.id }));
-      return { outcome, replay: false };
-    } catch (error) {
-      await this.uow.transaction((repos) => repos.idempotency.release(command.companyId, idempotency.key)).catch(() => undefined);
-      throw error;
-    }
+    let fresh: ReplyOutcome | null = null;
+    const result = await new IdempotentRequests(this.uow, this.clock).runAcross(command.companyId, idempotency, async () => {
+      fresh = await this.reply(command);
+      return { status: 201, body: { messageId: fresh.message.id } };
+    });
+    if (fresh) return { outcome: fresh, replay: false };
+    // A replay answers the message the first request wrote, as it is now.
+    const messageId = (result.body as { messageId?: string } | null)?.messageId;
+    const message = messageId ? await this.uow.transaction((repos) => repos.messages.findById(command.companyId, messageId)) : null;
+    if (!message) throw new NotFoundError('Message', { message_id: messageId ?? null });
+    return { outcome: { message }, replay: true };
   }
 
   private async reply(command: ReplyCommand): Promise<ReplyOutcome> {
