@@ -7,6 +7,9 @@ import { ChannelsSettings, cloudApiSignature, type ChannelsConfig } from '@carte
 import { FakeCloudApiServer, FakeEvolutionServer } from '@carteiro/channels/testing';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
+/** The counts a provider webhook answered (`data` of the envelope). */
+const counts = (answer: { body: unknown }) => (answer.body as { data: Record<string, number> }).data;
+
 const QR_SECRET = 'qr-webhook-secret-0123';
 const APP_SECRET = 'meta-app-secret-4567';
 const VERIFY_TOKEN = 'verify-token-89';
@@ -71,9 +74,9 @@ describe('provider webhooks', () => {
     const first = await evolution.contactWrites(name, { from: '+5511987654300', text: 'Oi, tudo bem?', pushName: 'Joana', id: '3EB0AAA' });
     expect([first.status, first.body]).toEqual([200, { success: true, data: { batches: 1, unknown_accounts: 0, received: 1, duplicates: 0, rejected: 0, receipts: 0 } }]);
     // Evolution retries a webhook it thinks failed: the same key id changes nothing.
-    expect((await evolution.contactWrites(name, { from: '+5511987654300', text: 'Oi, tudo bem?', pushName: 'Joana', id: '3EB0AAA' })).body.data).toMatchObject({ received: 0, duplicates: 1 });
+    expect(counts(await evolution.contactWrites(name, { from: '+5511987654300', text: 'Oi, tudo bem?', pushName: 'Joana', id: '3EB0AAA' }))).toMatchObject({ received: 0, duplicates: 1 });
     const list = await evolution.contactWrites(name, { from: '+5511987654300', text: 'Excelente', listRowId: 'csat_5' });
-    expect(list.body.data.received).toBe(1);
+    expect(counts(list).received).toBe(1);
     const received = await events(company.id, 'message.received');
     expect(received.map((e) => e.data)).toEqual([
       expect.objectContaining({ from: '+5511987654300', text: 'Oi, tudo bem?', providerMessageId: '3EB0AAA', contactName: 'Joana', contentType: 'text' }),
@@ -84,9 +87,9 @@ describe('provider webhooks', () => {
     const sent = await request(api.app).post('/v1/messages').set({ Authorization: `Bearer ${key}` }).send({ phone: '+5511987654300', message: { text: 'Olá Joana' } });
     expect(sent.status).toBe(201);
     const row = await api.database.db.selectFrom('messages').select(['provider_message_id']).where('id', '=', sent.body.data.message_id).executeTakeFirstOrThrow();
-    expect((await evolution.ack(name, row.provider_message_id!, 'DELIVERY_ACK')).body.data.receipts).toBe(1);
-    expect((await evolution.ack(name, row.provider_message_id!, 'READ')).body.data.receipts).toBe(1);
-    expect((await evolution.ack(name, row.provider_message_id!, 'DELIVERY_ACK')).body.data.receipts).toBe(0);
+    expect(counts(await evolution.ack(name, row.provider_message_id!, 'DELIVERY_ACK')).receipts).toBe(1);
+    expect(counts(await evolution.ack(name, row.provider_message_id!, 'READ')).receipts).toBe(1);
+    expect(counts(await evolution.ack(name, row.provider_message_id!, 'DELIVERY_ACK')).receipts).toBe(0);
     expect((await events(company.id, 'message.delivered')).length + (await events(company.id, 'message.read')).length).toBe(2);
   });
 
@@ -95,7 +98,7 @@ describe('provider webhooks', () => {
     evolution.webhook = { url: `${base}/webhooks/channels/evolution`, headers: { Authorization: 'Bearer wrong' } };
     expect((await evolution.contactWrites(`carteiro-${instance.id}`, { from: '+5511987654301', text: 'Oi' })).status).toBe(401);
     evolution.webhook = { url: `${base}/webhooks/channels/evolution?token=${QR_SECRET}` };
-    expect((await evolution.contactWrites('another-instance', { from: '+5511987654301', text: 'Oi' })).body.data).toMatchObject({ unknown_accounts: 1, received: 0 });
+    expect(counts(await evolution.contactWrites('another-instance', { from: '+5511987654301', text: 'Oi' }))).toMatchObject({ unknown_accounts: 1, received: 0 });
     expect(await events(company.id, 'message.received')).toEqual([]);
   });
 
@@ -110,9 +113,9 @@ describe('provider webhooks', () => {
     cloud.addNumber('106540352242922', 't');
     cloud.webhook = { url: `${base}/webhooks/channels/official`, appSecret: APP_SECRET };
     const written = await cloud.customerWrites('106540352242922', { from: '5511987654302', name: 'Carlos', text: 'Quero um orçamento' });
-    expect([written.status, written.body.data]).toEqual([200, { batches: 1, unknown_accounts: 0, received: 1, duplicates: 0, rejected: 0, receipts: 0 }]);
+    expect([written.status, counts(written)]).toEqual([200, { batches: 1, unknown_accounts: 0, received: 1, duplicates: 0, rejected: 0, receipts: 0 }]);
     const image = await cloud.customerWrites('106540352242922', { from: '5511987654302', image: { id: '998877', caption: 'foto' } });
-    expect(image.body.data.received).toBe(1);
+    expect(counts(image).received).toBe(1);
     const received = (await events(company.id, 'message.received')).map((e) => e.data);
     expect(received).toEqual([
       expect.objectContaining({ from: '+5511987654302', contactName: 'Carlos', text: 'Quero um orçamento', providerMessageId: written.id }),
@@ -123,7 +126,7 @@ describe('provider webhooks', () => {
     const sent = await request(api.app).post('/v1/messages').set({ Authorization: `Bearer ${key}` }).send({ setor_id: setor.id, phone: '+5511987654302', message: { text: 'Claro!' } });
     expect(sent.status).toBe(201);
     const row = await api.database.db.selectFrom('messages').select(['provider_message_id']).where('id', '=', sent.body.data.message_id).executeTakeFirstOrThrow();
-    expect((await cloud.messageStatus('106540352242922', row.provider_message_id!, 'read')).body.data.receipts).toBe(1);
+    expect(counts(await cloud.messageStatus('106540352242922', row.provider_message_id!, 'read')).receipts).toBe(1);
     expect((await events(company.id, 'message.delivered')).map((e) => e.data)).toEqual([expect.objectContaining({ messageId: sent.body.data.message_id, status: 'delivered' })]);
 
     const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [] });

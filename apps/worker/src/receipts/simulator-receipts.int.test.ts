@@ -64,7 +64,7 @@ describe('simulated delivery receipts', () => {
       expect.objectContaining({ messageId: null, campaignId, status: 'delivered', conversationId: null }),
     ]);
     const rows = await api.database.db.selectFrom('campaign_messages').select(['id', 'status', 'delivered_at' as never]).where('campaign_id', '=', campaignId).execute();
-    expect(rows.every((r) => r.status === 'enviado' && (r as { delivered_at: Date | null }).delivered_at !== null)).toBe(true);
+    expect(rows.every((r) => r.status === 'enviado' && (r as unknown as { delivered_at: Date | null }).delivered_at !== null)).toBe(true);
     expect(new Set(delivered.map((e) => (e.data as { detailId: string }).detailId))).toEqual(new Set(rows.map((r) => r.id)));
   }, 30_000);
 });

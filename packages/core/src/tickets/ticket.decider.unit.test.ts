@@ -52,7 +52,7 @@ describe('ticketDecider: status moves by PATCH', () => {
     given(ticketDecider, open).when({ type: 'changeStatus', at: now, to: 'pending' }).thenState({ status: 'pending', waitingSince: null });
     given(ticketDecider, open).when({ type: 'changeStatus', at: now, to: 'snoozed' }).thenState({ status: 'snoozed', snoozedUntil: null, waitingSince: null });
     const closed = given(ticketDecider, open).when({ type: 'changeStatus', at: now, to: 'closed' }).thenState({ status: 'closed', waitingSince: null });
-    expect([closed.rating.agentId, closed.rating.teamId]).toEqual(['a1', 'tm1']);
+    expect([closed!.rating.agentId, closed!.rating.teamId]).toEqual(['a1', 'tm1']);
   });
 
   it('moves snoozed to open, pending and closed, clearing the snooze', () => {
@@ -211,7 +211,7 @@ describe('ticketDecider: rating', () => {
     const rated = given(ticketDecider, closed).when({ type: 'rate', at: c.now(), score: 4, comment: null, source: 'reply' }).thenState({ rating: { ...closed.rating, status: 'rated', score: 4, ratedAt: c.now(), source: 'reply' } });
     c.advance(HOUR);
     given(ticketDecider, rated).when({ type: 'rate', at: c.now(), score: 4, comment: null, source: 'reply' }).then([]);
-    given(ticketDecider, rated).when({ type: 'rate', at: c.now(), score: 5, comment: 'ótimo', source: 'api' }).thenState({ rating: { ...rated.rating, score: 5, comment: 'ótimo', source: 'api', ratedAt: c.now() } });
+    given(ticketDecider, rated).when({ type: 'rate', at: c.now(), score: 5, comment: 'ótimo', source: 'api' }).thenState({ rating: { ...rated!.rating, score: 5, comment: 'ótimo', source: 'api', ratedAt: c.now() } });
     c.advance(DAY);
     const late = given(ticketDecider, rated).when({ type: 'rate', at: c.now(), score: 1, comment: null, source: 'api' }).thenThrows(DomainError) as DomainError;
     expect(late.code).toBe('CONFLICT');
