@@ -99,6 +99,11 @@ export interface ContactRepository {
    * for the winner and read it).
    */
   insertOrLock(contact: Contact): Promise<{ contact: Contact; created: boolean }>;
+  /**
+   * {@link insertOrLock} for the inbound path, where it runs per message: the same answer and locks, in one round trip
+   * whenever no concurrent writer of the key interferes (else as `insertOrLock`).
+   */
+  insertOrLockInbound(contact: Contact): Promise<{ contact: Contact; created: boolean }>;
   /** Writes name, email, custom fields, the assistant switch and pause, and `updatedAt`. */
   update(contact: Contact): Promise<void>;
   /** A page of the company's contacts matching `search`, newest first (`now` decides the assistant in effect). */

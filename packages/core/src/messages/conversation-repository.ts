@@ -8,5 +8,10 @@ export interface ConversationRepository {
   findBySetorAndContact(setorId: string, contactId: string): Promise<Conversation | null>;
   /** Records a message of the contact (inbound) or of the setor (outbound) at `at`. */
   touch(id: string, direction: 'inbound' | 'outbound', at: Date): Promise<void>;
+  /**
+   * {@link findOrCreate} then {@link touch} inbound at `at`, as one write (the inbound path runs it per message);
+   * answers the stored conversation as touched.
+   */
+  findOrCreateInbound(candidate: Conversation, at: Date): Promise<Conversation>;
 }
 export const ConversationRepository = Symbol.for('carteiro.ConversationRepository');

@@ -13,7 +13,7 @@ import { assistantActive, createContact, type Contact, type ContactRepositories 
 import type { CompanyRepositories } from '../companies/index.js';
 import type { MessageRepositories } from './message-repositories.js';
 import type { Setor, SetorRepositories } from '../setores/index.js';
-import { applyInboundTagRules, type TagRepositories } from '../tags/index.js';
+import { runInboundTagRules, type TagRepositories } from '../tags/index.js';
 
 /** The longest push name kept as a contact's name. */
 export const MAX_INBOUND_NAME_LENGTH = 100;
@@ -96,6 +96,8 @@ export interface InboundThreadMessage {
   /** The start of the text, or the media type, as ticket lists show it. */
   preview: string | null;
   at: Date;
+  /** The contact was created by this transaction (so it has no ticket yet). */
+  contactCreated?: boolean;
 }
 
 /** A rating reply recorded on a closed ticket. */
@@ -111,6 +113,10 @@ export interface InboundRatingOutcome {
 export interface InboundJoinOutcome {
   ticket: InboundTicketSummary;
   events: DomainEvent[];
+  /** The ticket may get an agent by auto-assignment (`assign` is called); absent means true when created or reopened. */
+  needsAssignment?: boolean;
+  /** The threads area's own state of the ticket, handed back to `assign` (opaque here). */
+  state?: unknown;
 }
 
 /**
@@ -129,7 +135,7 @@ export interface InboundThreads {
    * After step 4's events are recorded: team auto-assignment of a ticket the message opened or reopened
    * (records `conversation.assigned` itself when it assigns).
    */
-  assign(repos: Repositories, companyId: string, ticketId: string, at: Date): Promise<void>;
+  assign(repos: Repositories, companyId: string, ticketId: string, at: Date, state?: unknown): Promise<void>;
   /** Step 5, conversation-scope rules: links the tags to the ticket; answers those newly linked. */
   tag(repos: Repositories, companyId: string, ticketId: string, tagIds: readonly string[], at: Date): Promise<string[]>;
 }
@@ -258,15 +264,14 @@ export class ReceiveInboundMessage {
       }
 
       // (2) Contact, conversation, window, affinity.
-      const stored = await repos.contacts.insertOrLock(createContact(this.ids.newId(), setor.companyId, from, checked.name, now));
+      const stored = await repos.contacts.insertOrLockInbound(createContact(this.ids.newId(), setor.companyId, from, checked.name, now));
       let contact = stored.contact;
       if (!stored.created && !contact.name && checked.name) {
         contact = { ...contact, name: checked.name, updatedAt: now };
         await repos.contacts.update(contact);
       }
       const candidate = newConversation(this.ids.newId(), setor.companyId, setor.id, contact.id, now);
-      const conversation = await repos.conversations.findOrCreate(candidate);
-      await repos.conversations.touch(conversation.id, 'inbound', now);
+      const conversation = await repos.conversations.findOrCreateInbound(candidate, now);
       await repos.conversationWindows.recordInbound(setor.id, from, now);
       await repos.contactAffinities.add({ companyId: setor.companyId, contactId: contact.id, setorId: setor.id, source: 'inbound', createdAt: now });
 
@@ -296,6 +301,7 @@ export class ReceiveInboundMessage {
         optionId: checked.optionId,
         preview: preview(checked),
         at: now,
+        contactCreated: stored.created,
       };
 
       // (3) A rating reply stops here: no ticket is joined and no rule runs on it (no loops).
@@ -312,22 +318,20 @@ export class ReceiveInboundMessage {
           const joined = await this.threads.join(repos, threadMessage, assistantActive(contact, now));
           ticket = joined.ticket;
           events.push(...joined.events);
-          if (ticket.created || ticket.reopened) {
+          if ((ticket.created || ticket.reopened) && joined.needsAssignment !== false) {
             // The contact and the ticket first, then its assignment (conversation.assigned).
             await repos.events.record(events.splice(0));
-            await this.threads.assign(repos, setor.companyId, ticket.id, now);
+            await this.threads.assign(repos, setor.companyId, ticket.id, now, joined.state);
           }
         }
         // (5) Tag rules read inbound text only (text, caption, option title): never outbound, notes or ratings.
         const ruleText = checked.text ?? '';
         if (ruleText !== '') {
-          const tagged = await applyInboundTagRules(repos, this.ids, { companyId: setor.companyId, setorId: setor.id, contactId: contact.id, text: ruleText, at: now });
+          const { result: tagged, conversationTagIds } = await runInboundTagRules(repos, this.ids, { companyId: setor.companyId, setorId: setor.id, contactId: contact.id, text: ruleText, at: now });
           tagsAdded.push(...tagged.contactTagIds);
           later.push(...tagged.events);
-          if (ticket && this.threads && tagged.conversationRuleIds.length > 0) {
-            const rules = await repos.tagRules.listEnabled(setor.companyId);
-            const tagIds = [...new Set(rules.filter((r) => tagged.conversationRuleIds.includes(r.id)).map((r) => r.tagId))];
-            tagsAdded.push(...(await this.threads.tag(repos, setor.companyId, ticket.id, tagIds, now)));
+          if (ticket && this.threads && conversationTagIds.length > 0) {
+            tagsAdded.push(...(await this.threads.tag(repos, setor.companyId, ticket.id, conversationTagIds, now)));
           }
         }
       }

@@ -22,6 +22,12 @@ export interface InboundTagRuleResult {
   events: DomainEvent[];
 }
 
+/** {@link InboundTagRuleResult} with the tags of the conversation-scope rules that matched (distinct, in rule order). */
+export interface InboundTagRuleOutcome {
+  result: InboundTagRuleResult;
+  conversationTagIds: string[];
+}
+
 /**
  * The inbound step of auto-tagging (conversations.md §3, step 5), run inside the inbound
  * transaction: the company's enabled rules for the setor are matched against the text; scope
@@ -29,16 +35,34 @@ export interface InboundTagRuleResult {
  * added a tag). Rules are not retroactive and nothing here triggers another inbound run.
  */
 export async function applyInboundTagRules(repos: Repositories<TagRepositories>, ids: IdGenerator, input: InboundTagRuleInput): Promise<InboundTagRuleResult> {
+  return (await runInboundTagRules(repos, ids, input)).result;
+}
+
+/**
+ * {@link applyInboundTagRules}, also answering the tags of the matching conversation-scope rules, so that the inbound
+ * use case does not read the rules a second time. The rules are read once; the contact's tags are linked in one insert.
+ */
+export async function runInboundTagRules(repos: Repositories<TagRepositories>, ids: IdGenerator, input: InboundTagRuleInput): Promise<InboundTagRuleOutcome> {
   const rules = await repos.tagRules.listEnabled(input.companyId);
   const result: InboundTagRuleResult = { contactTagIds: [], conversationRuleIds: [], events: [] };
-  if (rules.length === 0) return result;
+  const outcome: InboundTagRuleOutcome = { result, conversationTagIds: [] };
+  if (rules.length === 0) return outcome;
+  const contactRules: typeof rules = [];
   for (const rule of matchingRules(rules, input.text, input.setorId)) {
     if (rule.scope === 'conversation') {
       result.conversationRuleIds.push(rule.id);
-      continue;
+      if (!outcome.conversationTagIds.includes(rule.tagId)) outcome.conversationTagIds.push(rule.tagId);
+    } else {
+      contactRules.push(rule);
     }
-    const added = await repos.tags.tagContact(input.contactId, [rule.tagId], input.at);
-    if (added.length === 0) continue;
+  }
+  if (contactRules.length === 0) return outcome;
+  // One insert for every matching rule's tag; a tag newly linked counts for the first rule (in order) that names it,
+  // as if the rules had linked their tags one after the other.
+  const linked = new Set(await repos.tags.tagContact(input.contactId, contactRules.map((rule) => rule.tagId), input.at));
+  for (const rule of contactRules) {
+    if (!linked.delete(rule.tagId)) continue;
+    const added = [rule.tagId];
     result.contactTagIds.push(...added);
     result.events.push({
       id: ids.newId(),
@@ -50,5 +74,5 @@ export async function applyInboundTagRules(repos: Repositories<TagRepositories>,
       actor: systemActor,
     });
   }
-  return result;
+  return outcome;
 }

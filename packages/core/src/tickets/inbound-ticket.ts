@@ -22,6 +22,8 @@ export interface InboundTicketInput {
   conversationId: string;
   message: TicketLastMessage;
   at: Date;
+  /** The contact was created in this transaction: it has no ticket yet, so none is looked for. */
+  contactCreated?: boolean;
 }
 
 /** The ticket an inbound message joined, with how it got there and the events of the change. */
@@ -64,14 +66,16 @@ async function write(repos: Repositories<TicketRepositories>, ids: IdGenerator, 
 export async function joinInboundTicket(repos: Repositories<TicketRepositories>, ids: IdGenerator, input: InboundTicketInput): Promise<InboundTicketResult> {
   const settings = input.setor.inbox ?? DEFAULT_SETOR_INBOX_SETTINGS;
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const active = await repos.tickets.findActive(input.setor.id, input.contactId);
+    // A contact inserted by this transaction has no ticket (tickets reference it): open one straight away.
+    const fresh = attempt === 0 && input.contactCreated === true;
+    const active = fresh ? null : await repos.tickets.findActive(input.setor.id, input.contactId);
     if (active) {
       const joined = await write(repos, ids, active, input, false);
       if (joined.saved) return { ticket: joined.ticket, created: false, reopened: false, events: joined.events };
       continue; // changed meanwhile: read it again
     }
     const windowMs = settings.reopenWindowMinutes * MINUTE_MS;
-    const closed = windowMs > 0 ? await repos.tickets.findReopenable(input.setor.id, input.contactId, new Date(input.at.getTime() - windowMs)) : null;
+    const closed = windowMs > 0 && !fresh ? await repos.tickets.findReopenable(input.setor.id, input.contactId, new Date(input.at.getTime() - windowMs)) : null;
     if (closed) {
       try {
         const reopened = await write(repos, ids, closed, input, true);
@@ -122,6 +126,7 @@ export class TicketInboundThreads implements InboundThreads {
     return recordRatingReply(repos as Repositories<TicketRepositories & ClosingRepositories>, this.ids, {
       setorId: message.setor.id,
       contactId: message.contact.id,
+      contactCreated: message.contactCreated === true,
       text: message.text,
       optionId: message.optionId,
       at: message.at,
@@ -137,16 +142,23 @@ export class TicketInboundThreads implements InboundThreads {
       conversationId: message.conversationId,
       message: { id: message.messageId, direction: 'inbound', type: 'message', preview: message.preview, at: message.at },
       at: message.at,
+      contactCreated: message.contactCreated === true,
     });
+    const { ticket } = result;
     return {
-      ticket: { id: result.ticket.id, number: result.ticket.number, status: result.ticket.status, created: result.created, reopened: result.reopened },
+      ticket: { id: ticket.id, number: ticket.number, status: ticket.status, created: result.created, reopened: result.reopened },
       events: result.events,
+      // Only an open ticket of a team without agent can be auto-assigned (autoAssign's own first check).
+      needsAssignment: (result.created || result.reopened) && ticket.status === 'open' && ticket.agentId === null && ticket.teamId !== null,
+      state: ticket,
     };
   }
 
-  async assign(repos: Repositories, companyId: string, ticketId: string, at: Date): Promise<void> {
+  async assign(repos: Repositories, companyId: string, ticketId: string, at: Date, state?: unknown): Promise<void> {
     const tx = repos as Repositories<AssignmentRepositories>;
-    const ticket = await tx.tickets.lockById(companyId, ticketId);
+    // The ticket this transaction just inserted or saved is locked and as written: it is not read again.
+    const given = state as Ticket | undefined;
+    const ticket = given && given.id === ticketId && given.companyId === companyId ? given : await tx.tickets.lockById(companyId, ticketId);
     // An open ticket of an auto-assign team without agent goes to a free member (it records conversation.assigned).
     if (ticket) await autoAssign(tx, ticket, at, this.ids);
   }

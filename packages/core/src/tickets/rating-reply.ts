@@ -55,10 +55,11 @@ const LOOKBACK_MS = 30 * 24 * 60 * 60 * 1000;
 export async function recordRatingReply(
   repos: Repositories<TicketRepositories & ClosingRepositories>,
   ids: IdGenerator,
-  input: { setorId: string; contactId: string; text: string | null; optionId: string | null; at: Date },
+  input: { setorId: string; contactId: string; text: string | null; optionId: string | null; at: Date; contactCreated?: boolean },
 ): Promise<InboundRatingOutcome | null> {
   const reply = parseRatingReply(input);
-  if (!reply) return null;
+  // A contact created by this transaction has no ticket to rate.
+  if (!reply || input.contactCreated === true) return null;
   if (await repos.tickets.findActive(input.setorId, input.contactId)) return null;
   const latest = await repos.tickets.findReopenable(input.setorId, input.contactId, new Date(input.at.getTime() - LOOKBACK_MS));
   if (!latest || !acceptsRatingReply(latest, input.at)) return null;

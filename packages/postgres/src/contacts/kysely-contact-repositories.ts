@@ -111,6 +111,30 @@ export class KyselyContactRepository implements ContactRepository {
     return { contact: toContact(row), created: false };
   }
 
+  async insertOrLockInbound(contact: Contact): Promise<{ contact: Contact; created: boolean }> {
+    const key = phoneMatchKey(contact.phone);
+    // The insert and the locking read in one statement. Both see the statement's snapshot: after a successful insert the
+    // read finds nothing (the new row is the answer); after a conflict with a row committed before the statement, the
+    // read locks it. A conflict with a row committed meanwhile finds no row at all: then as insertOrLock (read again).
+    const { rows } = await sql<Selectable<ContactsTable> & { inserted: boolean }>`
+      WITH ins AS (
+        INSERT INTO contacts (id, company_id, phone, phone_key, name, email, custom_fields, ia_ativa, ia_paused_until, created_at, updated_at)
+        VALUES (${contact.id}, ${contact.companyId}, ${contact.phone}, ${key}, ${contact.name}, ${contact.email}, ${JSON.stringify(contact.customFields)},
+                ${contact.iaAtiva}, ${contact.iaPausedUntil}, ${contact.createdAt}, ${contact.updatedAt})
+        ON CONFLICT (company_id, phone_key) DO NOTHING
+        RETURNING *
+      ), locked AS (
+        SELECT * FROM contacts WHERE company_id = ${contact.companyId} AND phone_key = ${key} FOR UPDATE
+      )
+      SELECT ins.*, true AS inserted FROM ins
+      UNION ALL
+      SELECT locked.*, false AS inserted FROM locked`.execute(this.db);
+    const inserted = rows.find((r) => r.inserted);
+    if (inserted) return { contact: toContact(inserted), created: true };
+    if (rows.length === 1) return { contact: toContact(rows[0]!), created: false };
+    return this.insertOrLock(contact);
+  }
+
   async update(contact: Contact): Promise<void> {
     await this.db
       .updateTable('contacts')

@@ -92,6 +92,32 @@ export class KyselyConversationRepository implements ConversationRepository {
       .where('id', '=', id)
       .execute();
   }
+
+  async findOrCreateInbound(candidate: Conversation, at: Date): Promise<Conversation> {
+    // `touch` folded into the insert: a new row starts touched, an existing one is touched by the conflict update.
+    const lastInbound = candidate.lastInboundAt && candidate.lastInboundAt.getTime() > at.getTime() ? candidate.lastInboundAt : at;
+    const row = await this.db
+      .insertInto('conversations')
+      .values({
+        id: candidate.id,
+        company_id: candidate.companyId,
+        setor_id: candidate.setorId,
+        contact_id: candidate.contactId,
+        last_inbound_at: lastInbound,
+        last_outbound_at: candidate.lastOutboundAt,
+        created_at: candidate.createdAt,
+        updated_at: at,
+      })
+      .onConflict((oc) =>
+        oc.columns(['setor_id', 'contact_id']).doUpdateSet({
+          last_inbound_at: sql`greatest(conversations.last_inbound_at, ${at}::timestamptz)`,
+          updated_at: at,
+        }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toConversation(row);
+  }
 }
 
 /** A `messages` row as the core reads it (the ticket timeline reads rows too). */

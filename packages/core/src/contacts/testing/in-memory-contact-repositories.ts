@@ -88,6 +88,9 @@ export class InMemoryContactRepository implements ContactRepository {
     this.rows.set(contact.id, structuredClone(contact));
     return { contact: structuredClone(contact), created: true };
   }
+  insertOrLockInbound(contact: Contact) {
+    return this.insertOrLock(contact);
+  }
   async update(contact: Contact) {
     if (this.rows.has(contact.id)) this.rows.set(contact.id, structuredClone(contact));
   }

@@ -46,6 +46,11 @@ export class InMemoryConversationRepository implements ConversationRepository {
     else found.lastOutboundAt = later(found.lastOutboundAt);
     found.updatedAt = at;
   }
+  async findOrCreateInbound(candidate: Conversation, at: Date) {
+    const conversation = await this.findOrCreate(candidate);
+    await this.touch(conversation.id, 'inbound', at);
+    return (await this.findById(conversation.companyId, conversation.id))!;
+  }
 }
 
 export class InMemoryMessageRepository implements MessageRepository {
