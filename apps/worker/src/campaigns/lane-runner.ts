@@ -48,6 +48,8 @@ export class LaneRunner implements BackgroundService {
   private fairShare = Number.POSITIVE_INFINITY;
   /** Fewest lanes another worker held at the last census (Infinity: no other worker holds any). */
   private fewestElsewhere = Number.POSITIVE_INFINITY;
+  /** When this worker handed each lane over (it does not take a lane straight back). */
+  private readonly shedAt = new Map<string, number>();
   /** Whether the last census found this worker above its share. */
   private overBefore = false;
   /** Workers that held lanes at the last census. */
@@ -86,6 +88,14 @@ export class LaneRunner implements BackgroundService {
       current.again = true;
       return;
     }
+    const shedAt = this.shedAt.get(setorId);
+    if (shedAt !== undefined && this.sharing && Date.now() - shedAt < 3 * this.sharing.censusMs) {
+      // Handed over a moment ago: leave it to the others (a worker still starting may take a few seconds
+      // to fetch it); only if none has, this worker takes it back.
+      void this.requeue(setorId, new Date(Date.now() + this.sharing.censusMs));
+      return;
+    }
+    this.shedAt.delete(setorId);
     const entry = { again: false, shed: new AbortController(), done: Promise.resolve() };
     entry.done = this.loop(setorId, entry).finally(() => this.running.delete(setorId));
     this.running.set(setorId, entry);
@@ -109,6 +119,7 @@ export class LaneRunner implements BackgroundService {
   /** One census: the fair share of the lanes, and the excess this worker hands over. */
   private async balance(): Promise<void> {
     const { owners, queued, workers } = await this.sharing!.census();
+    for (const [setorId, at] of this.shedAt) if (Date.now() - at >= 3 * this.sharing!.censusMs) this.shedAt.delete(setorId);
     const perWorker = new Map<string, number>([[this.workerId, 0]]);
     for (const owner of owners) {
       const worker = owner.slice(0, owner.lastIndexOf(':'));
@@ -133,9 +144,10 @@ export class LaneRunner implements BackgroundService {
     this.overBefore = over;
     let excess = Math.ceil((this.running.size - Math.ceil(this.fairShare)) / 2);
     if (!persistent || excess <= 0) return;
-    for (const entry of this.running.values()) {
+    for (const [setorId, entry] of this.running) {
       if (excess <= 0) break;
       if (entry.shed.signal.aborted) continue;
+      this.shedAt.set(setorId, Date.now());
       entry.shed.abort();
       this.shedCount += 1;
       excess -= 1;
