@@ -9,9 +9,11 @@ export interface ConversationRepository {
   /** Records a message of the contact (inbound) or of the setor (outbound) at `at`. */
   touch(id: string, direction: 'inbound' | 'outbound', at: Date): Promise<void>;
   /**
-   * {@link findOrCreate} then {@link touch} inbound at `at`, as one write (the inbound path runs it per message);
-   * answers the stored conversation as touched.
+   * What an inbound message from `phone` records, as one write (the inbound path runs it per message):
+   * {@link findOrCreate} then {@link touch} inbound at `at`, the setor's 24-hour window of `phone`
+   * (`ConversationWindowRepository.recordInbound`) and the contact's affinity to the setor, source `inbound`
+   * (`ContactAffinityRepository.add`, kept when one exists). Answers the stored conversation as touched.
    */
-  findOrCreateInbound(candidate: Conversation, at: Date): Promise<Conversation>;
+  recordInbound(candidate: Conversation, phone: string, at: Date): Promise<Conversation>;
 }
 export const ConversationRepository = Symbol.for('carteiro.ConversationRepository');

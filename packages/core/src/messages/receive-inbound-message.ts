@@ -127,6 +127,8 @@ export interface InboundJoinOutcome {
 export interface InboundThreads {
   /** Serialises inbound handling of one contact (`phoneKey`, ninth-digit aware) on one setor until the transaction ends. */
   lock(repos: Repositories, setorId: string, phoneKey: string): Promise<void>;
+  /** The key `lock` takes (`SetorRepository.findByIdLocking` takes it with the setor's read, saving a round trip). */
+  lockKey?(setorId: string, phoneKey: string): string;
   /** Step 3: a rating reply, recorded on the closed ticket it answers; null when the message is not one. */
   ratingReply(repos: Repositories, message: InboundThreadMessage): Promise<InboundRatingOutcome | null>;
   /** Step 4: join the active ticket (a snoozed one opens), reopen one closed within the reopen window, or open one. */
@@ -250,12 +252,25 @@ export class ReceiveInboundMessage {
   private async record(input: InboundMessageInput, checked: CheckedInput): Promise<InboundMessageResult> {
     return this.uow.transaction(async (repos) => {
       const now = this.clock.now();
-      const setor = await repos.setores.findById(input.setorId);
+      const international = typeof input.from === 'string' && input.from.trim().startsWith('+');
+      // A number with its country code (as providers send it) gives the lock key before the setor is read: the setor's
+      // read takes the lock. A wrong number still answers after the setor's check (404 first), as below.
+      let early: string | null = null;
+      if (international && this.threads?.lockKey) {
+        try {
+          early = normalizePhone(input.from, 'from', undefined);
+        } catch {
+          early = null;
+        }
+      }
+      const setor = early !== null && this.threads?.lockKey
+        ? await repos.setores.findByIdLocking(input.setorId, this.threads.lockKey(input.setorId, phoneMatchKey(early)))
+        : await repos.setores.findById(input.setorId);
       if (!setor) throw new NotFoundError('Box', { setor_id: input.setorId });
       // A number without its country code is read in the setor's company's country (providers send it with one).
-      const company = typeof input.from === 'string' && input.from.trim().startsWith('+') ? null : await repos.companies.findById(setor.companyId);
-      const from = normalizePhone(input.from, 'from', company?.defaultCountry);
-      await this.threads?.lock(repos, setor.id, phoneMatchKey(from));
+      const company = international ? null : await repos.companies.findById(setor.companyId);
+      const from = early ?? normalizePhone(input.from, 'from', company?.defaultCountry);
+      if (early === null) await this.threads?.lock(repos, setor.id, phoneMatchKey(from));
 
       // (1) A provider id seen before on this setor: the provider repeated its webhook.
       if (checked.providerMessageId) {
@@ -271,9 +286,8 @@ export class ReceiveInboundMessage {
         await repos.contacts.update(contact);
       }
       const candidate = newConversation(this.ids.newId(), setor.companyId, setor.id, contact.id, now);
-      const conversation = await repos.conversations.findOrCreateInbound(candidate, now);
-      await repos.conversationWindows.recordInbound(setor.id, from, now);
-      await repos.contactAffinities.add({ companyId: setor.companyId, contactId: contact.id, setorId: setor.id, source: 'inbound', createdAt: now });
+      // The conversation (touched), the setor's 24-hour window and the contact's affinity, in one write.
+      const conversation = await repos.conversations.recordInbound(candidate, from, now);
 
       const messageId = this.ids.newId();
       const event = (name: DomainEvent['event'], data: Record<string, unknown>): DomainEvent => ({

@@ -6,6 +6,11 @@ export interface SetorRepository {
   insert(setor: Setor): Promise<void>;
   update(setor: Setor): Promise<void>;
   findById(id: string): Promise<Setor | null>;
+  /**
+   * {@link findById} that, when the setor exists, also takes the transaction-scoped advisory lock `lockKey` in the same
+   * statement (the inbound path's contact lock, saving a round trip); waits for the lock like the lock alone would.
+   */
+  findByIdLocking(id: string, lockKey: string): Promise<Setor | null>;
   findByIdInCompany(companyId: string, id: string): Promise<Setor | null>;
   listByCompany(companyId: string, page: PageRequest): Promise<Page<Setor>>;
   /** All setores of the company, oldest first. */

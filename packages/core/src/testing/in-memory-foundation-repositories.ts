@@ -76,6 +76,10 @@ export class InMemorySetorRepository implements SetorRepository {
     const found = this.store.setores.get(id);
     return found ? structuredClone(found) : null;
   }
+  /** The in-memory unit of work runs one transaction at a time: no lock to take. */
+  findByIdLocking(id: string) {
+    return this.findById(id);
+  }
   async findByIdInCompany(companyId: string, id: string) {
     const found = this.store.setores.get(id);
     return found && found.companyId === companyId ? structuredClone(found) : null;

@@ -36,6 +36,11 @@ export interface InboundTicketResult {
 
 const MINUTE_MS = 60_000;
 
+/** The advisory lock key serialising inbound handling of one contact (`phoneKey`) on one setor. */
+export function contactThreadLockKey(setorId: string, phoneKey: string): string {
+  return `ticket-thread:${setorId}:${phoneKey}`;
+}
+
 /** Applies `contactWrote` (and, for a closed ticket, the reopening before it) and saves the ticket. */
 async function write(repos: Repositories<TicketRepositories>, ids: IdGenerator, ticket: Ticket, input: InboundTicketInput, reopen: boolean) {
   let state: Ticket = ticket;
@@ -117,6 +122,10 @@ export async function joinInboundTicket(repos: Repositories<TicketRepositories>,
  */
 export class TicketInboundThreads implements InboundThreads {
   constructor(private readonly ids: IdGenerator) {}
+
+  lockKey(setorId: string, phoneKey: string): string {
+    return contactThreadLockKey(setorId, phoneKey);
+  }
 
   async lock(repos: Repositories, setorId: string, phoneKey: string): Promise<void> {
     await (repos as Repositories<TicketRepositories>).tickets.lockContactThread(setorId, phoneKey);

@@ -1,6 +1,6 @@
 import type { ChannelType, Page, PageRequest, Setor, SetorRepository } from '@carteiro/core';
 import { DEFAULT_SETOR_INBOX_SETTINGS, pageOffset, toPage } from '@carteiro/core';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
 import type { SetoresTable } from './foundation-tables.js';
 
@@ -75,6 +75,17 @@ export class KyselySetorRepository implements SetorRepository {
 
   async findById(id: string): Promise<Setor | null> {
     const row = await this.db.selectFrom('setores').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toSetor(row) : null;
+  }
+
+  async findByIdLocking(id: string, lockKey: string): Promise<Setor | null> {
+    // The lock is in the target list: taken only when the row exists (as pg_advisory_xact_lock alone, same key hash).
+    const row = await this.db
+      .selectFrom('setores')
+      .selectAll()
+      .select(sql<string>`pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))::text`.as('locked'))
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toSetor(row) : null;
   }
 

@@ -12,7 +12,7 @@ import type {
   RotationCursorRepository,
   SendFailureCode,
 } from '@carteiro/core';
-import { isUuid } from '@carteiro/core';
+import { conversationPhoneKey, isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { Database } from '../shared/database.js';
@@ -93,30 +93,28 @@ export class KyselyConversationRepository implements ConversationRepository {
       .execute();
   }
 
-  async findOrCreateInbound(candidate: Conversation, at: Date): Promise<Conversation> {
-    // `touch` folded into the insert: a new row starts touched, an existing one is touched by the conflict update.
+  async recordInbound(candidate: Conversation, phone: string, at: Date): Promise<Conversation> {
+    // One statement: the window (as KyselyConversationWindowRepository.recordInbound) and the affinity (as
+    // KyselyContactAffinityRepository.add) in data-modifying CTEs, and `touch` folded into the conversation's upsert
+    // (a new row starts touched, an existing one is touched by the conflict update).
     const lastInbound = candidate.lastInboundAt && candidate.lastInboundAt.getTime() > at.getTime() ? candidate.lastInboundAt : at;
-    const row = await this.db
-      .insertInto('conversations')
-      .values({
-        id: candidate.id,
-        company_id: candidate.companyId,
-        setor_id: candidate.setorId,
-        contact_id: candidate.contactId,
-        last_inbound_at: lastInbound,
-        last_outbound_at: candidate.lastOutboundAt,
-        created_at: candidate.createdAt,
-        updated_at: at,
-      })
-      .onConflict((oc) =>
-        oc.columns(['setor_id', 'contact_id']).doUpdateSet({
-          last_inbound_at: sql`greatest(conversations.last_inbound_at, ${at}::timestamptz)`,
-          updated_at: at,
-        }),
+    const { rows } = await sql<Selectable<ConversationsTable>>`
+      WITH w AS (
+        INSERT INTO conversation_windows (setor_id, phone_key, last_inbound_at)
+        VALUES (${candidate.setorId}, ${conversationPhoneKey(phone)}, ${at}::timestamptz)
+        ON CONFLICT (setor_id, phone_key) DO UPDATE SET last_inbound_at = greatest(conversation_windows.last_inbound_at, excluded.last_inbound_at)
+      ), a AS (
+        INSERT INTO contact_affinities (contact_id, setor_id, company_id, source, created_at)
+        VALUES (${candidate.contactId}, ${candidate.setorId}, ${candidate.companyId}, 'inbound', ${at}::timestamptz)
+        ON CONFLICT (contact_id, setor_id) DO NOTHING
       )
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toConversation(row);
+      INSERT INTO conversations (id, company_id, setor_id, contact_id, last_inbound_at, last_outbound_at, created_at, updated_at)
+      VALUES (${candidate.id}, ${candidate.companyId}, ${candidate.setorId}, ${candidate.contactId}, ${lastInbound}::timestamptz,
+              ${candidate.lastOutboundAt}::timestamptz, ${candidate.createdAt}::timestamptz, ${at}::timestamptz)
+      ON CONFLICT (setor_id, contact_id) DO UPDATE
+        SET last_inbound_at = greatest(conversations.last_inbound_at, ${at}::timestamptz), updated_at = ${at}::timestamptz
+      RETURNING *`.execute(this.db);
+    return toConversation(rows[0]!);
   }
 }
 

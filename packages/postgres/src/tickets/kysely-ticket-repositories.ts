@@ -14,7 +14,7 @@ import type {
   TicketStatus,
   RatingStatus,
 } from '@carteiro/core';
-import { TicketActiveError, isUuid, priorityRank } from '@carteiro/core';
+import { TicketActiveError, contactThreadLockKey, isUuid, priorityRank } from '@carteiro/core';
 import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../shared/database.js';
 import type { TicketsTable } from './tickets-tables.js';
@@ -362,7 +362,7 @@ export class KyselyTicketRepository implements TicketRepository {
   }
 
   async lockContactThread(setorId: string, phoneKey: string) {
-    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`ticket-thread:${setorId}:${phoneKey}`}, 0))`.execute(this.db);
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${contactThreadLockKey(setorId, phoneKey)}, 0))`.execute(this.db);
   }
 }
 

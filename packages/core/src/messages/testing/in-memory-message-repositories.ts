@@ -4,6 +4,8 @@ import type { MessageRecord } from '../index.js';
 import type { MessageRepository } from '../index.js';
 import type { RotationCursorRepository } from '../../routing/index.js';
 import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import { conversationPhoneKey } from '../../channel/index.js';
+import type { ContactAffinity } from '../../contacts/index.js';
 import type { MessageRepositories } from '../message-repositories.js';
 import type { RoutingRepositories } from '../../routing/index.js';
 
@@ -46,9 +48,18 @@ export class InMemoryConversationRepository implements ConversationRepository {
     else found.lastOutboundAt = later(found.lastOutboundAt);
     found.updatedAt = at;
   }
-  async findOrCreateInbound(candidate: Conversation, at: Date) {
+  async recordInbound(candidate: Conversation, phone: string, at: Date) {
     const conversation = await this.findOrCreate(candidate);
     await this.touch(conversation.id, 'inbound', at);
+    // The tables of the channel and contacts fakes (InMemoryConversationWindowRepository, InMemoryContactAffinityRepository).
+    const windows = this.store.table('conversationWindows', () => new Map<string, Date>());
+    const key = `${candidate.setorId}|${conversationPhoneKey(phone)}`;
+    const previous = windows.get(key);
+    if (!previous || previous.getTime() < at.getTime()) windows.set(key, new Date(at));
+    const affinities = this.store.table('contactAffinities', () => [] as ContactAffinity[]);
+    if (!affinities.some((a) => a.contactId === conversation.contactId && a.setorId === conversation.setorId)) {
+      affinities.push({ companyId: conversation.companyId, contactId: conversation.contactId, setorId: conversation.setorId, source: 'inbound', createdAt: new Date(at) });
+    }
     return (await this.findById(conversation.companyId, conversation.id))!;
   }
 }

@@ -1,0 +1,104 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { createTestApi, type TestApi } from '../testing/test-api.js';
+
+/**
+ * The round trips of one inbound message (issue 12's throughput target): the statements of its transaction, counted
+ * on the driver's clients from `begin` to `commit`. Other clients (pg-boss, the test's own reads) are not counted.
+ */
+describe('simulator inbound round trips', () => {
+  let api: TestApi;
+  const original = pg.Client.prototype.query;
+  /** Statements of each finished transaction, in order, per client. */
+  const transactions: string[][] = [];
+
+  beforeAll(async () => {
+    api = await createTestApi();
+    const open = new WeakMap<object, string[]>();
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string } | undefined;
+      const text = (typeof first === 'string' ? first : (first?.text ?? '')).trim().toLowerCase();
+      if (text === 'begin') open.set(this, []);
+      else if (text === 'commit' || text === 'rollback') {
+        const statements = open.get(this);
+        if (statements) transactions.push(statements);
+        open.delete(this);
+      } else open.get(this)?.push(text);
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof pg.Client.prototype.query;
+  });
+  afterAll(async () => {
+    pg.Client.prototype.query = original;
+    await api?.close();
+  });
+  afterEach(() => {
+    transactions.length = 0;
+  });
+
+  /** The statements of the transaction that stored an inbound message (between begin and commit). */
+  function inboundStatements(): string[] {
+    const found = transactions.filter((t) => t.some((s) => s.startsWith('insert into "messages"')));
+    expect(found).toHaveLength(1);
+    return found[0]!;
+  }
+
+  it('a new number with rule text: 10 statements; the same number again: 9; a text no rule reads: 8 — with the same effects', async () => {
+    const company = await api.createCompany({ company_rpm: 10_000 });
+    const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
+    const setor = await api.createSetor(company.id);
+    await api.connectSetor(company.id, setor.id);
+    const auth = { Authorization: `Bearer ${key}` };
+    const tag = async (name: string) => (await request(api.app).post('/v1/tags').set(auth).send({ name })).body.data.id as string;
+    const [budget, price, delivery] = [await tag('Orçamento'), await tag('Preço'), await tag('Entrega')];
+    for (const [tagId, value, scope] of [
+      [budget, 'orçamento', 'contact'],
+      [price, 'preço', 'contact'],
+      [delivery, 'entrega', 'conversation'],
+    ] as const) {
+      expect((await request(api.app).post('/v1/tag-rules').set(auth).send({ tag_id: tagId, match_type: 'contains', match_value: value, scope })).status).toBe(201);
+    }
+    const inbound = (text: string) => request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setor.id, from: '+5511987650990', text, name: 'Zé' });
+
+    transactions.length = 0;
+    const first = await inbound('Quero um orçamento com entrega');
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ contact_created: true, conversation_created: true, ticket_created: true, ticket_status: 'open', duplicate: false });
+    expect(new Set(first.body.data.tags_added)).toEqual(new Set([budget, delivery]));
+    expect(inboundStatements().length).toBeLessThanOrEqual(10);
+
+    transactions.length = 0;
+    const again = await inbound('E o preço do orçamento?');
+    expect(again.status).toBe(201);
+    expect(again.body.data).toMatchObject({ contact_created: false, conversation_created: false, ticket_created: false, ticket_id: first.body.data.ticket_id });
+    expect(again.body.data.tags_added).toEqual([price]);
+    expect(inboundStatements().length).toBeLessThanOrEqual(9);
+
+    transactions.length = 0;
+    const plain = await inbound('Obrigado');
+    expect(plain.status).toBe(201);
+    expect(plain.body.data).toMatchObject({ ticket_id: first.body.data.ticket_id, tags_added: [] });
+    expect(inboundStatements().length).toBeLessThanOrEqual(8);
+
+    // What the fewer statements still do: the window, the affinity, the touched conversation, the events in order.
+    const window = await sql<{ n: string }>`SELECT count(*) AS n FROM conversation_windows WHERE setor_id = ${setor.id}`.execute(api.database.db);
+    expect(Number(window.rows[0]!.n)).toBe(1);
+    const affinity = await sql<{ source: string }>`SELECT source FROM contact_affinities WHERE setor_id = ${setor.id}`.execute(api.database.db);
+    expect(affinity.rows).toEqual([{ source: 'inbound' }]);
+    const conversation = await sql<{ last_inbound_at: Date; updated_at: Date }>`
+      SELECT last_inbound_at, updated_at FROM conversations WHERE id = ${first.body.data.conversation_id}`.execute(api.database.db);
+    expect(conversation.rows[0]!.last_inbound_at.toISOString()).toBe(plain.body.data.received_at);
+    expect(conversation.rows[0]!.updated_at.toISOString()).toBe(plain.body.data.received_at);
+    const { rows } = await sql<{ event: string }>`SELECT event FROM domain_events WHERE company_id = ${company.id} ORDER BY seq`.execute(api.database.db);
+    expect(rows.map((r) => r.event)).toEqual([
+      'contact.created',
+      'conversation.created',
+      'message.received',
+      'contact.tagged',
+      'message.received',
+      'contact.tagged',
+      'message.received',
+    ]);
+  });
+});
