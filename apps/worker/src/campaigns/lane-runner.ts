@@ -72,7 +72,10 @@ export class LaneRunner implements BackgroundService {
     if (!this.sharing) return;
     const tick = () => {
       void this.balance()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'campaign lane census failed'))
+        .catch((error: unknown) => {
+          // A census cut by the worker's own shutdown (its database closing) is not worth a warning.
+          if (!this.controller.signal.aborted) this.logger.warn({ err: error }, 'campaign lane census failed');
+        })
         .finally(() => {
           if (!this.controller.signal.aborted) this.timer = setTimeout(tick, this.sharing!.censusMs).unref();
         });
