@@ -23,14 +23,21 @@ export function tagView(t: Tag) {
   return { id: t.id, name: t.name, description: t.description ?? null, color: t.color ?? null, created_at: iso(t.createdAt), updated_at: iso(t.updatedAt ?? t.createdAt) };
 }
 
-/** The 360 view: the list fields plus tags, tickets (empty until that area exists), the next appointments, affinities and stats. */
-export function contactDetailView(d: ContactDetail, now: Date, upcomingAppointments: readonly unknown[] = []) {
+/** What other areas add to a contact's 360 view, already in their views. */
+export interface ContactRelated {
+  upcomingAppointments?: readonly unknown[];
+  activeTickets?: readonly unknown[];
+  recentTickets?: readonly unknown[];
+}
+
+/** The 360 view: the list fields plus tags, tickets, the next appointments, affinities and stats. */
+export function contactDetailView(d: ContactDetail, now: Date, related: ContactRelated = {}) {
   return {
     ...contactView(d.contact, now),
     tags: d.tags.map(tagView),
-    active_tickets: [],
-    recent_tickets: [],
-    upcoming_appointments: upcomingAppointments,
+    active_tickets: related.activeTickets ?? [],
+    recent_tickets: related.recentTickets ?? [],
+    upcoming_appointments: related.upcomingAppointments ?? [],
     affinities: d.affinities.map((a) => ({ setor_id: a.setorId, source: a.source, created_at: iso(a.createdAt) })),
     stats: {
       conversations: d.stats.conversations,

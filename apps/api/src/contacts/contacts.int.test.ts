@@ -140,7 +140,7 @@ describe('contacts', () => {
     expect((await get('/v1/contacts?phone=%2B5521987650004', otherAuth)).body.data.items).toEqual([]);
   });
 
-  it('the 360 view has tags, empty tickets and appointments, affinities and stats; another company gets 404', async () => {
+  it('the 360 view has tags, the ticket its inbound message opened, no appointments, affinities and stats; another company gets 404', async () => {
     const tag = (await post('/v1/tags', { name: '360' })).body.data;
     const c = (await post('/v1/contacts', { phone: '+5511987650005', tag_ids: [tag.id] })).body.data;
     await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setorId, from: '+5511987650005', text: 'Oi' });
@@ -149,7 +149,7 @@ describe('contacts', () => {
     expect(res.body.data).toMatchObject({
       id: c.id,
       tags: [{ id: tag.id, name: '360' }],
-      active_tickets: [],
+      active_tickets: [{ contact: { id: c.id, phone: '+5511987650005' }, setor_id: setorId, status: 'open', last_message: { direction: 'inbound', preview: 'Oi' } }],
       recent_tickets: [],
       upcoming_appointments: [],
       affinities: [{ setor_id: setorId, source: 'inbound' }],
@@ -187,9 +187,23 @@ describe('contacts', () => {
     expect((await get(`/v1/contacts/${b.id}`)).status).toBe(404);
     expect((await get(`/v1/contacts/${a.id}`)).body.data.stats.conversations).toBe(1);
     const event = await api.database.db.selectFrom('domain_events').select('data').where('company_id', '=', company.id).where('event', '=', 'contact.merged').executeTakeFirstOrThrow();
-    expect(event.data).toEqual({ contactId: a.id, mergedContactId: b.id, phone: '+5511987650008', mergedPhone: '+5511987650009', movedTickets: 0 });
+    // b's inbound message opened a ticket: it moved to the survivor with its conversation.
+    expect(event.data).toEqual({ contactId: a.id, mergedContactId: b.id, phone: '+5511987650008', mergedPhone: '+5511987650009', movedTickets: 1 });
+    expect((await get(`/v1/contacts/${a.id}`)).body.data.active_tickets).toEqual([expect.objectContaining({ contact: expect.objectContaining({ id: a.id }), status: 'open' })]);
     expect((await post(`/v1/contacts/${a.id}/merge`, { merge_contact_id: a.id })).status).toBe(400);
     expect((await post(`/v1/contacts/${a.id}/merge`, { merge_contact_id: b.id })).status).toBe(404);
+  });
+
+  it('refuses to merge two contacts that each have an active ticket on one box (409 CONFLICT, nothing moved)', async () => {
+    const a = (await post('/v1/contacts', { phone: '+5511987650018', name: 'Ana' })).body.data;
+    const b = (await post('/v1/contacts', { phone: '+5511987650019', name: 'Bia' })).body.data;
+    for (const from of ['+5511987650018', '+5511987650019']) {
+      await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setorId, from, text: 'Oi' }).expect(201);
+    }
+    const refused = await post(`/v1/contacts/${a.id}/merge`, { merge_contact_id: b.id });
+    expect([refused.status, refused.body.error.code, refused.body.error.details]).toEqual([409, 'CONFLICT', { setor_id: setorId }]);
+    expect((await get(`/v1/contacts/${b.id}`)).body.data.active_tickets).toHaveLength(1);
+    expect((await get(`/v1/contacts/${a.id}`)).body.data.active_tickets).toHaveLength(1);
   });
 });
 

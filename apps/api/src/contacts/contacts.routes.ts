@@ -7,6 +7,7 @@ import {
   MAX_CONTACT_FIELDS,
   normalizePhone,
   ReadContacts,
+  ReadTickets,
   requestFingerprint,
   UpsertContact,
   type ContactRepositories,
@@ -17,6 +18,8 @@ import {
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { appointmentView } from '../scheduling/scheduling-views.js';
+import { ticketView } from '../tickets/ticket-views.js';
+import { Ticket } from '../tickets/tickets.routes.js';
 import { contactDetailView, contactView, fieldView } from './contact-views.js';
 import { ContactIdempotency } from './contacts.module.js';
 
@@ -62,8 +65,8 @@ const ContactDetail = component(
   s.object({
     ...ContactFields,
     tags: s.array(TagSchema),
-    active_tickets: s.array({ type: 'object' }, { description: 'Empty until the tickets area exists.' }),
-    recent_tickets: s.array({ type: 'object' }, { description: 'Empty until the tickets area exists.' }),
+    active_tickets: s.array(Ticket, { description: 'The contact’s active tickets (one per box at most), most recently active first.' }),
+    recent_tickets: s.array(Ticket, { description: 'The contact’s five closed tickets most recently active.' }),
     upcoming_appointments: s.array({ type: 'object' }, { description: 'The next (at most 10) scheduled or confirmed appointments, soonest first, as GET /v1/appointments lists them.' }),
     affinities: s.array(s.object({ setor_id: s.uuid(), source: s.string(), created_at: s.dateTime() })),
     stats: s.object({ conversations: s.integer(), messages_sent: s.integer(), last_inbound_at: s.nullableDateTime(), last_outbound_at: s.nullableDateTime() }),
@@ -209,8 +212,15 @@ export const contactsRoutes = [
     errors: ['NOT_FOUND'],
     async handler({ params, principal, use }) {
       const detail = await use(ReadContacts).detail(principal.company.id, params.id);
-      const upcoming = await use(UpcomingAppointments).execute(principal.company.id, detail.contact.id);
-      return contactDetailView(detail, use<Clock>(Clock).now(), upcoming.map(appointmentView));
+      const [upcoming, tickets] = await Promise.all([
+        use(UpcomingAppointments).execute(principal.company.id, detail.contact.id),
+        use(ReadTickets).ofContact(principal.company.id, detail.contact.id),
+      ]);
+      return contactDetailView(detail, use<Clock>(Clock).now(), {
+        upcomingAppointments: upcoming.map(appointmentView),
+        activeTickets: tickets.active.map(ticketView),
+        recentTickets: tickets.recent.map(ticketView),
+      });
     },
   }),
   defineRoute({

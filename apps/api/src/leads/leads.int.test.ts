@@ -276,6 +276,23 @@ describe('reports', () => {
     const otherKey = { Authorization: `Bearer ${await api.createKey(other.id)}` };
     expect((await request(api.app).get('/v1/reports/summary').set(otherKey)).body.data.messages.sent).toBe(0);
   });
+
+  it('counts the CSAT ratings given in the period, by score', async () => {
+    const company = await api.createCompany({ company_rpm: 100_000 });
+    const key = { Authorization: `Bearer ${await api.createKey(company.id, { mode: 'live', rpm: 100_000 })}` };
+    const setor = await api.createSetor(company.id);
+    await api.connectSetor(company.id, setor.id);
+    for (const [i, score] of [5, 4, 5].entries()) {
+      const phone = `+551198765060${i}`;
+      await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setor.id, from: phone, text: 'Oi' }).expect(201);
+      const ticket = (await request(api.app).get(`/v1/tickets?q=${phone.slice(-8)}`).set(key)).body.data.items[0];
+      await request(api.app).patch(`/v1/tickets/${ticket.id}/status`).set(key).send({ status: 'closed', send_closing_message: false, request_rating: false }).expect(200);
+      await request(api.app).post(`/v1/tickets/${ticket.id}/rating`).set(key).send({ score }).expect(200);
+    }
+    const csat = (await request(api.app).get('/v1/reports/summary').set(key)).body.data.csat;
+    expect(csat).toEqual({ average: 4.67, responses: 3, distribution: { '1': 0, '2': 0, '3': 0, '4': 1, '5': 2 } });
+    expect((await request(api.app).get(`/v1/reports/summary?setor_id=${crypto.randomUUID()}`).set(key)).body.data.csat.responses).toBe(0);
+  });
 });
 
 describe('scopes', () => {

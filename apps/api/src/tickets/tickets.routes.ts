@@ -263,7 +263,8 @@ const ticketFields: Record<string, JsonSchema> = {
   created_at: s.dateTime(),
   updated_at: s.dateTime(),
 };
-const Ticket = component('Ticket', s.object(ticketFields));
+/** A ticket as lists show it (also the contact 360 view's tickets). */
+export const Ticket = component('Ticket', s.object(ticketFields));
 const detailFields: Record<string, JsonSchema> = {
   ...ticketFields,
   tags: s.array(s.object({ id: s.uuid(), name: s.string(), color: s.nullableString() })),

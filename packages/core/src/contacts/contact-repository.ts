@@ -112,10 +112,12 @@ export interface ContactRepository {
   stats(companyId: string, contactId: string): Promise<ContactStats>;
   /**
    * Moves everything of `mergedId` to `survivorId` (conversations — joining those on the same
-   * setor —, messages, tags, affinities, campaign messages) and deletes `mergedId`. Call inside a
-   * transaction that already locked both rows.
+   * setor —, messages, tickets, tags, affinities, campaign messages) and deletes `mergedId`;
+   * answers how many tickets moved. Call inside a transaction that already locked both rows.
    */
-  moveAndDelete(companyId: string, survivorId: string, mergedId: string): Promise<void>;
+  moveAndDelete(companyId: string, survivorId: string, mergedId: string): Promise<{ movedTickets: number }>;
+  /** A setor on which both contacts have an active (not closed) ticket, which a merge would make two; null when none. */
+  activeTicketClash(survivorId: string, mergedId: string): Promise<string | null>;
   /** Removes one custom-field key from every contact of the company; answers how many had it. */
   removeCustomField(companyId: string, key: string, now: Date): Promise<number>;
   /**

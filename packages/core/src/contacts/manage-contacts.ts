@@ -1,6 +1,6 @@
 import { apiActor } from '../shared/domain-event.js';
 import type { Clock } from '../shared/clock.js';
-import { NotFoundError, ValidationError } from '../shared/errors.js';
+import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
@@ -105,9 +105,10 @@ export class ManageContacts {
   }
 
   /**
-   * Merges `mergedId` into `survivorId` in one transaction: conversations, messages, tags,
+   * Merges `mergedId` into `survivorId` in one transaction: conversations, messages, tickets, tags,
    * affinities and campaign messages move, the survivor's empty fields are filled, the other
-   * contact is deleted; `contact.merged`. (Tickets do not exist yet: `movedTickets` is 0.)
+   * contact is deleted; `contact.merged` with the tickets moved. Refused (409 CONFLICT) when both
+   * have an active ticket on one box: the one-active-ticket rule would break.
    */
   async merge(companyId: string, survivorId: string, mergedId: string): Promise<Contact & { tagIds: string[] }> {
     if (survivorId === mergedId) throw new ValidationError('merge_contact_id must be another contact', { field: 'merge_contact_id' });
@@ -119,8 +120,10 @@ export class ManageContacts {
       const survivor = a?.id === survivorId ? a : b;
       const merged = a?.id === mergedId ? a : b;
       if (!survivor || !merged || survivor.id === merged.id) throw new NotFoundError('Contact');
+      const clash = await repos.contacts.activeTicketClash(survivor.id, merged.id);
+      if (clash) throw new DomainError('CONFLICT', 'Both contacts have an active ticket on one box: close one of them first', { setor_id: clash });
       const now = this.clock.now();
-      await repos.contacts.moveAndDelete(companyId, survivor.id, merged.id);
+      const { movedTickets } = await repos.contacts.moveAndDelete(companyId, survivor.id, merged.id);
       const filled = mergeContactFields(survivor, merged, now);
       await repos.contacts.update(filled);
       await repos.events.record([
@@ -130,7 +133,7 @@ export class ManageContacts {
           companyId,
           setorId: null,
           occurredAt: now,
-          data: { contactId: survivor.id, mergedContactId: merged.id, phone: survivor.phone, mergedPhone: merged.phone, movedTickets: 0 },
+          data: { contactId: survivor.id, mergedContactId: merged.id, phone: survivor.phone, mergedPhone: merged.phone, movedTickets },
           actor: apiActor,
         },
       ]);

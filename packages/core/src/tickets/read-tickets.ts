@@ -8,7 +8,7 @@ import type { Clock } from '../shared/clock.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
 import { isUuid } from '../shared/ids.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import { priorityRank, type Ticket } from './ticket.js';
+import { ActiveTicketStatuses, priorityRank, type Ticket } from './ticket.js';
 import type { QueueFilter, QueueKeyset, TicketFilter, TicketKeyset, TicketLink, TicketRepositories, TicketSort } from './ticket-repository.js';
 
 type Areas = TicketRepositories & ContactRepositories & SetorRepositories & ChannelRepositories & TagRepositories & CrmRepositories;
@@ -87,6 +87,11 @@ function checkLimit(limit: number): void {
 }
 
 /** GET /v1/tickets, GET /v1/tickets/:id and GET /v1/queue. */
+/** Closed tickets shown in a contact's 360 view. */
+export const RECENT_CONTACT_TICKETS = 5;
+/** A contact has at most one active ticket per box; this bounds the read. */
+const MAX_CONTACT_ACTIVE_TICKETS = 100;
+
 export class ReadTickets {
   constructor(
     private readonly repos: Repositories<Areas>,
@@ -133,6 +138,19 @@ export class ReadTickets {
       nextCursor = encodeCursor({ f: bound, k: keyOf(last) });
     }
     return { items: await this.views(companyId, page.items), limit, nextCursor, hasMore: page.hasMore };
+  }
+
+  /**
+   * The tickets of a contact for its 360 view (GET /v1/contacts/:id): every active one (one per box
+   * at most) and the five closed most recently active, each newest first.
+   */
+  async ofContact(companyId: string, contactId: string): Promise<{ active: TicketView[]; recent: TicketView[] }> {
+    const newest = { sort: 'last_activity_desc' as const, after: null };
+    const [active, recent] = await Promise.all([
+      this.repos.tickets.list(companyId, { statuses: ActiveTicketStatuses, contactId }, { ...newest, limit: MAX_CONTACT_ACTIVE_TICKETS }),
+      this.repos.tickets.list(companyId, { statuses: ['closed'], contactId }, { ...newest, limit: RECENT_CONTACT_TICKETS }),
+    ]);
+    return { active: await this.views(companyId, active.items), recent: await this.views(companyId, recent.items) };
   }
 
   async detail(companyId: string, id: string): Promise<TicketDetailView> {

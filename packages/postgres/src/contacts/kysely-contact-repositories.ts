@@ -243,12 +243,26 @@ export class KyselyContactRepository implements ContactRepository {
     };
   }
 
-  async moveAndDelete(companyId: string, survivorId: string, mergedId: string): Promise<void> {
-    // Conversations on a setor both contacts have: the merged one's messages join the survivor's.
+  async activeTicketClash(survivorId: string, mergedId: string): Promise<string | null> {
+    const { rows } = await sql<{ setor_id: string }>`
+      SELECT a.setor_id FROM tickets a JOIN tickets b ON b.setor_id = a.setor_id
+      WHERE a.contact_id = ${survivorId} AND b.contact_id = ${mergedId} AND a.status <> 'closed' AND b.status <> 'closed'
+      LIMIT 1`.execute(this.db);
+    return rows[0]?.setor_id ?? null;
+  }
+
+  async moveAndDelete(companyId: string, survivorId: string, mergedId: string): Promise<{ movedTickets: number }> {
+    // Conversations on a setor both contacts have: the merged one's messages and tickets join the survivor's
+    // (before that conversation is deleted: its tickets would go with it).
     await sql`
       UPDATE messages m SET conversation_id = s.id
       FROM conversations d JOIN conversations s ON s.setor_id = d.setor_id AND s.contact_id = ${survivorId}
       WHERE d.contact_id = ${mergedId} AND m.conversation_id = d.id`.execute(this.db);
+    await sql`
+      UPDATE tickets t SET conversation_id = s.id
+      FROM conversations d JOIN conversations s ON s.setor_id = d.setor_id AND s.contact_id = ${survivorId}
+      WHERE d.contact_id = ${mergedId} AND t.conversation_id = d.id`.execute(this.db);
+    const moved = await sql`UPDATE tickets SET contact_id = ${survivorId} WHERE contact_id = ${mergedId}`.execute(this.db);
     await sql`
       DELETE FROM conversations d USING conversations s
       WHERE d.contact_id = ${mergedId} AND s.contact_id = ${survivorId} AND s.setor_id = d.setor_id`.execute(this.db);
@@ -264,6 +278,7 @@ export class KyselyContactRepository implements ContactRepository {
       SELECT ${survivorId}, setor_id, company_id, source, created_at FROM contact_affinities WHERE contact_id = ${mergedId}
       ON CONFLICT DO NOTHING`.execute(this.db);
     await this.db.deleteFrom('contacts').where('id', '=', mergedId).where('company_id', '=', companyId).execute();
+    return { movedTickets: Number(moved.numAffectedRows ?? 0) };
   }
 
   async removeCustomField(companyId: string, key: string, now: Date): Promise<number> {

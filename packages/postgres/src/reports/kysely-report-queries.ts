@@ -10,7 +10,7 @@ const n = (v: unknown) => Number(v ?? 0);
  * `domain_events_report_idx`, campaigns by `campaigns_company_idx`, appointments by
  * `appointments_company_start_idx`, won/lost opportunities by company. First response: for each
  * conversation opened in the period (its first inbound message), the time to the first message the
- * setor sent into it afterwards. CSAT answers zeros until the tickets area keeps ratings.
+ * setor sent into it afterwards. CSAT: the ratings (1-5) given in the period, on the tickets they rate.
  */
 export class KyselyReportQueries implements ReportQueries {
   constructor(private readonly db: Kysely<Database>) {}
@@ -33,7 +33,8 @@ export class KyselyReportQueries implements ReportQueries {
             AND (${setor}::uuid IS NULL OR e.setor_id = ${setor}::uuid) AND r.first_at IS NOT NULL) AS first_response,
         c.created, c.completed, c.recipients, c.c_sent, c.c_failed, c.c_skipped,
         a.total AS a_total, a.attended, a.no_show, a.cancelled,
-        o.won, o.lost, o.won_value
+        o.won, o.lost, o.won_value,
+        r.responses, r.average, r.s1, r.s2, r.s3, r.s4, r.s5
       FROM
         (SELECT count(*) FILTER (WHERE status IN ('sent', 'delivered', 'read')) AS sent, count(*) FILTER (WHERE status = 'failed') AS failed
           FROM messages WHERE company_id = ${q.companyId} AND created_at >= ${q.from} AND created_at < ${q.to}
@@ -49,7 +50,13 @@ export class KyselyReportQueries implements ReportQueries {
         (SELECT count(*) FILTER (WHERE status = 'won') AS won, count(*) FILTER (WHERE status = 'lost') AS lost,
                 coalesce(sum(effective_value_cents) FILTER (WHERE status = 'won'), 0) AS won_value
           FROM crm_opportunities WHERE company_id = ${q.companyId} AND deleted_at IS NULL AND status IN ('won', 'lost')
-            AND closed_at >= ${q.from} AND closed_at < ${q.to}) o
+            AND closed_at >= ${q.from} AND closed_at < ${q.to}) o,
+        (SELECT count(*) AS responses, avg(rating_score) AS average,
+                count(*) FILTER (WHERE rating_score = 1) AS s1, count(*) FILTER (WHERE rating_score = 2) AS s2,
+                count(*) FILTER (WHERE rating_score = 3) AS s3, count(*) FILTER (WHERE rating_score = 4) AS s4,
+                count(*) FILTER (WHERE rating_score = 5) AS s5
+          FROM tickets WHERE company_id = ${q.companyId} AND rating_score IS NOT NULL AND rated_at >= ${q.from} AND rated_at < ${q.to}
+            AND (${setor}::uuid IS NULL OR setor_id = ${setor}::uuid)) r
     `.execute(this.db);
     const r = rows[0]!;
     return {
@@ -57,7 +64,11 @@ export class KyselyReportQueries implements ReportQueries {
       messages: { sent: n(r.sent), failed: n(r.failed), received: n(r.received) },
       responseTime: { firstResponseAvgSeconds: r.first_response === null || r.first_response === undefined ? null : Math.round(Number(r.first_response)) },
       campaigns: { created: n(r.created), completed: n(r.completed), recipients: n(r.recipients), sent: n(r.c_sent), failed: n(r.c_failed), skipped: n(r.c_skipped) },
-      csat: { average: null, responses: 0, distribution: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 } },
+      csat: {
+        average: r.average === null || r.average === undefined ? null : Math.round(Number(r.average) * 100) / 100,
+        responses: n(r.responses),
+        distribution: { '1': n(r.s1), '2': n(r.s2), '3': n(r.s3), '4': n(r.s4), '5': n(r.s5) },
+      },
       appointments: { total: n(r.a_total), attended: n(r.attended), noShow: n(r.no_show), cancelled: n(r.cancelled) },
       crm: { won: n(r.won), lost: n(r.lost), wonValueCents: n(r.won_value) },
     };

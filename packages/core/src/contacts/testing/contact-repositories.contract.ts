@@ -190,6 +190,14 @@ export function describeContactRepositoriesContract(
         sentAt: null,
         createdAt: t0,
         updatedAt: t0,
+        // The timeline fields every stored message has (a send outside any ticket).
+        ticketId: null,
+        direction: 'outbound',
+        type: 'message',
+        author: null,
+        activity: null,
+        deliveredAt: null,
+        readAt: null,
       };
       await repos.messages.insert(message);
       expect(await repos.messages.findById(company.id, message.id)).toEqual(message);

@@ -31,6 +31,9 @@ import type { PageRequest } from '../../shared/pagination.js';
 import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
 import type { ContactRepositories } from '../contact-repositories.js';
 
+/** The tickets area's table, as far as a merge moves its rows (the tickets fakes own it). */
+const tickets = (store: InMemoryStore) => store.table('tickets', () => new Map<string, { contactId: string; conversationId: string; setorId: string; status: string }>());
+
 type Link = { contactId: string; tagId: string; createdAt: Date };
 
 export class InMemoryContactRepository implements ContactRepository {
@@ -144,6 +147,11 @@ export class InMemoryContactRepository implements ContactRepository {
       lastOutboundAt: max(conversations.map((c) => c.lastOutboundAt)),
     };
   }
+  async activeTicketClash(survivorId: string, mergedId: string) {
+    const active = [...tickets(this.store).values()].filter((t) => t.status !== 'closed');
+    const clash = active.find((a) => a.contactId === survivorId && active.some((b) => b.contactId === mergedId && b.setorId === a.setorId));
+    return clash?.setorId ?? null;
+  }
   async moveAndDelete(_companyId: string, survivorId: string, mergedId: string) {
     const conversations = this.store.table('conversations', () => new Map<string, Conversation>());
     const messages = this.store.table('messages', () => new Map<string, MessageRecord>());
@@ -151,8 +159,16 @@ export class InMemoryContactRepository implements ContactRepository {
       const twin = [...conversations.values()].find((o) => o.contactId === survivorId && o.setorId === c.setorId);
       if (twin) {
         for (const m of messages.values()) if (m.conversationId === c.id) m.conversationId = twin.id;
+        for (const t of tickets(this.store).values()) if (t.conversationId === c.id) t.conversationId = twin.id;
         conversations.delete(c.id);
       } else c.contactId = survivorId;
+    }
+    let movedTickets = 0;
+    for (const t of tickets(this.store).values()) {
+      if (t.contactId === mergedId) {
+        t.contactId = survivorId;
+        movedTickets += 1;
+      }
     }
     for (const m of messages.values()) if (m.contactId === mergedId) m.contactId = survivorId;
     const links = this.links;
@@ -166,6 +182,7 @@ export class InMemoryContactRepository implements ContactRepository {
     this.store.extra.set('contactTags', links.filter((l) => l.contactId !== mergedId));
     this.store.extra.set('contactAffinities', affinities.filter((a) => a.contactId !== mergedId));
     this.rows.delete(mergedId);
+    return { movedTickets };
   }
   async removeCustomField(companyId: string, key: string, now: Date) {
     let count = 0;
