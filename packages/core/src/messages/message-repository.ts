@@ -1,8 +1,11 @@
 import type { MessageRecord } from './message.js';
+import type { DomainEvent } from '../shared/domain-event.js';
 
 /** Stores single-message records. Reads are scoped by company. */
 export interface MessageRepository {
   insert(message: MessageRecord): Promise<void>;
+  /** {@link insert} and `EventOutbox.record(events)` as one write (the inbound path runs it per message). */
+  insertWithEvents(message: MessageRecord, events: readonly DomainEvent[]): Promise<void>;
   update(message: MessageRecord): Promise<void>;
   findById(companyId: string, id: string): Promise<MessageRecord | null>;
   /** The record, locked until the transaction ends (edits and reactions serialise on it). */

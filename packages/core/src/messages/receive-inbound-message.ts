@@ -381,9 +381,8 @@ export class ReceiveInboundMessage {
         deliveredAt: null,
         readAt: null,
       };
-      await repos.messages.insert(message);
 
-      // (7) Events: contact, ticket, message, then what the rules and the rating did.
+      // (7) Events: contact, ticket, message, then what the rules and the rating did (written with the message).
       events.push(
         event('message.received', {
           messageId,
@@ -404,7 +403,7 @@ export class ReceiveInboundMessage {
           ratingReply: rating !== null,
         }),
       );
-      await repos.events.record([...events, ...later]);
+      await repos.messages.insertWithEvents(message, [...events, ...later]);
       return {
         messageId,
         companyId: setor.companyId,

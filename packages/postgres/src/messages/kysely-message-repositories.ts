@@ -1,4 +1,5 @@
 import type {
+  DomainEvent,
   Conversation,
   ConversationRepository,
   KeyMode,
@@ -17,6 +18,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { Database } from '../shared/database.js';
 import type { ConversationsTable, MessagesTable } from './messages-tables.js';
+import { domainEventRow } from '../shared/kysely-event-outbox.js';
 
 export class KyselyRotationCursorRepository implements RotationCursorRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -188,6 +190,16 @@ export class KyselyMessageRepository implements MessageRepository {
 
   async insert(message: MessageRecord): Promise<void> {
     await this.db.insertInto('messages').values(toRow(message)).execute();
+  }
+
+  async insertWithEvents(message: MessageRecord, events: readonly DomainEvent[]): Promise<void> {
+    if (events.length === 0) return this.insert(message);
+    // The events' insert (as KyselyEventOutbox.record) in a data-modifying CTE of the message's.
+    await this.db
+      .with('recorded', (db) => db.insertInto('domain_events').values(events.map(domainEventRow)))
+      .insertInto('messages')
+      .values(toRow(message))
+      .execute();
   }
 
   async update(message: MessageRecord): Promise<void> {

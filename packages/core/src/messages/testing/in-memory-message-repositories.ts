@@ -4,6 +4,7 @@ import type { MessageRecord } from '../index.js';
 import type { MessageRepository } from '../index.js';
 import type { RotationCursorRepository } from '../../routing/index.js';
 import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import type { DomainEvent } from '../../shared/domain-event.js';
 import { conversationPhoneKey } from '../../channel/index.js';
 import type { ContactAffinity } from '../../contacts/index.js';
 import type { MessageRepositories } from '../message-repositories.js';
@@ -71,6 +72,11 @@ export class InMemoryMessageRepository implements MessageRepository {
   }
   async insert(message: MessageRecord) {
     this.rows.set(message.id, structuredClone(message));
+  }
+  async insertWithEvents(message: MessageRecord, events: readonly DomainEvent[]) {
+    await this.insert(message);
+    // As InMemoryEventOutbox.record.
+    this.store.events.push(...structuredClone(events));
   }
   async update(message: MessageRecord) {
     this.rows.set(message.id, structuredClone(message));
