@@ -44,7 +44,7 @@ describe('simulator inbound round trips', () => {
     return found[0]!;
   }
 
-  it('a new number with rule text: 9 statements; the same number again: 8; a text no rule reads: 7 — with the same effects', async () => {
+  it('a new number with rule text: 8 statements; the same number again: 8; a text no rule reads: 7 — with the same effects', async () => {
     const company = await api.createCompany({ company_rpm: 10_000 });
     const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
     const setor = await api.createSetor(company.id);
@@ -66,7 +66,12 @@ describe('simulator inbound round trips', () => {
     expect(first.status).toBe(201);
     expect(first.body.data).toMatchObject({ contact_created: true, conversation_created: true, ticket_created: true, ticket_status: 'open', duplicate: false });
     expect(new Set(first.body.data.tags_added)).toEqual(new Set([budget, delivery]));
-    expect(inboundStatements().length).toBeLessThanOrEqual(9);
+    expect(inboundStatements().length).toBeLessThanOrEqual(8);
+    const ticket = await sql<{ number: number }>`SELECT number FROM tickets WHERE id = ${first.body.data.ticket_id}`.execute(api.database.db);
+    expect(ticket.rows).toEqual([{ number: 1 }]);
+    const created = await sql<{ data: { number: number; ticketId: string } }>`
+      SELECT data FROM domain_events WHERE company_id = ${company.id} AND event = 'conversation.created'`.execute(api.database.db);
+    expect(created.rows.map((r) => [r.data.ticketId, r.data.number])).toEqual([[first.body.data.ticket_id, 1]]);
 
     transactions.length = 0;
     const again = await inbound('E o preço do orçamento?');

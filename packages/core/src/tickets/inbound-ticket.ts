@@ -90,26 +90,32 @@ export async function joinInboundTicket(repos: Repositories<TicketRepositories>,
       }
       continue;
     }
-    const number = await repos.tickets.nextNumber(input.companyId);
     const status = settings.assistantEnabled && input.contactAssistantActive ? 'pending' : 'open';
-    const { state, events } = transition(ticketDecider, null, {
-      type: 'open',
-      at: input.at,
-      ticket: {
-        id: ids.newId(),
-        companyId: input.companyId,
-        number,
-        status,
-        setorId: input.setor.id,
-        contactId: input.contactId,
-        conversationId: input.conversationId,
-        teamId: settings.defaultTeamId,
-        source: 'inbound',
-        lastMessage: input.message,
-      },
-    });
-    const ticket = state!;
-    if (await repos.tickets.insert(ticket)) return { ticket, created: true, reopened: false, events: ticketOutbox(ticket, events, ids, systemActor) };
+    const id = ids.newId();
+    const open = (number: number) =>
+      transition(ticketDecider, null, {
+        type: 'open',
+        at: input.at,
+        ticket: {
+          id,
+          companyId: input.companyId,
+          number,
+          status,
+          setorId: input.setor.id,
+          contactId: input.contactId,
+          conversationId: input.conversationId,
+          teamId: settings.defaultTeamId,
+          source: 'inbound',
+          lastMessage: input.message,
+        },
+      });
+    // The company's next number is taken by the insert itself (one statement); the ticket is then the same one with it.
+    const number = await repos.tickets.insertNumbered(open(0).state!);
+    if (number !== null) {
+      const { state, events } = open(number);
+      const ticket = state!;
+      return { ticket, created: true, reopened: false, events: ticketOutbox(ticket, events, ids, systemActor) };
+    }
     // Another writer's ticket won the unique index of active tickets: join it.
   }
   throw new TicketActiveError(null);

@@ -100,6 +100,12 @@ export interface TicketRepository {
   save(ticket: Ticket, expectedVersion: number): Promise<boolean>;
   /** The company's next ticket number (1, 2, …); the counter row stays locked until the transaction ends. */
   nextNumber(companyId: string): Promise<number>;
+  /**
+   * {@link nextNumber} then {@link insert} of `ticket` with that number (its own `number` is ignored), as one write
+   * (the inbound path opens tickets per message). The number, or null when the setor and contact already have an
+   * active ticket (nothing inserted; the number is spent, as with the two calls).
+   */
+  insertNumbered(ticket: Ticket): Promise<number | null>;
   /** A page of the list in `request.sort` order; `hasMore` when more rows follow the page. */
   list(companyId: string, filter: TicketFilter, request: TicketListRequest): Promise<{ items: Ticket[]; hasMore: boolean }>;
   /**

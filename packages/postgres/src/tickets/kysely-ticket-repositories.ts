@@ -128,6 +128,24 @@ export class KyselyTicketRepository implements TicketRepository {
     return inserted !== undefined;
   }
 
+  async insertNumbered(ticket: Ticket): Promise<number | null> {
+    // nextNumber's upsert as a data-modifying CTE; the ticket takes its number from it.
+    const inserted = await this.db
+      .with('counter', (db) =>
+        db
+          .insertInto('ticket_counters')
+          .values({ company_id: ticket.companyId, last_number: 1 })
+          .onConflict((oc) => oc.column('company_id').doUpdateSet({ last_number: sql`ticket_counters.last_number + 1` }))
+          .returning('last_number'),
+      )
+      .insertInto('tickets')
+      .values({ ...toRow(ticket), number: sql<number>`(SELECT last_number FROM counter)` })
+      .onConflict((oc) => oc.columns(['setor_id', 'contact_id']).where('status', '<>', 'closed').doNothing())
+      .returning('number')
+      .executeTakeFirst();
+    return inserted === undefined ? null : Number(inserted.number);
+  }
+
   async findById(companyId: string, id: string) {
     if (!isUuid(id)) return null;
     const row = await this.select().where('t.id', '=', id).where('t.company_id', '=', companyId).executeTakeFirst();

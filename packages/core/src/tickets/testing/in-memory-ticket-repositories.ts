@@ -105,6 +105,11 @@ export class InMemoryTicketRepository implements TicketRepository {
     return next;
   }
 
+  async insertNumbered(ticket: Ticket) {
+    const number = await this.nextNumber(ticket.companyId);
+    return (await this.insert({ ...ticket, number })) ? number : null;
+  }
+
   private matches(t: StoredTicket, companyId: string, filter: TicketFilter): boolean {
     if (t.companyId !== companyId || !filter.statuses.includes(t.status)) return false;
     if (filter.setorId && t.setorId !== filter.setorId) return false;
