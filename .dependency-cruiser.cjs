@@ -23,6 +23,15 @@ module.exports = {
       to: { path: '^packages/core/src/(?!shared/)' },
     },
     {
+      name: 'core-test-kit-imports-only-the-kernel',
+      comment:
+        "packages/core/src/shared/testing is the kernel's test kit (in-memory store, clock, ids, decider spec, outbox and job fakes): " +
+        'it imports only the kernel, so every area\'s fakes can build on it and the in-memory composition root (src/testing) sits above them all.',
+      severity: 'error',
+      from: { path: '^packages/core/src/shared/testing/' },
+      to: { path: '^packages/core/src/', pathNot: '^packages/core/src/shared/' },
+    },
+    {
       name: 'core-areas-meet-through-their-index',
       comment:
         "A feature area uses another area only through that area's index.ts (its exported entities, ports and use cases), " +

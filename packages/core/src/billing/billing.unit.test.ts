@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { createCompany } from '../companies/index.js';
-import { SequentialIds } from '../testing/deterministic.js';
+import { SequentialIds } from '../shared/testing/deterministic.js';
 import { InMemoryUnitOfWork } from '../testing/in-memory-unit-of-work.js';
-import { ManualClock } from '../testing/manual-clock.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
 import { effectiveThresholds, lowBalanceLevel } from './billing.js';
 import { GetBalance, RecordPayment } from './billing-use-cases.js';
 import { debitUpTo } from './debit-credits.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { RecordPayment } from '../billing/index.js';
-import { SequentialIds } from '../testing/deterministic.js';
+import { SequentialIds } from '../shared/testing/deterministic.js';
 import { CampaignWorld } from './testing/campaign-world.js';
 import { RetryCampaignMessages } from './retry-campaign-messages.js';
 

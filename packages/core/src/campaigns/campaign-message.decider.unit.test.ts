@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { InvalidTransitionError } from '../shared/errors.js';
 import { messageFixture } from './testing/campaign-fixtures.js';
-import { given } from '../testing/decider-spec.js';
+import { given } from '../shared/testing/decider-spec.js';
 import { campaignMessageDecider, MAX_MANUAL_RETRIES } from './campaign-message.js';
 
 const at = new Date('2026-01-15T15:00:00.000Z');

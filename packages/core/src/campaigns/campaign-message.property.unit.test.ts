@@ -14,7 +14,7 @@ import {
   type CampaignMessageStatus,
 } from './campaign-message.js';
 import { transition } from '../shared/decider.js';
-import type { Untimed } from '../testing/decider-spec.js';
+import type { Untimed } from '../shared/testing/decider-spec.js';
 
 const t0 = Date.parse('2026-01-15T12:00:00.000Z');
 const SETORES = ['s1', 's2', 's3'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidTransitionError } from '../shared/errors.js';
-import { ManualClock } from '../testing/manual-clock.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
 import { messageFixture as campaignFixtureMessage } from './testing/campaign-fixtures.js';
 import { transition } from '../shared/decider.js';
 import { campaignMessageDecider, clientMessageIdOf, publicMessageStatus, settlementDelta } from './campaign-message.js';

@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { DomainError, InvalidTransitionError } from '../shared/errors.js';
 import { campaignFixture } from './testing/campaign-fixtures.js';
-import { given } from '../testing/decider-spec.js';
+import { given } from '../shared/testing/decider-spec.js';
 import { campaignDecider } from './campaign.js';
 
 const at = new Date('2026-01-15T15:00:00.000Z');

@@ -15,7 +15,7 @@ import {
   type CampaignStatus,
 } from './campaign.js';
 import { transition } from '../shared/decider.js';
-import type { Untimed } from '../testing/decider-spec.js';
+import type { Untimed } from '../shared/testing/decider-spec.js';
 
 /** The command without its time (the tests give it apart). */
 type Move = Untimed<CampaignCommand>;

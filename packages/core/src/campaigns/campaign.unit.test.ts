@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { InvalidTransitionError } from '../shared/errors.js';
-import { ManualClock } from '../testing/manual-clock.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
 import { campaignDecider, CampaignStatusEnglish, progressOf, type Campaign, type CampaignCommand, type CampaignStatus } from './campaign.js';
 import { transition } from '../shared/decider.js';
-import type { Untimed } from '../testing/decider-spec.js';
+import type { Untimed } from '../shared/testing/decider-spec.js';
 import { campaignFixture } from './testing/campaign-fixtures.js';
 
 /** The command without its time (the tests give it apart). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { FixedRandom, SeededRandom } from '../testing/deterministic.js';
-import { ManualClock } from '../testing/manual-clock.js';
+import { FixedRandom, SeededRandom } from '../shared/testing/deterministic.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
 import { parseAntiBanLevel } from './anti-ban.js';
 import { assignSenders, redistribute } from './distribution.js';
 import { pacingGapMs } from './pacing.js';

@@ -1,6 +1,6 @@
 import { expect, it } from '@jest/globals';
-import { FixedRandom } from '../testing/deterministic.js';
-import type { ManualClock } from '../testing/manual-clock.js';
+import { FixedRandom } from '../shared/testing/deterministic.js';
+import type { ManualClock } from '../shared/testing/manual-clock.js';
 import { CampaignWorld } from './testing/campaign-world.js';
 import type { CampaignSendObservation } from './dispatch-observer.js';
 import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane } from './run-dispatch-lane.js';

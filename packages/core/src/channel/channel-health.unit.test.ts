@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../testing/manual-clock.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
 import { healthStateOf, nextHealth, readHealthState, type InstanceHealth } from './channel-health.js';
 
 const ids = { instanceId: 'i-1', companyId: 'c-1', setorId: 's-1' };

@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { createSetor } from '../setores/index.js';
 import { InvalidTransitionError } from '../shared/errors.js';
-import { given } from '../testing/decider-spec.js';
+import { given } from '../shared/testing/decider-spec.js';
 import { channelInstanceDecider, createChannelInstance, type ChannelInstance } from './channel-instance.js';
 
 const t0 = new Date('2026-01-15T12:00:00.000Z');

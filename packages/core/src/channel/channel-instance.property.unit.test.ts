@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { systemActor } from '../shared/domain-event.js';
 import { createSetor } from '../setores/index.js';
 import { InvalidTransitionError } from '../shared/errors.js';
-import { SequentialIds } from '../testing/deterministic.js';
+import { SequentialIds } from '../shared/testing/deterministic.js';
 import {
   QR_LIFETIME_SECONDS,
   createChannelInstance,

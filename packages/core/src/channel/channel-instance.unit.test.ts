@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { createSetor } from '../setores/index.js';
 import { InvalidTransitionError } from '../shared/errors.js';
-import { ManualClock } from '../testing/manual-clock.js';
-import { SequentialIds } from '../testing/deterministic.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
+import { SequentialIds } from '../shared/testing/deterministic.js';
 import { systemActor } from '../shared/domain-event.js';
 import {
   createChannelInstance,

@@ -1,5 +1,5 @@
 import { describe, it } from '@jest/globals';
-import { given } from '../testing/decider-spec.js';
+import { given } from '../shared/testing/decider-spec.js';
 import { DomainError, InvalidTransitionError } from '../shared/errors.js';
 import { contractDecider, type Contract, type ContractSigner } from './contract.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { MessagingWorld } from '../messages/testing/index.js';
+import { MessagingWorld } from '../testing/messaging-world.js';
 import { chargeSend, debitUnits, refundSend, refundUnits, sendBlocker } from './send-credits.js';
 
 const code = (c: string) => expect.objectContaining({ code: c });

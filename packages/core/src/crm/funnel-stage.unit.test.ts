@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DomainError } from '../shared/errors.js';
-import { SequentialIds } from '../testing/deterministic.js';
+import { SequentialIds } from '../shared/testing/deterministic.js';
 import { assertFunnelInvariants, defaultFunnel, firstOpenStage, renumber, shapeStage, type FunnelStage } from './funnel-stage.js';
 
 const at = new Date('2026-03-01T12:00:00.000Z');

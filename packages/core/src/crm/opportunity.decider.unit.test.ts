@@ -1,5 +1,5 @@
 import { describe, it } from '@jest/globals';
-import { given } from '../testing/decider-spec.js';
+import { given } from '../shared/testing/decider-spec.js';
 import { NotFoundError } from '../shared/errors.js';
 import { DEFAULT_FUNNEL, type FunnelStage } from './funnel-stage.js';
 import { opportunityDecider, type Opportunity } from './opportunity.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { createCompany } from '../companies/index.js';
-import { SequentialIds } from '../testing/deterministic.js';
+import { SequentialIds } from '../shared/testing/deterministic.js';
 import { InMemoryUnitOfWork } from '../testing/in-memory-unit-of-work.js';
-import { ManualClock } from '../testing/manual-clock.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
 import type { LeadPage, LeadSearchCriteria, LeadSource } from './lead.js';
 import { LeadQueues } from './lead-queues.js';
 import { LeadSourceError, RunLeadSearch, StartLeadSearch } from './lead-searches.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../testing/manual-clock.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
 import { FakeDnsResolver } from './testing/fake-dns-resolver.js';
 import { SimulatedDnsResolver } from './dns-resolver.js';
 import { ValidateEmailMx } from './validate-email-mx.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { MessagingWorld } from './testing/messaging-world.js';
+import { MessagingWorld } from '../testing/messaging-world.js';
 import { ManageSentMessage, isEmoji } from './manage-sent-message.js';
 import type { MessageContent } from './message-content.js';
 import { ReceiveInboundMessage } from './receive-inbound-message.js';

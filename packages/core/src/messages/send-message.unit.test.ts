@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { MessagingWorld } from './testing/messaging-world.js';
+import { MessagingWorld } from '../testing/messaging-world.js';
 import type { MessageContent } from './message-content.js';
 
 const text = (t = 'Olá!'): MessageContent => ({ type: 'text', text: t });

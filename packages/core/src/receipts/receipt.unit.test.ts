@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { InMemoryUnitOfWork } from '../testing/in-memory-unit-of-work.js';
-import { ManualClock } from '../testing/manual-clock.js';
-import { SequentialIds } from '../testing/deterministic.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
+import { SequentialIds } from '../shared/testing/deterministic.js';
 import type { CampaignMessage, MessageRecord, SimulatedMessage } from '../index.js';
 import { advanceReceipt } from './receipt.js';
 import { DeliverSimulatedReceipts, RecordReceipt, SIMULATED_RECEIPT_GIVE_UP_MS } from './record-receipt.js';

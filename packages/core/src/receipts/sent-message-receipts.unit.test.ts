@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ManageSentMessage, ReceiveInboundMessage } from '../messages/index.js';
-import { MessagingWorld } from '../messages/testing/index.js';
+import { MessagingWorld } from '../testing/messaging-world.js';
 import { RecordReceipt } from './record-receipt.js';
 
 const PHONE = '+5511987654321';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { MessagingWorld } from '../messages/testing/index.js';
+import { MessagingWorld } from '../testing/messaging-world.js';
 import { pickSender, resolveSenderPool, selectionMode } from './sender-pool.js';
 
 const code = (c: string) => expect.objectContaining({ code: c });

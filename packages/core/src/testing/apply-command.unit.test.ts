@@ -9,7 +9,7 @@ import { InvalidTransitionError } from '../shared/errors.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import { webhookDeliveryDecider, type WebhookDelivery } from '../webhooks/index.js';
 import type { AllAreas } from './in-memory-unit-of-work.js';
-import { SequentialIds } from './deterministic.js';
+import { SequentialIds } from '../shared/testing/index.js';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
 
 const at = new Date('2026-01-15T15:00:00.000Z');

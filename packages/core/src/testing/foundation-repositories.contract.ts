@@ -2,48 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { ApiKey } from '../api-keys/index.js';
 import { createCompany } from '../companies/index.js';
 import { createSetor } from '../setores/index.js';
-import type { IdGenerator } from '../shared/id-generator.js';
-import type { UnitOfWork } from '../shared/unit-of-work.js';
-import type { AllAreas, AllRepositories } from './in-memory-unit-of-work.js';
-import { SequentialIds } from './deterministic.js';
-
-/** What a contract suite needs from an implementation under test. */
-export interface RepositoriesUnderTest {
-  repos: AllRepositories;
-  uow: UnitOfWork<AllAreas>;
-}
-
-/** UUIDs unique across a suite: the Kysely run of a contract shares one database between its cases. */
-export class SuiteIds implements IdGenerator {
-  private counter = 0;
-  constructor(private readonly prefix: string) {}
-  newId(): string {
-    this.counter += 1;
-    return `${this.prefix}-0000-4000-8000-${this.counter.toString().padStart(12, '0')}`;
-  }
-}
-
-/** The instant every contract suite's fixtures are created at. */
-export const CONTRACT_T0 = new Date('2026-03-01T12:00:00.000Z');
-
-/**
- * Fresh cases of a contract suite: each call gives the implementation under test with two
- * companies ('Acme' and 'Other', for tenancy checks) and ids no other case uses. `letter` (one
- * hex digit per suite) keeps suites sharing one database apart.
- */
-export function contractCases(letter: string, setup: () => Promise<RepositoriesUnderTest>) {
-  let run = 0;
-  return async () => {
-    run += 1;
-    const ids = new SuiteIds(`${letter}${run.toString().padStart(7, '0')}`);
-    const sut = await setup();
-    const company = createCompany(ids.newId(), CONTRACT_T0, { name: 'Acme' });
-    const other = createCompany(ids.newId(), CONTRACT_T0, { name: 'Other' });
-    await sut.repos.companies.insert(company);
-    await sut.repos.companies.insert(other);
-    return { ...sut, ids, company, other };
-  };
-}
+import { SequentialIds, type RepositoriesUnderTest } from '../shared/testing/index.js';
+import type { AllAreas } from './in-memory-unit-of-work.js';
 
 const uuid = (n: number) => `10000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;
 const t0 = new Date('2026-03-01T12:00:00.000Z');
@@ -52,7 +12,7 @@ const t0 = new Date('2026-03-01T12:00:00.000Z');
  * The behaviour every implementation of the foundation repositories must show; run against
  * the in-memory fakes and the Kysely adapters alike.
  */
-export function describeFoundationRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeFoundationRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<AllAreas>>): void {
   describe(`foundation repositories contract: ${name}`, () => {
     const ids = new SequentialIds();
     const fresh = async () => {

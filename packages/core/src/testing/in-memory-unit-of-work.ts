@@ -15,13 +15,20 @@ import { inMemoryTagRepositories } from '../tags/testing/in-memory-tag-repositor
 import { inMemoryTicketRepositories } from '../tickets/testing/in-memory-ticket-repositories.js';
 import { inMemoryTicketReplyRepositories } from '../tickets/testing/in-memory-ticket-reply-repositories.js';
 import { inMemoryWebhookRepositories } from '../webhooks/testing/in-memory-webhook-repositories.js';
-import { InMemoryEventOutbox, inMemoryFoundationRepositories } from './in-memory-foundation-repositories.js';
-import { InMemoryJobScheduler } from './in-memory-job-scheduler.js';
-import { InMemoryStore } from './in-memory-store.js';
+import { inMemoryApiKeyRepositories } from '../api-keys/testing/in-memory-api-key-repositories.js';
+import { inMemoryCompanyRepositories } from '../companies/testing/in-memory-company-repositories.js';
+import { inMemorySetorRepositories } from '../setores/testing/in-memory-setor-repositories.js';
+import { inMemoryTeamRepositories } from '../teams/testing/in-memory-team-repositories.js';
+import { inMemoryUsageRepositories } from '../usage/testing/in-memory-usage-repositories.js';
+import { InMemoryEventOutbox, InMemoryJobScheduler, InMemoryStore } from '../shared/testing/index.js';
 
 /** Every area's fakes, one line each: the in-memory composition root (the PostgreSQL one is `postgresAreas`). */
 const inMemoryAreas = [
-  inMemoryFoundationRepositories,
+  inMemoryCompanyRepositories,
+  inMemoryApiKeyRepositories,
+  inMemorySetorRepositories,
+  inMemoryTeamRepositories,
+  inMemoryUsageRepositories,
   inMemoryChannelRepositories,
   inMemoryContactRepositories,
   inMemoryTagRepositories,

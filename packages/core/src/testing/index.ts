@@ -1,13 +1,14 @@
-// The in-memory composition: the kernel's fakes and helpers here, each area's fakes and contract
-// suites beside the area (`<area>/testing/`).
-export * from './manual-clock.js';
-export * from './deterministic.js';
-export * from './decider-spec.js';
-export * from './in-memory-store.js';
-export * from './in-memory-job-scheduler.js';
-export * from './in-memory-foundation-repositories.js';
-export * from './foundation-repositories.contract.js';
+// The in-memory composition root and the public test kit (`@carteiro/core/testing`): the kernel's
+// fakes and helpers (`shared/testing/`), each area's fakes and contract suites (`<area>/testing/`),
+// and what needs every area at once (the unit of work over all the fakes, the foundation contract).
 export * from './in-memory-unit-of-work.js';
+export * from './foundation-repositories.contract.js';
+export * from './messaging-world.js';
+export * from '../shared/testing/index.js';
+export * from '../companies/testing/index.js';
+export * from '../setores/testing/index.js';
+export * from '../teams/testing/index.js';
+export * from '../usage/testing/index.js';
 export * from '../api-keys/testing/index.js';
 export * from '../channel/testing/index.js';
 export * from '../contacts/testing/index.js';

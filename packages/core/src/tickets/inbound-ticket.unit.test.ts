@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { MessagingWorld } from '../messages/testing/index.js';
+import { MessagingWorld } from '../testing/messaging-world.js';
 import { ReceiveInboundMessage } from '../messages/index.js';
 import { withInboxSettings, type Setor } from '../setores/index.js';
 import { createAgent } from '../agents/index.js';

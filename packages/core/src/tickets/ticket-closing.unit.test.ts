@@ -4,7 +4,7 @@ import type { SendRequest, SendResult } from '../channel/index.js';
 import type { Company, CompanySettingsInput } from '../companies/index.js';
 import { createAgent } from '../agents/index.js';
 import { createQuickReply } from '../quick-replies/index.js';
-import { MessagingWorld } from '../messages/testing/index.js';
+import { MessagingWorld } from '../testing/messaging-world.js';
 import { SendMessage } from '../messages/index.js';
 import type { Setor, SetorInboxSettings } from '../setores/index.js';
 import { DEFAULT_SETOR_INBOX_SETTINGS } from '../setores/index.js';

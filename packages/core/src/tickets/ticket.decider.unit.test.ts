@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { given } from '../testing/decider-spec.js';
-import { ManualClock } from '../testing/manual-clock.js';
+import { given } from '../shared/testing/decider-spec.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
 import { DomainError, InvalidTransitionError, ValidationError } from '../shared/errors.js';
 import { newTicket, ticketDecider, allowedMoves, priorityRank, type Ticket, type TicketLastMessage } from './ticket.js';
 import { AlreadyAssignedError, TicketClosedError } from './ticket-errors.js';

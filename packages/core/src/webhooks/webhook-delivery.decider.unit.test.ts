@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import type { DomainEvent } from '../shared/domain-event.js';
 import { InvalidTransitionError } from '../shared/errors.js';
-import { given } from '../testing/decider-spec.js';
+import { given } from '../shared/testing/decider-spec.js';
 import { retryPolicy, webhookDeliveryDecider, type AttemptOutcome, type WebhookDelivery } from './webhook-delivery.js';
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');

@@ -5,13 +5,23 @@ import { createSetor, withInboxSettings } from '../../setores/index.js';
 import { newTicket } from '../../tickets/index.js';
 import { createTeam } from '../../teams/index.js';
 import { createCompany } from '../../companies/index.js';
-import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import type { RepositoriesUnderTest } from '../../shared/testing/index.js';
+import type { AgentRepositories } from '../index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { ContactRepositories } from '../../contacts/index.js';
+import type { MessageRepositories } from '../../messages/index.js';
+import type { SetorRepositories } from '../../setores/index.js';
+import type { TeamRepositories } from '../../teams/index.js';
+import type { TicketRepositories } from '../../tickets/index.js';
 import { createAgent, type AgentInput } from '../index.js';
+
+/** The areas this suite reads and writes. */
+type Areas = AgentRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TeamRepositories & TicketRepositories;
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 
 /** UUIDs unique across the suite (the Kysely run shares one database between cases). */
-function suiteCases(prefix: string, setup: () => Promise<RepositoriesUnderTest>) {
+function suiteCases(prefix: string, setup: () => Promise<RepositoriesUnderTest<Areas>>) {
   let run = 0;
   return async () => {
     run += 1;
@@ -36,7 +46,7 @@ const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
  * Agents (emails unique per company ignoring case, team memberships both ways, filters), the
  * teams' assignment settings and lock, and the boxes' ticket settings (0014-agents).
  */
-export function describeAgentRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeAgentRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`agent repositories contract: ${name}`, () => {
     const tenants = suiteCases('a4', setup);
     const fresh = async () => {

@@ -1,6 +1,6 @@
 import type { Agent, AgentFilters, AgentRepository, TeamMember } from '../index.js';
 import type { PageRequest } from '../../shared/pagination.js';
-import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
+import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { AgentRepositories } from '../agent-repositories.js';
 
 type Membership = { teamId: string; agentId: string; companyId: string; createdAt: Date };

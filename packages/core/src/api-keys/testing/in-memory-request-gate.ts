@@ -2,7 +2,9 @@ import { isKeyActive } from '../index.js';
 import type { GateEntry, RequestGate } from '../index.js';
 import { rateLimitBuckets } from '../../rate-limits/index.js';
 import type { RateLimiter } from '../../rate-limits/index.js';
-import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import type { InMemoryStore } from '../../shared/testing/in-memory-store.js';
+import '../../companies/testing/index.js'; // store.companies
+import './in-memory-api-key-repositories.js'; // store.apiKeys, store.rateLimits
 
 const counterId = (bucket: string, windowStart: Date) => `${bucket}@${windowStart.getTime()}`;
 

@@ -1,5 +1,5 @@
 import type { PageRequest } from '../../shared/pagination.js';
-import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
+import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { CreditKind, LowBalanceLevel, LowBalanceThresholds, Payment, StoredCreditKind } from '../billing.js';
 import type { BillingRepositories, BillingRepository } from '../billing-repository.js';
 

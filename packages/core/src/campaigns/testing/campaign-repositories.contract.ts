@@ -3,7 +3,12 @@ import type { Campaign } from '../index.js';
 import type { CampaignMessage } from '../index.js';
 import { createCompany } from '../../companies/index.js';
 import { campaignFixture, messageFixture } from './campaign-fixtures.js';
-import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import type { RepositoriesUnderTest } from '../../shared/testing/index.js';
+import type { CampaignRepositories } from '../index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+
+/** The areas this suite reads and writes. */
+type Areas = CampaignRepositories & CompanyRepositories;
 
 let counter = 0;
 const uuid = () => {
@@ -18,7 +23,7 @@ const at = (s: number) => new Date(t0.getTime() + s * 1000);
  * bulk insert, claiming (with SKIP LOCKED in PostgreSQL), compare-and-set writes, counters,
  * skips, redistribution, lanes and Idempotency-Key records.
  */
-export function describeCampaignRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeCampaignRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`campaign repositories contract: ${name}`, () => {
     const fresh = async (status: Campaign['status'] = 'processando', extra: Partial<Campaign> = {}, count = 4) => {
       const sut = await setup();

@@ -7,7 +7,7 @@ import type { DispatchLane, DispatchLaneRepository } from '../index.js';
 import type { IdempotencyRecord, IdempotencyRepository } from '../index.js';
 import type { SendFailureCode } from '../../channel/index.js';
 import type { PageRequest } from '../../shared/pagination.js';
-import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
+import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { CampaignRepositories } from '../campaign-repositories.js';
 
 const clone = <T>(v: T): T => structuredClone(v);

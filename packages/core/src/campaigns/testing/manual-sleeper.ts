@@ -1,5 +1,5 @@
 import type { Sleeper } from '../index.js';
-import type { ManualClock } from '../../testing/manual-clock.js';
+import type { ManualClock } from '../../shared/testing/manual-clock.js';
 
 /** A sleeper that moves a manual clock instead of waiting, and remembers every wait. */
 export class ManualSleeper implements Sleeper {

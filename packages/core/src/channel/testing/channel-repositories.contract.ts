@@ -4,10 +4,16 @@ import type { InstanceHealth } from '../index.js';
 import { createChannelInstance } from '../index.js';
 import { createCompany } from '../../companies/index.js';
 import { createSetor } from '../../setores/index.js';
-import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import type { RepositoriesUnderTest } from '../../shared/testing/index.js';
+import type { ChannelRepositories } from '../index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { SetorRepositories } from '../../setores/index.js';
+
+/** The areas this suite reads and writes. */
+type Areas = ChannelRepositories & CompanyRepositories & SetorRepositories;
 
 /** The channel repositories and the simulator store of one implementation. */
-export interface ChannelRepositoriesUnderTest extends RepositoriesUnderTest {
+export interface ChannelRepositoriesUnderTest extends RepositoriesUnderTest<Areas> {
   simulatorStore: ChannelSimulatorStore;
 }
 

@@ -1,6 +1,6 @@
 import type { HealthCheckEntry, InstanceHealth } from '../index.js';
 import type { ChannelHealthRepository } from '../index.js';
-import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import type { InMemoryStore } from '../../shared/testing/in-memory-store.js';
 
 export class InMemoryChannelHealthRepository implements ChannelHealthRepository {
   constructor(private readonly store: InMemoryStore) {}

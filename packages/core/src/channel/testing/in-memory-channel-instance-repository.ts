@@ -1,6 +1,7 @@
 import type { ChannelInstance } from '../index.js';
 import type { ChannelInstanceRepository } from '../index.js';
-import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import type { InMemoryStore } from '../../shared/testing/in-memory-store.js';
+import '../../setores/testing/index.js'; // store.setores
 
 export class InMemoryChannelInstanceRepository implements ChannelInstanceRepository {
   constructor(private readonly store: InMemoryStore) {}

@@ -1,5 +1,5 @@
 import type { ChannelRepositories } from '../channel-repositories.js';
-import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import type { InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import { InMemoryChannelHealthRepository } from './in-memory-channel-health-repository.js';
 import { InMemoryChannelInstanceRepository } from './in-memory-channel-instance-repository.js';
 import { InMemoryConversationWindowRepository } from './in-memory-conversation-window-repository.js';

@@ -5,7 +5,7 @@ import {
   type SimulatedMessageFilter,
   type SimulatedSessionEnd,
 } from '../index.js';
-import { InMemoryStore } from '../../testing/in-memory-store.js';
+import { InMemoryStore } from '../../shared/testing/in-memory-store.js';
 
 /** The simulator's state in memory (core and adapter unit tests); PostgreSQL holds it in production. */
 export class InMemoryChannelSimulatorStore implements ChannelSimulatorStore {

@@ -1,6 +1,6 @@
 import { conversationPhoneKey } from '../index.js';
 import type { ConversationWindowRepository } from '../index.js';
-import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import type { InMemoryStore } from '../../shared/testing/in-memory-store.js';
 
 export class InMemoryConversationWindowRepository implements ConversationWindowRepository {
   constructor(private readonly store: InMemoryStore) {}

@@ -1,15 +1,24 @@
 import { describe, expect, it } from '@jest/globals';
 import { newConversation } from '../../messages/index.js';
 import { createSetor } from '../../setores/index.js';
-import { CONTRACT_T0, contractCases, type RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
+import { contractCases } from '../../companies/testing/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { ContactRepositories } from '../index.js';
+import type { MessageRepositories } from '../../messages/index.js';
+import type { SetorRepositories } from '../../setores/index.js';
+import type { TagRepositories } from '../../tags/index.js';
 import { createContact, type ContactImport } from '../index.js';
+
+/** The areas this suite reads and writes. */
+type Areas = CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories;
 
 const t0 = CONTRACT_T0;
 const later = (ms: number) => new Date(t0.getTime() + ms);
 
 
 /** Contacts with fields and the assistant, search, merge, field definitions, batch writes and import jobs. */
-export function describeContactAreaContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeContactAreaContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`contacts area contract: ${name}`, () => {
     const tenants = contractCases('d', setup);
     const fresh = async () => {

@@ -3,7 +3,17 @@ import { createContact } from '../index.js';
 import { newConversation } from '../../messages/index.js';
 import type { MessageRecord } from '../../messages/index.js';
 import { createSetor } from '../../setores/index.js';
-import { CONTRACT_T0, contractCases, type RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
+import { contractCases } from '../../companies/testing/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { ContactRepositories } from '../index.js';
+import type { MessageRepositories } from '../../messages/index.js';
+import type { RoutingRepositories } from '../../routing/index.js';
+import type { SetorRepositories } from '../../setores/index.js';
+import type { TagRepositories } from '../../tags/index.js';
+
+/** The areas this suite reads and writes. */
+type Areas = CompanyRepositories & ContactRepositories & MessageRepositories & RoutingRepositories & SetorRepositories & TagRepositories;
 
 const t0 = CONTRACT_T0;
 
@@ -19,7 +29,7 @@ export interface ContactContractOptions {
  */
 export function describeContactRepositoriesContract(
   name: string,
-  setup: () => Promise<RepositoriesUnderTest>,
+  setup: () => Promise<RepositoriesUnderTest<Areas>>,
   options: ContactContractOptions = {},
 ): void {
   describe(`contact and message repositories contract: ${name}`, () => {

@@ -28,7 +28,7 @@ import { phoneMatchKey } from '../../phone/index.js';
 import { ValidationError } from '../../shared/errors.js';
 import type { IdGenerator } from '../../shared/id-generator.js';
 import type { PageRequest } from '../../shared/pagination.js';
-import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
+import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { ContactRepositories } from '../contact-repositories.js';
 
 /** The tickets area's table, as far as a merge moves its rows (the tickets fakes own it). */

@@ -1,15 +1,22 @@
 import { describe, expect, it } from '@jest/globals';
 import { createContact } from '../../contacts/index.js';
-import { CONTRACT_T0, contractCases, type RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
+import { contractCases } from '../../companies/testing/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { ContactRepositories } from '../../contacts/index.js';
+import type { ContractRepositories } from '../index.js';
 import type { Contract } from '../contract.js';
 import type { ContractTemplate } from '../contract-template.js';
+
+/** The areas this suite reads and writes. */
+type Areas = CompanyRepositories & ContactRepositories & ContractRepositories;
 
 const t0 = CONTRACT_T0;
 const at = (ms: number) => new Date(t0.getTime() + ms);
 
 
 /** The behaviour every implementation of the contracts repositories (contracts, templates, the provider event log) must show. */
-export function describeContractRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeContractRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`contract repositories contract: ${name}`, () => {
     const tenants = contractCases('f', setup);
     const fresh = async () => {

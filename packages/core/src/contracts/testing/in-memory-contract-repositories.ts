@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from '../../shared/pagination.js';
-import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
+import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { Contract } from '../contract.js';
 import type { ContractFilter, ContractRepositories, ContractRepository, ContractTemplateRepository, SigningEventLog } from '../contract-repositories.js';
 import type { ContractTemplate } from '../contract-template.js';

@@ -1,16 +1,23 @@
 import { describe, expect, it } from '@jest/globals';
 import { createContact } from '../../contacts/index.js';
-import { CONTRACT_T0, contractCases, type RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
+import { contractCases } from '../../companies/testing/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { ContactRepositories } from '../../contacts/index.js';
+import type { CrmRepositories } from '../index.js';
 import { ensureFunnel } from '../funnel-stages.js';
 import { createProduct } from '../product.js';
 import type { Opportunity, OpportunityHistoryEntry } from '../opportunity.js';
+
+/** The areas this suite reads and writes. */
+type Areas = CompanyRepositories & ContactRepositories & CrmRepositories;
 
 const t0 = CONTRACT_T0;
 const at = (ms: number) => new Date(t0.getTime() + ms);
 
 
 /** The behaviour every implementation of the CRM repositories (funnel, catalogue, opportunities and history) must show. */
-export function describeCrmRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeCrmRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`crm repositories contract: ${name}`, () => {
     const tenants = contractCases('e', setup);
     const fresh = async () => {

@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from '../../shared/pagination.js';
-import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
+import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { CrmRepositories, FunnelStageRepository, OpportunityFilter, OpportunityRepository, ProductConflict, ProductRepository } from '../crm-repositories.js';
 import type { FunnelStage } from '../funnel-stage.js';
 import { effectiveValue, type Opportunity, type OpportunityHistoryEntry } from '../opportunity.js';

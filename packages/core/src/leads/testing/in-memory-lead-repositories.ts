@@ -1,5 +1,5 @@
 import type { PageRequest } from '../../shared/pagination.js';
-import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
+import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { Lead } from '../lead.js';
 import type { ChannelCheck, ChannelCheckRepository, LeadRepositories, LeadSearchRepository } from '../lead-repositories.js';
 import type { LeadSearch } from '../lead-search.js';

@@ -1,10 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { createCompany } from '../../companies/index.js';
 import { createSetor } from '../../setores/index.js';
-import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import type { RepositoriesUnderTest } from '../../shared/testing/index.js';
+import type { BillingRepositories } from '../../billing/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { LeadRepositories } from '../index.js';
+import type { SetorRepositories } from '../../setores/index.js';
 import type { Payment } from '../../billing/index.js';
 import type { Lead, LeadSearchCriteria } from '../lead.js';
 import { createLeadSearch } from '../lead-search.js';
+
+/** The areas this suite reads and writes. */
+type Areas = BillingRepositories & CompanyRepositories & LeadRepositories & SetorRepositories;
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);
@@ -23,7 +30,7 @@ const lead = (n: number): Lead => ({
 });
 
 /** The behaviour every implementation of the leads and billing repositories must show. */
-export function describeLeadAndBillingRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeLeadAndBillingRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`leads and billing repositories contract: ${name}`, () => {
     let run = 0;
     const fresh = async () => {

@@ -3,7 +3,7 @@ import type { ConversationRepository } from '../index.js';
 import type { MessageRecord } from '../index.js';
 import type { MessageRepository } from '../index.js';
 import type { RotationCursorRepository } from '../../routing/index.js';
-import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import type { InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { DomainEvent } from '../../shared/domain-event.js';
 import { conversationPhoneKey } from '../../channel/index.js';
 import type { ContactAffinity } from '../../contacts/index.js';

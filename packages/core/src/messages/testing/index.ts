@@ -1,2 +1,1 @@
 export * from './in-memory-message-repositories.js';
-export * from './messaging-world.js';

@@ -1,6 +1,6 @@
 import type { QuickReply, QuickReplyFilters, QuickReplyRepository } from '../index.js';
 import type { PageRequest } from '../../shared/pagination.js';
-import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
+import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { QuickReplyRepositories } from '../quick-reply-repositories.js';
 
 export class InMemoryQuickReplyRepository implements QuickReplyRepository {

@@ -1,13 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import { createSetor } from '../../setores/index.js';
 import { createCompany } from '../../companies/index.js';
-import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import type { RepositoriesUnderTest } from '../../shared/testing/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { QuickReplyRepositories } from '../index.js';
+import type { SetorRepositories } from '../../setores/index.js';
 import { createQuickReply, type QuickReplyInput } from '../index.js';
+
+/** The areas this suite reads and writes. */
+type Areas = CompanyRepositories & QuickReplyRepositories & SetorRepositories;
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 
 /** UUIDs unique across the suite (the Kysely run shares one database between cases). */
-function suiteCases(prefix: string, setup: () => Promise<RepositoriesUnderTest>) {
+function suiteCases(prefix: string, setup: () => Promise<RepositoriesUnderTest<Areas>>) {
   let run = 0;
   return async () => {
     run += 1;
@@ -28,7 +34,7 @@ function suiteCases(prefix: string, setup: () => Promise<RepositoriesUnderTest>)
 }
 
 /** Quick replies: shortcuts unique per company and scope (company-wide or one box), filters, delete. */
-export function describeQuickReplyRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeQuickReplyRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`quick reply repositories contract: ${name}`, () => {
     const tenants = suiteCases('a5', setup);
     const fresh = async () => {

@@ -1,7 +1,8 @@
 import type { CampaignMessage } from '../../campaigns/index.js';
 import type { ChannelInstance } from '../../channel/index.js';
-import type { MessageRecord, SimulatedMessage } from '../../index.js';
-import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import type { SimulatedMessage } from '../../channel/index.js';
+import type { MessageRecord } from '../../messages/index.js';
+import type { InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import {
   instanceIdOfQrName,
   type DueSimulatedReceipt,
@@ -12,6 +13,7 @@ import {
   type SimulatorReceiptRepository,
 } from '../message-receipt-repository.js';
 import type { ReceiptRepositories } from '../receipt-repositories.js';
+import '../../setores/testing/index.js'; // store.setores
 
 /** The receipt fields a message row may carry (the tickets migration adds them to single sends). */
 type WithReceipts = { deliveredAt?: Date | null; readAt?: Date | null; ticketId?: string | null; direction?: string };

@@ -3,12 +3,22 @@ import type { ChannelInstance } from '../../channel/index.js';
 import { createContact } from '../../contacts/index.js';
 import { newConversation, type MessageRecord } from '../../messages/index.js';
 import { createSetor } from '../../setores/index.js';
-import { CONTRACT_T0, contractCases, type RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
+import { contractCases } from '../../companies/testing/index.js';
+import type { ChannelRepositories } from '../../channel/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { ContactRepositories } from '../../contacts/index.js';
+import type { MessageRepositories } from '../../messages/index.js';
+import type { ReceiptRepositories } from '../index.js';
+import type { SetorRepositories } from '../../setores/index.js';
+
+/** The areas this suite reads and writes. */
+type Areas = ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & ReceiptRepositories & SetorRepositories;
 
 const at = (seconds: number) => new Date(CONTRACT_T0.getTime() + seconds * 1000);
 
 /** The behaviour every implementation of the receipts area's repositories must show (in-memory fake and Kysely alike). */
-export function describeReceiptRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeReceiptRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`receipt repositories contract: ${name}`, () => {
     const cases = contractCases('9', setup);
     const fresh = async () => {

@@ -1,4 +1,4 @@
-import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
+import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { Page, PageRequest } from '../../shared/pagination.js';
 import type { Appointment } from '../appointment.js';
 import type { Interval } from '../availability.js';

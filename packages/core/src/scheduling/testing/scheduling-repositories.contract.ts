@@ -1,16 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import { createCompany } from '../../companies/index.js';
-import { SequentialIds } from '../../testing/deterministic.js';
-import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { SequentialIds } from '../../shared/testing/deterministic.js';
+import type { RepositoriesUnderTest } from '../../shared/testing/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { SchedulingRepositories } from '../index.js';
 import { BusyTimeConflict } from '../scheduling-repositories.js';
 import type { Professional } from '../catalog.js';
 import { newTimedSend, type ScheduledMessage } from '../scheduled-message.js';
+
+/** The areas this suite reads and writes. */
+type Areas = CompanyRepositories & SchedulingRepositories;
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
 
 /** The behaviour every implementation of the scheduling repositories must show (timed-send claims and compare-and-set, busy time). */
-export function describeSchedulingRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeSchedulingRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`scheduling repositories contract: ${name}`, () => {
     const ids = new SequentialIds();
     const id = () => `30000000-${ids.newId().slice(9)}`;

@@ -1,6 +1,6 @@
 import type { Tag, TagRepository, TagRule, TagRuleRepository } from '../index.js';
 import type { PageRequest } from '../../shared/pagination.js';
-import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
+import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { TagRepositories } from '../tag-repositories.js';
 
 type Link = { contactId: string; tagId: string; createdAt: Date };

@@ -1,13 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import { createContact } from '../../contacts/index.js';
-import { CONTRACT_T0, contractCases, type RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
+import { contractCases } from '../../companies/testing/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { ContactRepositories } from '../../contacts/index.js';
+import type { TagRepositories } from '../index.js';
 import type { Tag, TagRule } from '../index.js';
+
+/** The areas this suite reads and writes. */
+type Areas = CompanyRepositories & ContactRepositories & TagRepositories;
 
 const t0 = CONTRACT_T0;
 
 
 /** Tags (unique ignoring case, deletes with counts) and tag rules. */
-export function describeTagRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeTagRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`tag repositories contract: ${name}`, () => {
     const tenants = contractCases('e', setup);
     const fresh = async () => {

@@ -1,5 +1,5 @@
 import type { MessageRecord } from '../../messages/index.js';
-import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import type { InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { Ticket } from '../ticket.js';
 import type { RatedTicket, RatingReportQuery, RatingReportRepositories, RatingReportRepository, RatingTotals } from '../ticket-ratings.js';
 import type { TicketSend, TicketSendRepositories, TicketSendRepository } from '../ticket-send.js';

@@ -2,7 +2,7 @@ import type { Contact } from '../../contacts/index.js';
 import type { Conversation } from '../../messages/index.js';
 import { phoneMatchKey } from '../../phone/index.js';
 import { isUuid } from '../../shared/ids.js';
-import type { InMemoryStore } from '../../testing/in-memory-store.js';
+import type { InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import { priorityRank, type Ticket } from '../ticket.js';
 import { TicketActiveError } from '../ticket-errors.js';
 import type {

@@ -2,14 +2,23 @@ import { describe, expect, it } from '@jest/globals';
 import { createContact } from '../../contacts/index.js';
 import { newConversation, type MessageRecord } from '../../messages/index.js';
 import { createSetor } from '../../setores/index.js';
-import { CONTRACT_T0, contractCases, type RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
+import { contractCases } from '../../companies/testing/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { ContactRepositories } from '../../contacts/index.js';
+import type { MessageRepositories } from '../../messages/index.js';
+import type { SetorRepositories } from '../../setores/index.js';
+import type { RatingReportRepositories, TicketRepositories, TicketSendRepositories, TicketTimelineRepositories } from '../index.js';
 import { newTicket, type Ticket } from '../ticket.js';
 import { newTicketSend } from '../ticket-send.js';
+
+/** The areas this suite reads and writes. */
+type Areas = CompanyRepositories & ContactRepositories & MessageRepositories & RatingReportRepositories & SetorRepositories & TicketRepositories & TicketSendRepositories & TicketTimelineRepositories;
 
 const at = (seconds: number) => new Date(CONTRACT_T0.getTime() + seconds * 1000);
 
 /** The behaviour every implementation of the reply, closing and rating repositories must show (in-memory fake and Kysely alike). */
-export function describeTicketReplyRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeTicketReplyRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`ticket reply repositories contract: ${name}`, () => {
     const cases = contractCases('a', setup);
     const fresh = async () => {

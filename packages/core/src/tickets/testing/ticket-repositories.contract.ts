@@ -2,14 +2,24 @@ import { describe, expect, it } from '@jest/globals';
 import { createContact } from '../../contacts/index.js';
 import { newConversation } from '../../messages/index.js';
 import { createSetor } from '../../setores/index.js';
-import { CONTRACT_T0, contractCases, type RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
+import { contractCases } from '../../companies/testing/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { ContactRepositories } from '../../contacts/index.js';
+import type { MessageRepositories } from '../../messages/index.js';
+import type { SetorRepositories } from '../../setores/index.js';
+import type { TagRepositories } from '../../tags/index.js';
+import type { TicketRepositories } from '../index.js';
 import { newTicket, type NewTicket, type Ticket } from '../ticket.js';
 import { TicketActiveError } from '../ticket-errors.js';
+
+/** The areas this suite reads and writes. */
+type Areas = CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories & TicketRepositories;
 
 const at = (seconds: number) => new Date(CONTRACT_T0.getTime() + seconds * 1000);
 
 /** The behaviour every implementation of the tickets area's repositories must show (in-memory fake and Kysely alike). */
-export function describeTicketRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeTicketRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`ticket repositories contract: ${name}`, () => {
     const cases = contractCases('b', setup);
     const fresh = async () => {

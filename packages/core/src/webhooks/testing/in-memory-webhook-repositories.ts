@@ -11,7 +11,7 @@ import type {
 } from '../index.js';
 import type { WebhookEventQueue } from '../index.js';
 import type { WebhookRepository } from '../index.js';
-import { paginate, type InMemoryStore } from '../../testing/in-memory-store.js';
+import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { WebhookRepositories } from '../webhook-repositories.js';
 
 // Tables are looked up on every call: a rolled-back transaction replaces the store's maps.

@@ -3,8 +3,13 @@ import { createCompany } from '../../companies/index.js';
 import type { DomainEvent, EventName } from '../../shared/domain-event.js';
 import { createWebhook, type Webhook } from '../index.js';
 import { retryPolicy, runDeliveryCommand, type WebhookDelivery } from '../index.js';
-import { SequentialIds } from '../../testing/deterministic.js';
-import type { RepositoriesUnderTest } from '../../testing/foundation-repositories.contract.js';
+import { SequentialIds } from '../../shared/testing/deterministic.js';
+import type { RepositoriesUnderTest } from '../../shared/testing/index.js';
+import type { CompanyRepositories } from '../../companies/index.js';
+import type { WebhookRepositories } from '../index.js';
+
+/** The areas this suite reads and writes. */
+type Areas = CompanyRepositories & WebhookRepositories;
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);
@@ -13,7 +18,7 @@ const at = (ms: number) => new Date(t0.getTime() + ms);
  * The behaviour every implementation of the webhook repositories (subscriptions, deliveries with
  * their attempts and leases, the fan-out queue) must show.
  */
-export function describeWebhookRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest>): void {
+export function describeWebhookRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`webhook repositories contract: ${name}`, () => {
     const ids = new SequentialIds();
     const id = () => `20000000-${ids.newId().slice(9)}`;

@@ -1,5 +1,5 @@
-import type { IdGenerator } from '../shared/id-generator.js';
-import type { Random } from '../shared/random.js';
+import type { IdGenerator } from '../id-generator.js';
+import type { Random } from '../random.js';
 
 /** Ids that read in creation order: `00000000-0000-4000-8000-000000000001`, … */
 export class SequentialIds implements IdGenerator {

@@ -1,4 +1,4 @@
-import type { EnqueueOptions, JobScheduler } from '../shared/job-scheduler.js';
+import type { EnqueueOptions, JobScheduler } from '../job-scheduler.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 /** Records jobs instead of running them; tests read `store.jobs` and run handlers themselves. */

@@ -1,13 +1,13 @@
-import type { ChannelInstance } from '../../channel/index.js';
-import { HandleSenderFailure } from '../../channel/index.js';
-import { createCompany, type Company, type CompanySettingsInput } from '../../companies/index.js';
-import { SendMessage } from '../index.js';
-import { createSetor, type ChannelType, type Setor } from '../../setores/index.js';
-import type { Team } from '../../teams/index.js';
-import { SequentialIds } from '../../testing/deterministic.js';
-import { FakeChannelGateway } from '../../channel/testing/index.js';
-import { InMemoryUnitOfWork } from '../../testing/in-memory-unit-of-work.js';
-import { ManualClock } from '../../testing/manual-clock.js';
+import type { ChannelInstance } from '../channel/index.js';
+import { HandleSenderFailure } from '../channel/index.js';
+import { createCompany, type Company, type CompanySettingsInput } from '../companies/index.js';
+import { SendMessage } from '../messages/index.js';
+import { createSetor, type ChannelType, type Setor } from '../setores/index.js';
+import type { Team } from '../teams/index.js';
+import { SequentialIds } from '../shared/testing/deterministic.js';
+import { FakeChannelGateway } from '../channel/testing/index.js';
+import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
 
 /**
  * An in-memory world for single-send tests: a company, setores with connected (or not)

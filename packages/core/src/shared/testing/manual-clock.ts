@@ -1,4 +1,4 @@
-import type { Clock } from '../shared/clock.js';
+import type { Clock } from '../clock.js';
 
 /** A clock that only moves when a test moves it. */
 export class ManualClock implements Clock {

@@ -1,6 +1,6 @@
 import { inspect, isDeepStrictEqual } from 'node:util';
-import type { Decider } from '../shared/decider.js';
-import { evolveAll } from '../shared/decider.js';
+import type { Decider } from '../decider.js';
+import { evolveAll } from '../decider.js';
 
 /** A command without its `at`, for test data that gives the time apart: `{ ...command, at }` completes it. */
 export type Untimed<Command> = Command extends unknown ? Omit<Command, 'at'> : never;

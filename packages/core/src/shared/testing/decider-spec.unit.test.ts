@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Decider } from '../shared/decider.js';
-import { DomainError, InvalidTransitionError } from '../shared/errors.js';
+import type { Decider } from '../decider.js';
+import { DomainError, InvalidTransitionError } from '../errors.js';
 import { DeciderSpecError, given } from './decider-spec.js';
 
 /** A toy machine: a counter that refuses to go below zero and ignores adding nothing. */

@@ -1,0 +1,2 @@
+export * from './in-memory-company-repositories.js';
+export * from './contract-cases.js';
