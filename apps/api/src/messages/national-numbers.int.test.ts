@@ -17,7 +17,8 @@ describe('phone numbers and the company default country', () => {
 
   beforeAll(async () => {
     api = await createTestApi();
-    company = await api.createCompany({ company_rpm: 100_000 });
+    // Sends at any hour: the campaign would otherwise meet the default safe hours when the suite runs in the evening.
+    company = await api.createCompany({ company_rpm: 100_000, safe_hours: { start: 0, end: 24 } });
     key = await api.createKey(company.id, { scopes: ['*'], mode: 'live', rpm: 100_000 });
     setor = await api.createSetor(company.id, { nome: 'Nacional' });
     boxPhone = (await api.connectSetor(company.id, setor.id)).phoneNumber!;
