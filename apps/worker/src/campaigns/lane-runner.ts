@@ -186,7 +186,10 @@ export class LaneRunner implements BackgroundService {
         await this.requeue(setorId, new Date());
         return;
       }
-      const at = result.outcome === 'busy' ? new Date(Math.min(result.rescheduleAt?.getTime() ?? Infinity, Date.now() + 2_000)) : result.rescheduleAt;
+      // Held by another worker: look again when its lease would run out. That worker keeps the lane going
+      // itself (a wake-up it receives while running makes it run once more); looking every 2 s, as before,
+      // kept one job per lane bouncing between the workers (thousands of lanes: most of the database's work).
+      const at = result.outcome === 'busy' ? new Date((result.rescheduleAt?.getTime() ?? Date.now()) + 250) : result.rescheduleAt;
       // The end of a slice with the next send close: run on here, unless this worker holds more than its share.
       const continueHere = result.outcome === 'yielded' && at !== null && at.getTime() <= Date.now() && !this.overShare(0);
       if (entry.again || continueHere) continue;
