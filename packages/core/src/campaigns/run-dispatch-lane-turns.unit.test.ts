@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
 import { FixedRandom } from '../testing/index.js';
-import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { CampaignWorld } from './testing/campaign-world.js';
 import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane, type DispatchSettings } from './run-dispatch-lane.js';
 import type { TimedSendStep, TimedSends } from './timed-sends.js';
@@ -8,22 +7,24 @@ import type { TimedSendStep, TimedSends } from './timed-sends.js';
 const phone = (n: number) => `+55119${String(92000000 + n).padStart(8, '0')}`;
 
 /** The world's unit of work, counting the transactions it runs. */
-function counting<U extends Pick<UnitOfWork<never>, 'transaction'>>(uow: U): U & { count: number } {
+function counting<U extends object>(uow: U): U & { count: number } {
   const counted = Object.create(uow) as U & { count: number };
   counted.count = 0;
-  counted.transaction = ((work: never) => {
+  const inner = uow as unknown as { transaction(work: unknown): Promise<unknown> };
+  (counted as unknown as typeof inner).transaction = (work) => {
     counted.count += 1;
-    return uow.transaction(work);
-  }) as U['transaction'];
+    return inner.transaction(work);
+  };
   return counted;
 }
 
 /** The world's unit of work, noting every repository call of each transaction (`area.method`). */
-function recording<U extends Pick<UnitOfWork<never>, 'transaction'>>(uow: U): U & { transactions: string[][] } {
+function recording<U extends object>(uow: U): U & { transactions: string[][] } {
   const recorded = Object.create(uow) as U & { transactions: string[][] };
   recorded.transactions = [];
-  recorded.transaction = ((work: (repos: unknown) => Promise<unknown>) =>
-    uow.transaction(((repos: Record<string, object>) => {
+  const inner = uow as unknown as { transaction(work: unknown): Promise<unknown> };
+  (recorded as unknown as { transaction(work: (repos: unknown) => Promise<unknown>): Promise<unknown> }).transaction = (work) =>
+    inner.transaction(((repos: Record<string, object>) => {
       const calls: string[] = [];
       recorded.transactions.push(calls);
       const spied = new Proxy(repos, {
@@ -36,7 +37,7 @@ function recording<U extends Pick<UnitOfWork<never>, 'transaction'>>(uow: U): U 
           }),
       });
       return work(spied);
-    }) as never)) as U['transaction'];
+    }) as never);
   return recorded;
 }
 
