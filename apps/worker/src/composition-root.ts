@@ -22,8 +22,8 @@ import { contactsWorkerModule } from './contacts/contacts.module.js';
 import { leadsWorkerModule } from './leads/leads.module.js';
 import { schedulingWorkerModule } from './scheduling/scheduling.module.js';
 import { ticketClosingWorkerModule } from './tickets/ticket-closing.module.js';
-import { receiptsWorkerModule } from './receipts/receipts.module.js';
 import { ticketSnoozeWorkerModule } from './tickets/snooze.module.js';
+import { receiptsWorkerModule } from './receipts/receipts.module.js';
 
 /** How long domain events stay in the outbox table after the fan-out took them. */
 export const DOMAIN_EVENT_RETENTION_MS = 30 * 86_400_000;
@@ -59,8 +59,8 @@ export function buildWorkerContainer(infra: WorkerInfrastructure): Container {
   container.load(leadsWorkerModule);
   container.load(schedulingWorkerModule);
   container.load(ticketClosingWorkerModule);
-  container.load(receiptsWorkerModule);
   container.load(ticketSnoozeWorkerModule);
+  container.load(receiptsWorkerModule);
   const metrics = infra.metrics ?? new ProcessMetrics();
   container.load(metricsModule(metrics));
   if (infra.overrides) container.load(...infra.overrides);
