@@ -49,7 +49,9 @@ export async function runCampaignsBench(log: (line: string) => void = console.lo
   const boss = createBoss(url, { worker: true });
   boss.on('error', () => undefined);
   await boss.start();
-  const config = loadConfig({ ...process.env, PACING_SCALE: '0', ADMIN_TOKEN: 'bench-admin-token' });
+  // The simulator's delivery receipts off: they stand for the providers' receipt webhooks, which API processes take,
+  // so the dispatch figure is the engine's own as before they existed.
+  const config = loadConfig({ ...process.env, PACING_SCALE: '0', ADMIN_TOKEN: 'bench-admin-token', SIMULATOR_RECEIPT_DELAY_MS: '0' });
 
   try {
     const api = buildApiContainer({ config, db, boss, logger, readiness: async () => true });
