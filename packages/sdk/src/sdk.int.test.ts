@@ -27,7 +27,8 @@ beforeAll(async () => {
     const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
   });
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const company = await api.createCompany({ company_rpm: 10_000 });
+  // Any hour: the example's scheduled campaign would otherwise be deferred to the safe window in the evening.
+  const company = await api.createCompany({ company_rpm: 10_000, safe_hours: { start: 0, end: 24 } });
   // A live key: test keys fail 5% of sends at random. Without a provider configured, live sends reach the simulator.
   apiKey = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
   const setor = await api.createSetor(company.id);

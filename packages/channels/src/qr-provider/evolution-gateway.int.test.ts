@@ -14,10 +14,12 @@ function qrBox(): { setor: Setor; instance: ChannelInstance } {
   const setor = createSetor(id, 'company-1', new Date(), { nome: `Caixa ${boxes}` });
   return { setor, instance: createChannelInstance(id, setor, new Date()) };
 }
-const options = { apiKey: 'evo-key', timeoutMs: 1500, probeTimeoutMs: 1500, retries: 1, retryBackoffMs: () => 10 };
+// Timeouts well above a busy CI runner's slowest answer (a first instance/create renders a QR image), and the fake's
+// hanging recipient well above them.
+const options = { apiKey: 'evo-key', timeoutMs: 3000, probeTimeoutMs: 3000, retries: 1, retryBackoffMs: () => 10 };
 
 describeChannelGatewayContract('QR provider (Evolution API) against a fake server', { boxTypes: ['qr'], idempotentSends: false, findsEarlierAttempts: true }, async () => {
-  const fake = new FakeEvolutionServer({ apiKey: 'evo-key', hangMs: 4000 });
+  const fake = new FakeEvolutionServer({ apiKey: 'evo-key', hangMs: 8000 });
   const url = await fake.start();
   return {
     gateway: new EvolutionGateway({ baseUrl: url, ...options }, clock),
@@ -30,7 +32,7 @@ describeChannelGatewayContract('QR provider (Evolution API) against a fake serve
 });
 
 describe('QR provider (Evolution API) adapter', () => {
-  const fake = new FakeEvolutionServer({ apiKey: 'evo-key', hangMs: 4000 });
+  const fake = new FakeEvolutionServer({ apiKey: 'evo-key', hangMs: 8000 });
   let gateway: EvolutionGateway;
   beforeAll(async () => {
     gateway = new EvolutionGateway({ baseUrl: await fake.start(), ...options }, clock);
@@ -207,7 +209,7 @@ describe('QR provider (Evolution API) adapter', () => {
 });
 
 // Creating an instance renders a QR image: on a busy machine it can take longer than the contract's timeouts.
-const slowOptions = { ...options, timeoutMs: 4000 };
+const slowOptions = { ...options, timeoutMs: 6000 };
 
 describe('QR provider (Evolution API) proxies', () => {
   const fake = new FakeEvolutionServer({ apiKey: 'evo-key', deadProxyHosts: ['dead.proxy.test'] });
