@@ -276,7 +276,7 @@ describe('QR provider (Evolution API) proxies', () => {
 });
 
 describe('QR provider (Evolution API) resend after a crash', () => {
-  const fake = new FakeEvolutionServer({ apiKey: 'evo-key', hangMs: 6000 });
+  const fake = new FakeEvolutionServer({ apiKey: 'evo-key', hangMs: 12000 });
   let gateway: EvolutionGateway;
   beforeAll(async () => {
     gateway = new EvolutionGateway({ baseUrl: await fake.start(), ...slowOptions }, clock);
