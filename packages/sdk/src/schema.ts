@@ -4272,6 +4272,76 @@ export interface components {
             };
             tag_ids?: string[];
         };
+        Ticket: {
+            /** Format: uuid */
+            id: string;
+            /** @description The company's protocol number. */
+            number: number;
+            /** @enum {string} */
+            status: "pending" | "open" | "snoozed" | "closed";
+            /** @enum {string|null} */
+            priority: "low" | "medium" | "high" | "urgent" | null;
+            /** Format: uuid */
+            setor_id: string;
+            /** Format: uuid */
+            client_id: string;
+            /** Format: uuid */
+            conversation_id: string;
+            contact: {
+                /** Format: uuid */
+                id?: string;
+                name?: string | null;
+                phone?: string;
+                ia_ativa?: boolean;
+            } | null;
+            /** Format: uuid */
+            agent_id: string | null;
+            /** Format: uuid */
+            team_id: string | null;
+            /** Format: date-time */
+            snoozed_until: string | null;
+            /**
+             * Format: date-time
+             * @description Set when it becomes open or the contact writes while open; cleared by a public reply or leaving open.
+             */
+            waiting_since: string | null;
+            last_message: {
+                /** Format: uuid */
+                id?: string;
+                /** @enum {string} */
+                direction?: "inbound" | "outbound";
+                type?: string;
+                preview?: string | null;
+                /** Format: date-time */
+                at?: string;
+            } | null;
+            /** Format: date-time */
+            last_activity_at: string;
+            tag_ids: string[];
+            /** @enum {string} */
+            source: "inbound" | "api" | "handoff";
+            reply_window: {
+                open: boolean;
+                /**
+                 * Format: date-time
+                 * @description Official boxes: when the 24-hour window closes.
+                 */
+                open_until: string | null;
+            };
+            /** Format: date-time */
+            first_response_at: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            close_reason: string | null;
+            /** @enum {string} */
+            rating_status: "none" | "requested" | "rated" | "expired" | "not_sent";
+            /** @description Send it back as `If-Match: "<version>"` on writes. */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         ContactDetail: {
             /** Format: uuid */
             id: string;
@@ -4304,10 +4374,10 @@ export interface components {
                 /** Format: date-time */
                 updated_at: string;
             }[];
-            /** @description Empty until the tickets area exists. */
-            active_tickets: Record<string, never>[];
-            /** @description Empty until the tickets area exists. */
-            recent_tickets: Record<string, never>[];
+            /** @description The contact’s active tickets (one per box at most), most recently active first. */
+            active_tickets: components["schemas"]["Ticket"][];
+            /** @description The contact’s five closed tickets most recently active. */
+            recent_tickets: components["schemas"]["Ticket"][];
             /** @description The next (at most 10) scheduled or confirmed appointments, soonest first, as GET /v1/appointments lists them. */
             upcoming_appointments: Record<string, never>[];
             affinities: {
@@ -5387,76 +5457,6 @@ export interface components {
         };
         ValidateLeadEmailsRequest: {
             emails: string[];
-        };
-        Ticket: {
-            /** Format: uuid */
-            id: string;
-            /** @description The company's protocol number. */
-            number: number;
-            /** @enum {string} */
-            status: "pending" | "open" | "snoozed" | "closed";
-            /** @enum {string|null} */
-            priority: "low" | "medium" | "high" | "urgent" | null;
-            /** Format: uuid */
-            setor_id: string;
-            /** Format: uuid */
-            client_id: string;
-            /** Format: uuid */
-            conversation_id: string;
-            contact: {
-                /** Format: uuid */
-                id?: string;
-                name?: string | null;
-                phone?: string;
-                ia_ativa?: boolean;
-            } | null;
-            /** Format: uuid */
-            agent_id: string | null;
-            /** Format: uuid */
-            team_id: string | null;
-            /** Format: date-time */
-            snoozed_until: string | null;
-            /**
-             * Format: date-time
-             * @description Set when it becomes open or the contact writes while open; cleared by a public reply or leaving open.
-             */
-            waiting_since: string | null;
-            last_message: {
-                /** Format: uuid */
-                id?: string;
-                /** @enum {string} */
-                direction?: "inbound" | "outbound";
-                type?: string;
-                preview?: string | null;
-                /** Format: date-time */
-                at?: string;
-            } | null;
-            /** Format: date-time */
-            last_activity_at: string;
-            tag_ids: string[];
-            /** @enum {string} */
-            source: "inbound" | "api" | "handoff";
-            reply_window: {
-                open: boolean;
-                /**
-                 * Format: date-time
-                 * @description Official boxes: when the 24-hour window closes.
-                 */
-                open_until: string | null;
-            };
-            /** Format: date-time */
-            first_response_at: string | null;
-            /** Format: date-time */
-            closed_at: string | null;
-            close_reason: string | null;
-            /** @enum {string} */
-            rating_status: "none" | "requested" | "rated" | "expired" | "not_sent";
-            /** @description Send it back as `If-Match: "<version>"` on writes. */
-            version: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         OpenTicketRequest: {
             /**
