@@ -16,7 +16,9 @@ export const CampaignQueues = {
 export const campaignQueueDefinitions: readonly QueueDefinition[] = [
   { name: CampaignQueues.prepare, policy: 'stately', retryLimit: 5, retryDelay: 5 },
   { name: CampaignQueues.start, policy: 'stately', retryLimit: 5, retryDelay: 5 },
-  { name: CampaignQueues.lane, policy: 'stately', retryLimit: 2, retryDelay: 5 },
+  // A lane job only wakes the lane in its process (milliseconds), but one left active by a worker killed between
+  // fetch and completion blocks its lane's next job (stately: one active per key) until it expires: 15 s, not 15 min.
+  { name: CampaignQueues.lane, policy: 'stately', retryLimit: 2, retryDelay: 5, expireInSeconds: 15 },
   { name: CampaignQueues.sweep, policy: 'singleton', retryLimit: 1 },
 ];
 
