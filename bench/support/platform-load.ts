@@ -6,24 +6,13 @@ import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import { SIMULATOR_REF_PREFIX, simulatedPhoneNumber } from '@carteiro/channels';
 import { KyselyUnitOfWork, type Database } from '@carteiro/postgres';
-import { ADMIN_TOKEN, phoneOf } from './tenant.js';
+import { admin, phoneOf } from './tenant.js';
 
 export interface PlatformCompany {
   companyId: string;
   setorIds: string[];
   /** A live key with every scope (the companies are unlimited: no credits). */
   key: string;
-}
-
-async function admin<T>(baseUrl: string, method: string, route: string, body: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}/admin/v1${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} /admin/v1${route} answered ${res.status}: ${text.slice(0, 300)}`);
-  return (JSON.parse(text) as { data: T }).data;
 }
 
 /** Runs `work` over `items` with at most `width` in flight. */

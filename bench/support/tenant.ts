@@ -50,7 +50,8 @@ export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
   };
 }
 
-async function admin<T>(baseUrl: string, method: string, route: string, body: unknown): Promise<T> {
+/** A call of the operator's /admin/v1 API with the bench's admin token; its `data`, or a thrown error with the answer. */
+export async function admin<T>(baseUrl: string, method: string, route: string, body: unknown): Promise<T> {
   const res = await fetch(`${baseUrl}/admin/v1${route}`, {
     method,
     headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },

@@ -4,7 +4,7 @@ import { newConversation } from '../../messages/index.js';
 import { createSetor, withInboxSettings } from '../../setores/index.js';
 import { newTicket } from '../../tickets/index.js';
 import { createTeam } from '../../teams/index.js';
-import { createCompany } from '../../companies/index.js';
+import { contractCases } from '../../companies/testing/index.js';
 import type { RepositoriesUnderTest } from '../../shared/testing/index.js';
 import type { AgentRepositories } from '../index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
@@ -20,26 +20,6 @@ type Areas = AgentRepositories & CompanyRepositories & ContactRepositories & Mes
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 
-/** UUIDs unique across the suite (the Kysely run shares one database between cases). */
-function suiteCases(prefix: string, setup: () => Promise<RepositoriesUnderTest<Areas>>) {
-  let run = 0;
-  return async () => {
-    run += 1;
-    let counter = 0;
-    const ids = {
-      newId: () => {
-        counter += 1;
-        return `${prefix}${run.toString().padStart(6, '0')}-0000-4000-8000-${counter.toString().padStart(12, '0')}`;
-      },
-    };
-    const sut = await setup();
-    const company = createCompany(ids.newId(), t0, { name: 'Acme' });
-    const other = createCompany(ids.newId(), t0, { name: 'Other' });
-    await sut.repos.companies.insert(company);
-    await sut.repos.companies.insert(other);
-    return { ...sut, ids, company, other };
-  };
-}
 const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
 
 /**
@@ -48,7 +28,7 @@ const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
  */
 export function describeAgentRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`agent repositories contract: ${name}`, () => {
-    const tenants = suiteCases('a4', setup);
+    const tenants = contractCases('a4', setup);
     const fresh = async () => {
       const { ids, company, other, ...sut } = await tenants();
       const agent = (companyId: string, input: AgentInput & { name: string; email: string }) => createAgent(ids.newId(), companyId, t0, input);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createSetor } from '../../setores/index.js';
-import { createCompany } from '../../companies/index.js';
+import { contractCases } from '../../companies/testing/index.js';
 import type { RepositoriesUnderTest } from '../../shared/testing/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
 import type { QuickReplyRepositories } from '../index.js';
@@ -12,31 +12,11 @@ type Areas = CompanyRepositories & QuickReplyRepositories & SetorRepositories;
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 
-/** UUIDs unique across the suite (the Kysely run shares one database between cases). */
-function suiteCases(prefix: string, setup: () => Promise<RepositoriesUnderTest<Areas>>) {
-  let run = 0;
-  return async () => {
-    run += 1;
-    let counter = 0;
-    const ids = {
-      newId: () => {
-        counter += 1;
-        return `${prefix}${run.toString().padStart(6, '0')}-0000-4000-8000-${counter.toString().padStart(12, '0')}`;
-      },
-    };
-    const sut = await setup();
-    const company = createCompany(ids.newId(), t0, { name: 'Acme' });
-    const other = createCompany(ids.newId(), t0, { name: 'Other' });
-    await sut.repos.companies.insert(company);
-    await sut.repos.companies.insert(other);
-    return { ...sut, ids, company, other };
-  };
-}
 
 /** Quick replies: shortcuts unique per company and scope (company-wide or one box), filters, delete. */
 export function describeQuickReplyRepositoriesContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`quick reply repositories contract: ${name}`, () => {
-    const tenants = suiteCases('a5', setup);
+    const tenants = contractCases('a5', setup);
     const fresh = async () => {
       const { ids, company, other, ...sut } = await tenants();
       const box = createSetor(ids.newId(), company.id, t0, { nome: 'Caixa' });
