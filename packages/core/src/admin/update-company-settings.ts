@@ -31,7 +31,12 @@ export class UpdateCompanySettings {
 
   /** The company with the settings in force, as {@link execute} answers them. */
   read(companyId: string): Promise<CompanyWithSettings> {
-    return this.execute(companyId, {});
+    // Empty changes only read: no row lock for a GET.
+    return this.uow.transaction(async (repos) => {
+      const company = await repos.companies.findById(companyId);
+      if (!company) throw new NotFoundError('Company');
+      return { company, reminders: await writeReminderSettings(repos, companyId, {}), lowBalanceThresholds: await writeLowBalanceThresholds(repos, companyId, {}) };
+    });
   }
 
   execute(companyId: string, change: CompanySettingsChange): Promise<CompanyWithSettings> {
