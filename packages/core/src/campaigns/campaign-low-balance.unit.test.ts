@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { RecordPayment } from '../billing/index.js';
 import { SequentialIds } from '../shared/testing/deterministic.js';
-import { CampaignWorld } from './testing/campaign-world.js';
+import { CampaignWorld } from '../testing/campaign-world.js';
 import { RetryCampaignMessages } from './retry-campaign-messages.js';
 
 const phone = (n: number) => `+55119${String(91000000 + n).padStart(8, '0')}`;

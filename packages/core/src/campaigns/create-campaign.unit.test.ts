@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DomainError } from '../shared/errors.js';
-import { CampaignWorld } from './testing/campaign-world.js';
+import { CampaignWorld } from '../testing/campaign-world.js';
 import type { CampaignCaller, CreateCampaignCommand } from './campaign-command.js';
 import { requestFingerprint } from './idempotency.js';
 import { CampaignQueues } from './campaign-queues.js';

@@ -1,7 +1,7 @@
 import { expect, it } from '@jest/globals';
 import { FixedRandom } from '../shared/testing/deterministic.js';
 import type { ManualClock } from '../shared/testing/manual-clock.js';
-import { CampaignWorld } from './testing/campaign-world.js';
+import { CampaignWorld } from '../testing/campaign-world.js';
 import type { CampaignSendObservation } from './dispatch-observer.js';
 import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane } from './run-dispatch-lane.js';
 import type { Sleeper } from './sleeper.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { CampaignWorld } from './testing/campaign-world.js';
+import { CampaignWorld } from '../testing/campaign-world.js';
 
 const phone = (n: number) => `+55119${String(91000000 + n).padStart(8, '0')}`;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { FixedRandom } from '../testing/index.js';
-import { CampaignWorld } from './testing/campaign-world.js';
+import { CampaignWorld } from '../testing/campaign-world.js';
 import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane } from './run-dispatch-lane.js';
 import type { TimedSendContext, TimedSends, TimedSendStep } from './timed-sends.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { FixedRandom } from '../testing/index.js';
-import { CampaignWorld } from './testing/campaign-world.js';
+import { CampaignWorld } from '../testing/campaign-world.js';
 import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane, type DispatchSettings } from './run-dispatch-lane.js';
 import type { TimedSendStep, TimedSends } from './timed-sends.js';
 

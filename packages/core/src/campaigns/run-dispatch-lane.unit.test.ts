@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { SendRequest, SendResult } from '../channel/index.js';
-import { CampaignWorld } from './testing/campaign-world.js';
+import { CampaignWorld } from '../testing/campaign-world.js';
 import type { CreateCampaignCommand } from './campaign-command.js';
 import { CancelCampaign } from './cancel-campaign.js';
 import { PauseCampaign } from './pause-campaign.js';

@@ -4,6 +4,7 @@
 export * from './in-memory-unit-of-work.js';
 export * from './foundation-repositories.contract.js';
 export * from './messaging-world.js';
+export * from './campaign-world.js';
 export * from '../shared/testing/index.js';
 export * from '../companies/testing/index.js';
 export * from '../setores/testing/index.js';

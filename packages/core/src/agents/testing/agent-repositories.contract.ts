@@ -1,22 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { createContact } from '../../contacts/index.js';
-import { newConversation } from '../../messages/index.js';
 import { createSetor, withInboxSettings } from '../../setores/index.js';
-import { newTicket } from '../../tickets/index.js';
 import { createTeam } from '../../teams/index.js';
 import { contractCases } from '../../companies/testing/index.js';
 import type { RepositoriesUnderTest } from '../../shared/testing/index.js';
 import type { AgentRepositories } from '../index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
-import type { ContactRepositories } from '../../contacts/index.js';
-import type { MessageRepositories } from '../../messages/index.js';
 import type { SetorRepositories } from '../../setores/index.js';
 import type { TeamRepositories } from '../../teams/index.js';
-import type { TicketRepositories } from '../../tickets/index.js';
 import { createAgent, type AgentInput } from '../index.js';
 
 /** The areas this suite reads and writes. */
-type Areas = AgentRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TeamRepositories & TicketRepositories;
+type Areas = AgentRepositories & CompanyRepositories & SetorRepositories & TeamRepositories;
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 
@@ -120,29 +114,6 @@ export function describeAgentRepositoriesContract(name: string, setup: () => Pro
       expect((await repos.agents.findById(company.id, x.id))?.lastAssignedAt).toEqual(at(5));
       expect(await repos.agents.openTicketCounts(company.id, [x.id])).toEqual(new Map());
       expect(await repos.agents.openTicketCounts(company.id, [])).toEqual(new Map());
-    });
-
-    it('counts each agent’s non-closed tickets of the company', async () => {
-      const { repos, company, agent, ids } = await fresh();
-      const [x, y] = [agent(company.id, { name: 'X', email: 'x@acme.com' }), agent(company.id, { name: 'Y', email: 'y@acme.com' })];
-      await repos.agents.insertUnique(x);
-      await repos.agents.insertUnique(y);
-      const setor = createSetor(ids.newId(), company.id, t0, { nome: 'Caixa' });
-      await repos.setores.insert(setor);
-      let number = 0;
-      const ticketOf = async (agentId: string, phone: string, closed: boolean) => {
-        const contact = createContact(ids.newId(), company.id, phone, null, t0);
-        await repos.contacts.insert(contact);
-        const conversation = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
-        number += 1;
-        const open = newTicket({ id: ids.newId(), companyId: company.id, number, status: 'open', setorId: setor.id, contactId: contact.id, conversationId: conversation.id, agentId, source: 'api' }, t0);
-        await repos.tickets.insert(closed ? { ...open, status: 'closed', closedAt: at(1), waitingSince: null } : open);
-      };
-      await ticketOf(x.id, '+5511987650001', false);
-      await ticketOf(x.id, '+5511987650002', false);
-      await ticketOf(x.id, '+5511987650003', true);
-      await ticketOf(y.id, '+5511987650004', true);
-      expect(await repos.agents.openTicketCounts(company.id, [x.id, y.id])).toEqual(new Map([[x.id, 2]]));
     });
 
     it('stores the teams’ assignment settings, counts them and locks one in a transaction', async () => {

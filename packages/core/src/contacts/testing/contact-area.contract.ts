@@ -1,17 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { newConversation } from '../../messages/index.js';
-import { createSetor } from '../../setores/index.js';
 import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
 import { contractCases } from '../../companies/testing/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
 import type { ContactRepositories } from '../index.js';
-import type { MessageRepositories } from '../../messages/index.js';
-import type { SetorRepositories } from '../../setores/index.js';
-import type { TagRepositories } from '../../tags/index.js';
+import type { TagRepositories, TagRule } from '../../tags/index.js';
 import { createContact, type ContactImport } from '../index.js';
 
 /** The areas this suite reads and writes. */
-type Areas = CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories;
+type Areas = CompanyRepositories & ContactRepositories & TagRepositories;
 
 const t0 = CONTRACT_T0;
 const later = (ms: number) => new Date(t0.getTime() + ms);
@@ -21,12 +17,7 @@ const later = (ms: number) => new Date(t0.getTime() + ms);
 export function describeContactAreaContract(name: string, setup: () => Promise<RepositoriesUnderTest<Areas>>): void {
   describe(`contacts area contract: ${name}`, () => {
     const tenants = contractCases('d', setup);
-    const fresh = async () => {
-      const { ids, company, other, ...sut } = await tenants();
-      const setor = createSetor(ids.newId(), company.id, t0, { nome: 'Vendas' });
-      await sut.repos.setores.insert(setor);
-      return { ...sut, ids, company, other, setor };
-    };
+    const fresh = tenants;
 
     it('keeps email, custom fields and the assistant, and updates them', async () => {
       const { repos, ids, company } = await fresh();
@@ -46,73 +37,31 @@ export function describeContactAreaContract(name: string, setup: () => Promise<R
       expect(second).toEqual({ contact: first.contact, created: false });
     });
 
-    it('searches by phone form, q over name, email and digits, assistant, tags and updated_since, scoped by company', async () => {
-      const { repos, ids, company, other, setor } = await fresh();
-      const ana = createContact(ids.newId(), company.id, '+5511987654321', 'Ana Souza', t0, { email: 'ana@acme.test' });
-      const bia = { ...createContact(ids.newId(), company.id, '+5521912345678', 'Bia', later(1)), iaAtiva: false };
-      const cid = { ...createContact(ids.newId(), company.id, '+5531955554444', null, later(2)), iaPausedUntil: later(3_600_000), updatedAt: later(5_000) };
-      for (const c of [ana, bia, cid]) await repos.contacts.insert(c);
-      await repos.contacts.insert(createContact(ids.newId(), other.id, '+5511987654321', 'Ana Souza', t0));
-      const tag = { id: ids.newId(), companyId: company.id, name: 'vip', description: null, color: null, createdAt: t0, updatedAt: t0 };
-      const tag2 = { ...tag, id: ids.newId(), name: 'lead' };
-      await repos.tags.insert(tag);
-      await repos.tags.insert(tag2);
-      await repos.tags.tagContact(ana.id, [tag.id, tag2.id], t0);
-      await repos.tags.tagContact(bia.id, [tag.id], t0);
-      const conversation = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, ana.id, t0));
-      await repos.conversations.touch(conversation.id, 'inbound', later(9));
-      const page = { page: 1, limit: 10 };
-      const now = later(10);
-      const idsOf = async (search: Parameters<typeof repos.contacts.search>[1]) => (await repos.contacts.search(company.id, search, page, now)).items.map((c) => c.id);
-      expect(await idsOf({})).toEqual([cid.id, bia.id, ana.id]);
-      expect(await idsOf({ phone: '+551187654321' })).toEqual([ana.id]);
-      expect(await repos.contacts.search(company.id, { phone: '+5511987654321' }, { page: 2, limit: 10 }, now)).toEqual({ items: [], total: 1, page: 2, limit: 10, totalPages: 1 });
-      expect((await repos.contacts.search(company.id, { phone: '+5511900000000' }, page, now)).total).toBe(0);
-      expect(await idsOf({ q: 'souz' })).toEqual([ana.id]);
-      expect(await idsOf({ q: 'ANA@ACME' })).toEqual([ana.id]);
-      expect(await idsOf({ q: 'ANA@' })).toEqual([ana.id]);
-      expect(await idsOf({ q: 'acme.test' })).toEqual([]);
-      expect(await idsOf({ q: '554444' })).toEqual([cid.id]);
-      expect(await idsOf({ q: '(31) 95555-4444' })).toEqual([cid.id]);
-      expect(await idsOf({ q: '1187654321' })).toEqual([ana.id]);
-      expect(await idsOf({ q: '5555' })).toEqual([]);
-      expect(await idsOf({ q: '50%' })).toEqual([]);
-      expect(await idsOf({ iaAtiva: true })).toEqual([ana.id]);
-      expect(await idsOf({ iaAtiva: false })).toEqual([cid.id, bia.id]);
-      expect(await idsOf({ tagIds: [tag.id] })).toEqual([bia.id, ana.id]);
-      expect(await idsOf({ tagIds: [tag.id, tag2.id] })).toEqual([ana.id]);
-      expect(await idsOf({ updatedSince: later(5_000) })).toEqual([cid.id]);
-      const all = await repos.contacts.search(company.id, {}, { page: 2, limit: 2 }, now);
-      expect(all).toMatchObject({ total: 3, page: 2, limit: 2, totalPages: 2 });
-      const first = (await repos.contacts.search(company.id, { phone: '+5511987654321' }, page, now)).items[0]!;
-      expect(first.tagIds.sort()).toEqual([tag.id, tag2.id].sort());
-      expect(first.lastInboundAt).toEqual(later(9));
-      expect((await repos.contacts.search(other.id, { q: 'souza' }, page, now)).total).toBe(1);
-    });
-
-    it('merges: conversations (joined per box), messages, tags and affinities move, the other contact goes', async () => {
-      const { repos, ids, company, setor } = await fresh();
-      const second = createSetor(ids.newId(), company.id, t0, { nome: 'Suporte' });
-      await repos.setores.insert(second);
-      const a = createContact(ids.newId(), company.id, '+5511987654321', 'Ana', t0);
-      const b = createContact(ids.newId(), company.id, '+5511912345678', null, t0);
-      await repos.contacts.insert(a);
-      await repos.contacts.insert(b);
-      const ca = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, a.id, t0));
-      const cb = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, b.id, t0));
-      const cb2 = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, second.id, b.id, t0));
-      const tag = { id: ids.newId(), companyId: company.id, name: 'vip', description: null, color: null, createdAt: t0, updatedAt: t0 };
-      await repos.tags.insert(tag);
-      await repos.tags.tagContact(b.id, [tag.id], t0);
-      await repos.contactAffinities.add({ companyId: company.id, contactId: b.id, setorId: second.id, source: 'inbound', createdAt: t0 });
-      await repos.contacts.moveAndDelete(company.id, a.id, b.id);
-      expect(await repos.contacts.findById(company.id, b.id)).toBeNull();
-      expect((await repos.conversations.findBySetorAndContact(setor.id, a.id))?.id).toBe(ca.id);
-      expect(await repos.conversations.findById(company.id, cb.id)).toBeNull();
-      expect((await repos.conversations.findById(company.id, cb2.id))?.contactId).toBe(a.id);
-      expect(await repos.tags.tagIdsOfContact(a.id)).toEqual([tag.id]);
-      expect((await repos.contactAffinities.listByContact(company.id, a.id)).map((x) => x.setorId)).toEqual([second.id]);
-      expect((await repos.contacts.stats(company.id, a.id)).conversations).toBe(2);
+    it('deletes a tag with its links and rules, answering their counts', async () => {
+      const { repos, ids, company } = await fresh();
+      const vip = { id: ids.newId(), companyId: company.id, name: 'vip', description: null, color: '#FF0000', createdAt: t0, updatedAt: t0 };
+      await repos.tags.insert(vip);
+      const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
+      await repos.contacts.insert(contact);
+      await repos.tags.tagContact(contact.id, [vip.id], t0);
+      const rule: TagRule = {
+        id: ids.newId(),
+        companyId: company.id,
+        tagId: vip.id,
+        matchType: 'contains',
+        matchValue: 'x',
+        caseSensitive: false,
+        scope: 'contact',
+        setorIds: [],
+        enabled: true,
+        createdAt: t0,
+        updatedAt: t0,
+      };
+      await repos.tagRules.insert(rule);
+      expect(await repos.tags.delete(company.id, vip.id)).toEqual({ contacts: 1, rules: 1 });
+      expect(await repos.tags.findById(company.id, vip.id)).toBeNull();
+      expect(await repos.tags.tagIdsOfContact(contact.id)).toEqual([]);
+      expect(await repos.tagRules.findById(company.id, rule.id)).toBeNull();
     });
 
     it('keeps field definitions unique by key, updates them, removes their values from contacts', async () => {

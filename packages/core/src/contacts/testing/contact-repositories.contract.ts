@@ -1,19 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { createContact } from '../index.js';
-import { newConversation } from '../../messages/index.js';
-import type { MessageRecord } from '../../messages/index.js';
 import { createSetor } from '../../setores/index.js';
 import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
 import { contractCases } from '../../companies/testing/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
 import type { ContactRepositories } from '../index.js';
-import type { MessageRepositories } from '../../messages/index.js';
 import type { RoutingRepositories } from '../../routing/index.js';
 import type { SetorRepositories } from '../../setores/index.js';
 import type { TagRepositories } from '../../tags/index.js';
 
 /** The areas this suite reads and writes. */
-type Areas = CompanyRepositories & ContactRepositories & MessageRepositories & RoutingRepositories & SetorRepositories & TagRepositories;
+type Areas = CompanyRepositories & ContactRepositories & RoutingRepositories & SetorRepositories & TagRepositories;
 
 const t0 = CONTRACT_T0;
 
@@ -151,79 +148,6 @@ export function describeContactRepositoriesContract(
       expect(await repos.tags.tagContact(contact.id, [vip.id, vip.id], t0)).toEqual([vip.id]);
       expect(await repos.tags.tagContact(contact.id, [vip.id, lead.id], t0)).toEqual([lead.id]);
       expect((await repos.tags.tagIdsOfContact(contact.id)).sort()).toEqual([vip.id, lead.id].sort());
-    });
-
-    it('keeps one conversation per box and contact and moves its timestamps forward', async () => {
-      const { repos, ids, company, other, setor } = await fresh();
-      const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
-      await repos.contacts.insert(contact);
-      const first = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
-      const second = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
-      expect(second.id).toBe(first.id);
-      const later = new Date(t0.getTime() + 60_000);
-      await repos.conversations.touch(first.id, 'inbound', later);
-      await repos.conversations.touch(first.id, 'inbound', t0);
-      await repos.conversations.touch(first.id, 'outbound', t0);
-      const read = await repos.conversations.findById(company.id, first.id);
-      expect(read?.lastInboundAt).toEqual(later);
-      expect(read?.lastOutboundAt).toEqual(t0);
-      expect(await repos.conversations.findById(other.id, first.id)).toBeNull();
-      expect((await repos.conversations.findBySetorAndContact(setor.id, contact.id))?.id).toBe(first.id);
-    });
-
-    it('stores message records with their content and parts, scoped by company', async () => {
-      const { repos, ids, company, other, setor } = await fresh();
-      const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
-      await repos.contacts.insert(contact);
-      const conversation = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
-      const message: MessageRecord = {
-        id: ids.newId(),
-        companyId: company.id,
-        conversationId: conversation.id,
-        setorId: setor.id,
-        contactId: contact.id,
-        phone: contact.phone,
-        senderNumber: '+5511900000000',
-        keyMode: 'live',
-        content: { type: 'media', media: { mediaType: 'image', url: 'https://x.test/a.png', delivery: 'after_text' }, text: 'Oi' },
-        parts: [
-          { content: { kind: 'text', text: 'Oi' }, providerMessageId: null },
-          { content: { kind: 'media', mediaType: 'image', url: 'https://x.test/a.png' }, providerMessageId: null },
-        ],
-        status: 'pending',
-        providerMessageId: null,
-        errorCode: null,
-        error: null,
-        reaction: null,
-        editedAt: null,
-        deletedAt: null,
-        sentAt: null,
-        createdAt: t0,
-        updatedAt: t0,
-        // The timeline fields every stored message has (a send outside any ticket).
-        ticketId: null,
-        direction: 'outbound',
-        type: 'message',
-        author: null,
-        activity: null,
-        deliveredAt: null,
-        readAt: null,
-      };
-      await repos.messages.insert(message);
-      expect(await repos.messages.findById(company.id, message.id)).toEqual(message);
-      const sent: MessageRecord = {
-        ...message,
-        status: 'sent',
-        providerMessageId: 'p-1',
-        parts: message.parts.map((p, i) => ({ ...p, providerMessageId: `p-${i}` })),
-        sentAt: t0,
-        reaction: '👍',
-        updatedAt: new Date(t0.getTime() + 1),
-      };
-      await repos.messages.update(sent);
-      expect(await repos.messages.findByIdForUpdate(company.id, message.id)).toEqual(sent);
-      expect(await repos.messages.findById(other.id, message.id)).toBeNull();
-      expect(await repos.messages.findById(company.id, 'x')).toBeNull();
     });
 
     it('advances rotation cursors from 0, one per key', async () => {

@@ -23,13 +23,18 @@ import {
   type PreparedImportRow,
 } from '../index.js';
 import { createContact } from '../index.js';
-import type { Conversation, MessageRecord } from '../../messages/index.js';
 import { phoneMatchKey } from '../../phone/index.js';
 import { ValidationError } from '../../shared/errors.js';
 import type { IdGenerator } from '../../shared/id-generator.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { ContactRepositories } from '../contact-repositories.js';
+
+/** The messages area's tables, as far as a search, the stats and a merge read and move their rows (the messages fakes own them). */
+const conversationRows = (store: InMemoryStore) =>
+  store.table('conversations', () => new Map<string, { id: string; contactId: string; setorId: string; lastInboundAt: Date | null; lastOutboundAt: Date | null }>());
+const messageRows = (store: InMemoryStore) =>
+  store.table('messages', () => new Map<string, { contactId: string; conversationId: string; direction?: string; type?: string }>());
 
 /** The tickets area's table, as far as a merge moves its rows (the tickets fakes own it). */
 const tickets = (store: InMemoryStore) => store.table('tickets', () => new Map<string, { contactId: string; conversationId: string; setorId: string; status: string }>());
@@ -98,7 +103,7 @@ export class InMemoryContactRepository implements ContactRepository {
     if (this.rows.has(contact.id)) this.rows.set(contact.id, structuredClone(contact));
   }
   private lastInbound(contactId: string): Date | null {
-    const conversations = this.store.table('conversations', () => new Map<string, Conversation>());
+    const conversations = conversationRows(this.store);
     let last: Date | null = null;
     for (const c of conversations.values()) {
       if (c.contactId === contactId && c.lastInboundAt && (!last || c.lastInboundAt > last)) last = c.lastInboundAt;
@@ -135,8 +140,8 @@ export class InMemoryContactRepository implements ContactRepository {
     };
   }
   async stats(_companyId: string, contactId: string): Promise<ContactStats> {
-    const conversations = [...this.store.table('conversations', () => new Map<string, Conversation>()).values()].filter((c) => c.contactId === contactId);
-    const messages = [...this.store.table('messages', () => new Map<string, MessageRecord>()).values()].filter(
+    const conversations = [...conversationRows(this.store).values()].filter((c) => c.contactId === contactId);
+    const messages = [...messageRows(this.store).values()].filter(
       (m) => m.contactId === contactId && (m.direction ?? 'outbound') === 'outbound' && (m.type ?? 'message') === 'message',
     );
     const max = (dates: (Date | null)[]) => dates.reduce<Date | null>((acc, d) => (d && (!acc || d > acc) ? d : acc), null);
@@ -153,8 +158,8 @@ export class InMemoryContactRepository implements ContactRepository {
     return clash?.setorId ?? null;
   }
   async moveAndDelete(_companyId: string, survivorId: string, mergedId: string) {
-    const conversations = this.store.table('conversations', () => new Map<string, Conversation>());
-    const messages = this.store.table('messages', () => new Map<string, MessageRecord>());
+    const conversations = conversationRows(this.store);
+    const messages = messageRows(this.store);
     for (const c of [...conversations.values()].filter((c) => c.contactId === mergedId)) {
       const twin = [...conversations.values()].find((o) => o.contactId === survivorId && o.setorId === c.setorId);
       if (twin) {

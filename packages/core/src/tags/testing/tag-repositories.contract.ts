@@ -1,14 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { createContact } from '../../contacts/index.js';
 import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
 import { contractCases } from '../../companies/testing/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
-import type { ContactRepositories } from '../../contacts/index.js';
 import type { TagRepositories } from '../index.js';
 import type { Tag, TagRule } from '../index.js';
 
 /** The areas this suite reads and writes. */
-type Areas = CompanyRepositories & ContactRepositories & TagRepositories;
+type Areas = CompanyRepositories & TagRepositories;
 
 const t0 = CONTRACT_T0;
 
@@ -38,33 +36,6 @@ export function describeTagRepositoriesContract(name: string, setup: () => Promi
       expect(await repos.tags.update({ ...lead, name: 'Lead', description: 'd' })).toBeNull();
       expect(await repos.tags.findById(company.id, lead.id)).toMatchObject({ name: 'Lead', description: 'd' });
       expect(await repos.tags.findById(other.id, lead.id)).toBeNull();
-    });
-
-    it('deletes a tag with its links and rules, answering their counts', async () => {
-      const { repos, ids, company, tag } = await fresh();
-      const vip = tag(company.id, 'vip');
-      await repos.tags.insert(vip);
-      const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
-      await repos.contacts.insert(contact);
-      await repos.tags.tagContact(contact.id, [vip.id], t0);
-      const rule: TagRule = {
-        id: ids.newId(),
-        companyId: company.id,
-        tagId: vip.id,
-        matchType: 'contains',
-        matchValue: 'x',
-        caseSensitive: false,
-        scope: 'contact',
-        setorIds: [],
-        enabled: true,
-        createdAt: t0,
-        updatedAt: t0,
-      };
-      await repos.tagRules.insert(rule);
-      expect(await repos.tags.delete(company.id, vip.id)).toEqual({ contacts: 1, rules: 1 });
-      expect(await repos.tags.findById(company.id, vip.id)).toBeNull();
-      expect(await repos.tags.tagIdsOfContact(contact.id)).toEqual([]);
-      expect(await repos.tagRules.findById(company.id, rule.id)).toBeNull();
     });
 
     it('stores rules, lists the enabled ones oldest first, scoped by company', async () => {

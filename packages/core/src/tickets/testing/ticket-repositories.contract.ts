@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import { createAgent } from '../../agents/index.js';
 import { createContact } from '../../contacts/index.js';
 import { newConversation } from '../../messages/index.js';
 import { createSetor } from '../../setores/index.js';
 import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
 import { contractCases } from '../../companies/testing/index.js';
+import type { AgentRepositories } from '../../agents/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
 import type { ContactRepositories } from '../../contacts/index.js';
 import type { MessageRepositories } from '../../messages/index.js';
@@ -14,7 +16,7 @@ import { newTicket, type NewTicket, type Ticket } from '../ticket.js';
 import { TicketActiveError } from '../ticket-errors.js';
 
 /** The areas this suite reads and writes. */
-type Areas = CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories & TicketRepositories;
+type Areas = AgentRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories & TicketRepositories;
 
 const at = (seconds: number) => new Date(CONTRACT_T0.getTime() + seconds * 1000);
 
@@ -244,6 +246,20 @@ export function describeTicketRepositoriesContract(name: string, setup: () => Pr
       await repos.conversations.touch(second.id, 'outbound', at(20));
       expect(await repos.tickets.latestConversationOf(company.id, ana.id)).toEqual({ id: first.id, setorId: setor.id });
       expect(await repos.tickets.latestConversationOf(other.id, ana.id)).toBeNull();
+    });
+
+    it('counts each agent’s non-closed tickets of the company', async () => {
+      const { repos, ids, company, setor, setor2, ana, bruno, open } = await fresh();
+      const agent = (name: string, email: string) => createAgent(ids.newId(), company.id, CONTRACT_T0, { name, email });
+      const [x, y] = [agent('X', 'x@acme.com'), agent('Y', 'y@acme.com')];
+      await repos.agents.insertUnique(x);
+      await repos.agents.insertUnique(y);
+      const closed = { status: 'closed' as const, closedAt: at(60), waitingSince: null };
+      await open({ setorId: setor.id, contactId: ana.id, agentId: x.id });
+      await open({ setorId: setor.id, contactId: bruno.id, agentId: x.id });
+      await open({ setorId: setor2.id, contactId: ana.id, agentId: x.id }, CONTRACT_T0, closed);
+      await open({ setorId: setor2.id, contactId: bruno.id, agentId: y.id }, CONTRACT_T0, closed);
+      expect(await repos.agents.openTicketCounts(company.id, [x.id, y.id])).toEqual(new Map([[x.id, 2]]));
     });
 
     it('serialises inbound handling per setor and phone key without failing', async () => {

@@ -1,20 +1,25 @@
-import type { ChannelInstance } from '../../channel/index.js';
-import { createCompany, type Company, type CompanySettingsInput } from '../../companies/index.js';
-import { createSetor, type Setor } from '../../setores/index.js';
-import type { CampaignEngineSettings } from '../index.js';
-import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane, type DispatchSettings, type SenderFailureHandler } from '../index.js';
-import { CreateCampaign } from '../index.js';
-import { StartCampaign } from '../index.js';
-import type { Repositories } from '../../shared/unit-of-work.js';
-import type { SendFailureCode } from '../../channel/index.js';
-import { FakeChannelGateway } from '../../channel/testing/index.js';
-import { FixedRandom, SequentialIds } from '../../shared/testing/deterministic.js';
-import { InMemoryUnitOfWork } from '../../testing/in-memory-unit-of-work.js';
-import { ManualClock } from '../../shared/testing/manual-clock.js';
-import { ManualSleeper } from './manual-sleeper.js';
-import type { ChannelRepositories } from '../../channel/index.js';
-import type { CompanyRepositories } from '../../companies/index.js';
-import type { SetorRepositories } from '../../setores/index.js';
+import type { ChannelInstance } from '../channel/index.js';
+import { createCompany, type Company, type CompanySettingsInput } from '../companies/index.js';
+import { createSetor, type Setor } from '../setores/index.js';
+import {
+  CreateCampaign,
+  DEFAULT_DISPATCH_SETTINGS,
+  RunDispatchLane,
+  StartCampaign,
+  type CampaignEngineSettings,
+  type DispatchSettings,
+  type SenderFailureHandler,
+} from '../campaigns/index.js';
+import type { Repositories } from '../shared/unit-of-work.js';
+import type { SendFailureCode } from '../channel/index.js';
+import { FakeChannelGateway } from '../channel/testing/index.js';
+import { FixedRandom, SequentialIds } from '../shared/testing/deterministic.js';
+import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
+import { ManualClock } from '../shared/testing/manual-clock.js';
+import { ManualSleeper } from '../campaigns/testing/index.js';
+import type { ChannelRepositories } from '../channel/index.js';
+import type { CompanyRepositories } from '../companies/index.js';
+import type { SetorRepositories } from '../setores/index.js';
 
 /** Marks the instance disconnected, as the channel feature's HandleSenderFailure does. */
 class DisconnectOnSenderFailure implements SenderFailureHandler {
