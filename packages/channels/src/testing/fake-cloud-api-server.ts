@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { FakeHttpServer, lastFour, type FakeReply, type RecordedRequest } from './fake-server.js';
+import { FakeProviderServer, lastFour, type FakeReply, type RecordedRequest } from './fake-server.js';
 
 interface FakeNumber {
   phoneNumberId: string;
@@ -37,26 +37,11 @@ const graphError = (status: number, code: number, message: string, details?: str
  * code, error_data, fbtrace_id } }`). It enforces bearer tokens and the 24-hour window; recipients
  * ending in 0001-0005 fail as the simulator's do.
  */
-export class FakeCloudApiServer {
+export class FakeCloudApiServer extends FakeProviderServer {
   readonly numbers = new Map<string, FakeNumber>();
-  private readonly http: FakeHttpServer;
-  url = '';
 
   constructor(private readonly options: FakeCloudApiOptions = {}) {
-    this.http = new FakeHttpServer((request) => this.handle(request));
-  }
-
-  get requests(): RecordedRequest[] {
-    return this.http.requests;
-  }
-
-  async start(): Promise<string> {
-    this.url = await this.http.start();
-    return this.url;
-  }
-
-  stop(): Promise<void> {
-    return this.http.stop();
+    super();
   }
 
   /** Registers a business number the fake knows. */
@@ -114,15 +99,7 @@ export class FakeCloudApiServer {
     if (!this.webhook) throw new Error('fake cloud api: no webhook configured');
     const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'WABA', changes: [{ value, field: 'messages' }] }] });
     const signature = `sha256=${createHmac('sha256', this.webhook.appSecret).update(raw).digest('hex')}`;
-    const response = await fetch(this.webhook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body: raw });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, body };
+    return this.postJson(this.webhook.url, { 'x-hub-signature-256': signature }, raw);
   }
 
   /** The customer `phone` writes to the number: its 24-hour window opens. */
@@ -130,7 +107,7 @@ export class FakeCloudApiServer {
     this.numbers.get(phoneNumberId)?.windows.add(phone.replace(/\D/g, ''));
   }
 
-  private handle(request: RecordedRequest): FakeReply {
+  protected handle(request: RecordedRequest): FakeReply {
     const [, version, id, edge] = request.path.split('/');
     if (!version || !/^v\d+\.\d+$/.test(version)) return graphError(400, 2500, 'Unknown path components');
     const number = this.numbers.get(id ?? '');

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { qrPngDataUrl } from '../qr-image.js';
-import { FakeHttpServer, lastFour, type FakeReply, type RecordedRequest } from './fake-server.js';
+import { FakeProviderServer, lastFour, type FakeReply, type RecordedRequest } from './fake-server.js';
 
 interface FakeEvolutionInstance {
   id: string;
@@ -66,28 +66,13 @@ const err = (status: number, message: unknown): FakeReply => ({
  * a Brazilian mobile outside the 11-28 area codes is answered with a JID without its ninth digit.
  * `scan` plays the phone.
  */
-export class FakeEvolutionServer {
+export class FakeEvolutionServer extends FakeProviderServer {
   readonly instances = new Map<string, FakeEvolutionInstance>();
   /** Messages sent, by their key id. */
   readonly messages = new Map<string, FakeEvolutionMessage>();
-  private readonly http: FakeHttpServer;
-  url = '';
 
   constructor(private readonly options: FakeEvolutionOptions = {}) {
-    this.http = new FakeHttpServer((request) => this.handle(request));
-  }
-
-  get requests(): RecordedRequest[] {
-    return this.http.requests;
-  }
-
-  async start(): Promise<string> {
-    this.url = await this.http.start();
-    return this.url;
-  }
-
-  stop(): Promise<void> {
-    return this.http.stop();
+    super();
   }
 
   /**
@@ -142,19 +127,8 @@ export class FakeEvolutionServer {
 
   private async postWebhook(payload: Record<string, unknown>): Promise<{ status: number; body: unknown }> {
     if (!this.webhook) throw new Error('fake evolution: no webhook configured');
-    const response = await fetch(this.webhook.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(this.webhook.headers ?? {}) },
-      body: JSON.stringify({ ...payload, destination: this.webhook.url, date_time: new Date().toISOString(), sender: null, server_url: this.url, apikey: this.options.apiKey ?? null }),
-    });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, body };
+    const raw = JSON.stringify({ ...payload, destination: this.webhook.url, date_time: new Date().toISOString(), sender: null, server_url: this.url, apikey: this.options.apiKey ?? null });
+    return this.postJson(this.webhook.url, this.webhook.headers ?? {}, raw);
   }
 
   /** The phone scans the code: the instance opens with `phone` as its owner. */
@@ -164,7 +138,7 @@ export class FakeEvolutionServer {
     Object.assign(instance, { state: 'open', ownerJid: `${phone.replace(/\D/g, '')}@s.whatsapp.net`, disconnectionReasonCode: null });
   }
 
-  private async handle(request: RecordedRequest): Promise<FakeReply> {
+  protected async handle(request: RecordedRequest): Promise<FakeReply> {
     if (this.options.apiKey && request.headers.apikey !== this.options.apiKey) return err(401, 'Unauthorized');
     const [, group, action, rawName] = request.path.split('/');
     const name = rawName ?? '';

@@ -77,6 +77,44 @@ export class FakeHttpServer {
   }
 }
 
+/**
+ * A provider fake on a loopback {@link FakeHttpServer}: its URL once started, the requests it
+ * received, and the webhook posts it makes to the system under test. Subclasses answer requests.
+ */
+export abstract class FakeProviderServer {
+  url = '';
+  private readonly http = new FakeHttpServer((request) => this.handle(request));
+
+  get requests(): RecordedRequest[] {
+    return this.http.requests;
+  }
+
+  async start(): Promise<string> {
+    this.url = await this.http.start();
+    return this.url;
+  }
+
+  stop(): Promise<void> {
+    return this.http.stop();
+  }
+
+  /** The provider's answer to one request. */
+  protected abstract handle(request: RecordedRequest): FakeReply | Promise<FakeReply>;
+
+  /** Posts a webhook as the provider does; answers the receiver's status and body (JSON when it parses, else the text). */
+  protected async postJson(url: string, headers: Record<string, string>, raw: string): Promise<{ status: number; body: unknown }> {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body };
+  }
+}
+
 /** The last four digits of a recipient, by which the fakes pick their scripted failures (as the simulator does). */
 export function lastFour(number: unknown): string {
   return String(number ?? '').replace(/\D/g, '').slice(-4);
