@@ -60,6 +60,8 @@ export function dispatchSettingsFrom(config: Config, env: NodeJS.ProcessEnv = pr
     pacingScale: config.pacingScale,
     leaseMs: num('CAMPAIGN_LANE_LEASE_MS', DEFAULT_DISPATCH_SETTINGS.leaseMs),
     sliceMs: num('CAMPAIGN_LANE_SLICE_MS', DEFAULT_DISPATCH_SETTINGS.sliceMs),
+    // Sends of a paced lane recorded in one transaction (each still claimed on its own right before it goes).
+    recordEvery: Math.floor(num('CAMPAIGN_LANE_RECORD_EVERY', DEFAULT_DISPATCH_SETTINGS.recordEvery)),
     // How often a worker counts the lanes of every worker to take its share (lane-runner.ts).
     censusMs: num('CAMPAIGN_LANE_CENSUS_MS', 2_000),
   };
@@ -84,10 +86,31 @@ export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => 
     .inSingletonScope();
   bind(RunDispatchLane)
     .toResolvedValue(
-      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, random: Random, gateway: ChannelGateway, sleeper: Sleeper, settings: DispatchSettings, timed?: TimedSends, observer?: DispatchObserver) =>
-        new RunDispatchLane(uow, clock, ids, random, gateway, sleeper, new HandleSenderFailure(uow, clock, ids), settings, timed ?? null, observer),
+      (
+        uow: ServiceUnitOfWork,
+        clock: Clock,
+        ids: IdGenerator,
+        random: Random,
+        gateway: ChannelGateway,
+        sleeper: Sleeper,
+        settings: DispatchSettings,
+        direct: ServiceRepositories,
+        timed?: TimedSends,
+        observer?: DispatchObserver,
+      ) => new RunDispatchLane(uow, clock, ids, random, gateway, sleeper, new HandleSenderFailure(uow, clock, ids), settings, timed ?? null, observer, direct),
       // Scheduled messages and reminders go through the same lanes when the scheduling module is loaded.
-      [UnitOfWork, Clock, IdGenerator, Random, ChannelGateway, Sleeper, DispatchSettingsToken, { serviceIdentifier: TimedSends, optional: true }, { serviceIdentifier: DispatchObserver, optional: true }],
+      [
+        UnitOfWork,
+        Clock,
+        IdGenerator,
+        Random,
+        ChannelGateway,
+        Sleeper,
+        DispatchSettingsToken,
+        Repositories,
+        { serviceIdentifier: TimedSends, optional: true },
+        { serviceIdentifier: DispatchObserver, optional: true },
+      ],
     )
     .inSingletonScope();
   bind(LaneRunner)

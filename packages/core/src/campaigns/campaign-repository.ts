@@ -72,6 +72,16 @@ export interface CampaignRepository {
    * become `enviando`, claimed by `by`.
    */
   claimMessages(setorId: string, by: string, limit: number, now: Date): Promise<CampaignMessage[]>;
+  /**
+   * The messages `claimMessages` would take next (same order and conditions), left pending: a paced lane
+   * reads them ahead and claims each with `claimListed` right before its send.
+   */
+  pendingAhead(setorId: string, limit: number, now: Date): Promise<CampaignMessage[]>;
+  /**
+   * Claims those of the listed messages that are still claimable (pending on the setor, due, in a processando
+   * campaign: not paused, cancelled or moved since they were read), in one atomic statement; answers them claimed.
+   */
+  claimListed(setorId: string, ids: readonly string[], by: string, now: Date): Promise<CampaignMessage[]>;
   /** `enviando` messages on the setor: claimed by a lane that may have died before recording. */
   inFlight(setorId: string): Promise<CampaignMessage[]>;
   /** Skips every pending message of the campaign (optionally only those on the setor); answers the count. */

@@ -46,6 +46,14 @@ export interface DispatchSettings {
   maxBatch: number;
   /** Claims are sized so that one batch spans about this long. */
   batchSpanMs: number;
+  /**
+   * A paced lane whose gaps are longer than a claim's span reads up to this many of its messages ahead, claims
+   * each on its own right before its send (so pause, cancel and moves act on the very next message, as a claim
+   * made then would), and records their outcomes in one transaction: one transaction per this many sends instead
+   * of two per send. Also bounded so that the sends between two records span at most a third of the lease, and by
+   * the longest gap waited in process. The campaign's counters show the sends when they are recorded.
+   */
+  recordEvery: number;
   autoRetryBaseMs: number;
   /** Sends of one number in flight at once when there is no pacing at all (PACING_SCALE=0). */
   unpacedConcurrency: number;
@@ -66,6 +74,7 @@ export const DEFAULT_DISPATCH_SETTINGS: DispatchSettings = {
   maxInProcessWaitMs: 5_000,
   maxBatch: 200,
   batchSpanMs: 1_000,
+  recordEvery: 5,
   autoRetryBaseMs: 60_000,
   unpacedConcurrency: 8,
   contextRefreshMs: 10_000,
@@ -112,7 +121,18 @@ export class RunDispatchLane {
     private readonly timed: TimedSends | null = null,
     /** The operator's metrics (lateness, outcomes); observes nothing by default. */
     private readonly observer: DispatchObserver = noDispatchObserver,
+    /**
+     * The repositories outside a transaction, for the single-statement steps of every send (the claim of a
+     * message read ahead, the read ahead itself): a transaction around one statement only adds two round trips.
+     * Absent: they run in a transaction of their own.
+     */
+    private readonly direct: Repositories<CampaignRepositories> | null = null,
   ) {}
+
+  /** One atomic statement: outside any transaction when the direct repositories are given. */
+  private single<T>(work: (repos: Repositories<CampaignRepositories>) => Promise<T>): Promise<T> {
+    return this.direct ? work(this.direct) : this.uow.transaction(work);
+  }
 
   /** `signal` ends the run after the current send (a worker shutting down); the lease is released. */
   async run(setorId: string, owner: string, signal?: AbortSignal): Promise<LaneRunResult> {
@@ -188,6 +208,9 @@ export class RunDispatchLane {
 
         let batch = inFlightChecked ? [] : await this.uow.transaction((repos) => repos.campaigns.inFlight(setorId));
         inFlightChecked = true;
+        // Messages of `batch` not claimed yet (read ahead); a dead run's leftovers and claimed batches are claimed.
+        const unclaimed = new Set<string>();
+        let chunk = Number.POSITIVE_INFINITY;
         if (batch.length === 0) {
           if (ctx.remaining <= 0) {
             // Counted down from our own sends: confirm with a fresh read before skipping anything.
@@ -199,11 +222,19 @@ export class RunDispatchLane {
             if (skipped === 0) return { ...result, outcome: 'idle', rescheduleAt: await this.nextRetry(setorId) };
             continue;
           }
-          const limit = Math.max(1, Math.min(this.settings.maxBatch, ctx.remaining, this.batchSize(ctx)));
-          batch = await this.uow.transaction((repos) => repos.campaigns.claimMessages(setorId, owner, limit, this.clock.now()));
+          chunk = this.batchSize(ctx);
+          const ahead = this.readAhead(ctx);
+          const limit = Math.max(1, Math.min(this.settings.maxBatch, ctx.remaining, Math.max(chunk, ahead)));
+          if (chunk >= limit) {
+            batch = await this.uow.transaction((repos) => repos.campaigns.claimMessages(setorId, owner, limit, this.clock.now()));
+          } else {
+            batch = await this.single((repos) => repos.campaigns.pendingAhead(setorId, limit, this.clock.now()));
+            for (const m of batch) unclaimed.add(m.id);
+          }
           if (batch.length === 0) return { ...result, outcome: 'idle', rescheduleAt: await this.nextRetry(setorId) };
         }
         await this.loadCampaigns(batch, campaigns);
+        const readAhead = unclaimed.size > 0;
 
         const changes: MessageChange[] = [];
         let senderFailed: { code: SendFailureCode; error: string } | null = null;
@@ -213,9 +244,34 @@ export class RunDispatchLane {
         const width = this.settings.pacingScale === 0 ? Math.max(1, this.settings.unpacedConcurrency) : 1;
         while (index < batch.length && !senderFailed) {
           if (signal?.aborted) break;
-          const group = batch.slice(index, index + width);
           const before = this.clock.now();
-          if (index > 0 && nextSendAt && nextSendAt.getTime() > before.getTime()) await this.sleeper.sleep(nextSendAt.getTime() - before.getTime());
+          if (index > 0 && readAhead) {
+            // Between two sends read ahead: what would end a run or a turn ends the batch here (recorded first).
+            if (nextSendAt && nextSendAt.getTime() - before.getTime() > this.settings.maxInProcessWaitMs) break;
+            if (before.getTime() - started.getTime() >= this.settings.sliceMs) break;
+            if (!isWithinSafeHours(before, ctx.company.safeHours, ctx.company.timezone)) break;
+            if (this.timed && before.getTime() - timedCheckedAt >= this.settings.timedCheckMs) {
+              timedCheckedAt = before.getTime();
+              if (await this.timed.hasWork(setorId, before)) {
+                timedBefore = true;
+                break;
+              }
+            }
+          }
+          if (index > 0 && nextSendAt && nextSendAt.getTime() > this.clock.now().getTime()) await this.sleeper.sleep(nextSendAt.getTime() - this.clock.now().getTime());
+          if (unclaimed.has(batch[index]!.id)) {
+            // Claimed now, right before its send: a message paused, cancelled or moved meanwhile is not claimed.
+            const ids = batch.slice(index, index + Math.max(1, chunk)).filter((m) => unclaimed.has(m.id)).map((m) => m.id);
+            const claimed = new Map((await this.single((repos) => repos.campaigns.claimListed(setorId, ids, owner, this.clock.now()))).map((m) => [m.id, m]));
+            for (const id of ids) unclaimed.delete(id);
+            // Nothing claimed: the campaign stopped or the messages went elsewhere; the next turn reads again.
+            if (claimed.size === 0) {
+              batch = batch.slice(0, index);
+              break;
+            }
+            batch = [...batch.slice(0, index), ...batch.slice(index).flatMap((m) => (ids.includes(m.id) ? (claimed.has(m.id) ? [claimed.get(m.id)!] : []) : [m]))];
+          }
+          const group = batch.slice(index, index + width);
           const planned = nextSendAt ? Math.max(nextSendAt.getTime(), started.getTime()) : null;
           const handedAt = planned === null ? 0 : this.clock.now().getTime();
           const outcomes = await Promise.all(group.map((message) => this.send(campaigns.get(message.campaignId)!, message, ctx, owner)));
@@ -236,7 +292,8 @@ export class RunDispatchLane {
           });
           index += group.length;
         }
-        const unsent = batch.slice(index);
+        // Read ahead but never claimed: nothing to undo, they are still pending.
+        const unsent = batch.slice(index).filter((m) => !unclaimed.has(m.id));
         const renewed = await this.uow.transaction(async (repos) => {
           const now2 = this.clock.now();
           // The lane's own row first; recordChanges writes the rows the company's other lanes share last.
@@ -271,6 +328,16 @@ export class RunDispatchLane {
     const gap = minimumGapMs('normal', this.settings.pacingScale, ctx.warming.minIntervalMs);
     if (gap <= 0) return this.settings.maxBatch;
     return Math.floor(this.settings.batchSpanMs / gap) || 1;
+  }
+
+  /** How many messages a paced lane reads ahead and records together (see `recordEvery`). */
+  private readAhead(ctx: LaneContext): number {
+    const gap = minimumGapMs('normal', this.settings.pacingScale, ctx.warming.minIntervalMs);
+    if (gap <= 0) return this.settings.maxBatch;
+    // Gaps longer than an in-process wait end the turn after one send anyway.
+    if (gap > this.settings.maxInProcessWaitMs) return 1;
+    // The lease is renewed when the batch is recorded: its sends span well inside it.
+    return Math.max(1, Math.min(this.settings.recordEvery, Math.floor(this.settings.leaseMs / 3 / gap) + 1));
   }
 
   private async context(setorId: string, now: Date): Promise<LaneContext | null> {

@@ -43,6 +43,27 @@ export function pgArray(values: readonly (string | number | boolean | null)[]): 
 const NEEDS_ESCAPE = /[\\"]/;
 const ESCAPED = /[\\"]/g;
 
+/**
+ * The next claimable messages of a setor: oldest running campaign first, then request order (`ord`).
+ * `lock`: rows another transaction holds are skipped and the rest locked (a claim); without it a plain read.
+ */
+function nextPending(setorId: string, limit: number, now: Date, lock: boolean) {
+  return sql`
+    SELECT m.id, row_number() OVER (ORDER BY c.created_at, c.id, m.seq) AS ord FROM campaigns c
+    CROSS JOIN LATERAL (
+      SELECT m.id, m.seq FROM campaign_messages m
+      WHERE m.setor_id = ${setorId}::uuid AND m.campaign_id = c.id AND m.status = 'pendente'
+        AND (m.not_before IS NULL OR m.not_before <= ${now}::timestamptz)
+      ORDER BY m.seq
+      LIMIT ${limit}
+      ${lock ? sql`FOR UPDATE OF m SKIP LOCKED` : sql``}
+    ) m
+    WHERE c.status = 'processando' AND c.setor_ids @> ARRAY[${setorId}]::uuid[]
+    ORDER BY c.created_at, c.id, m.seq
+    LIMIT ${limit}
+  `;
+}
+
 type CampaignRow = Selectable<CampaignsTable>;
 type MessageRow = Selectable<CampaignMessagesTable>;
 
@@ -367,26 +388,38 @@ export class KyselyCampaignRepository implements CampaignRepository {
     // Oldest running campaign first, then request order; rows another lane holds are skipped.
     const result = await sql<MessageRow & { ord: number }>`
       WITH picked AS (
-        SELECT p.id, row_number() OVER () AS ord FROM (
-          SELECT m.id FROM campaigns c
-          CROSS JOIN LATERAL (
-            SELECT m.id, m.seq FROM campaign_messages m
-            WHERE m.setor_id = ${setorId}::uuid AND m.campaign_id = c.id AND m.status = 'pendente'
-              AND (m.not_before IS NULL OR m.not_before <= ${now}::timestamptz)
-            ORDER BY m.seq
-            LIMIT ${limit}
-            FOR UPDATE OF m SKIP LOCKED
-          ) m
-          WHERE c.status = 'processando' AND c.setor_ids @> ARRAY[${setorId}]::uuid[]
-          ORDER BY c.created_at, c.id, m.seq
-          LIMIT ${limit}
-        ) p
+        SELECT p.id, p.ord FROM (${nextPending(setorId, limit, now, true)}) p
       )
       UPDATE campaign_messages m SET status = 'enviando', claimed_by = ${by}, claimed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
       FROM picked WHERE m.id = picked.id
       RETURNING m.*, picked.ord
     `.execute(this.db);
     return result.rows.sort((a, b) => Number(a.ord) - Number(b.ord)).map(toMessage);
+  }
+
+  async pendingAhead(setorId: string, limit: number, now: Date): Promise<CampaignMessage[]> {
+    const result = await sql<MessageRow>`
+      SELECT m.* FROM (${nextPending(setorId, limit, now, false)}) p
+      JOIN campaign_messages m ON m.id = p.id
+      ORDER BY p.ord
+    `.execute(this.db);
+    return result.rows.map(toMessage);
+  }
+
+  async claimListed(setorId: string, ids: readonly string[], by: string, now: Date): Promise<CampaignMessage[]> {
+    if (ids.length === 0) return [];
+    // One statement, no transaction around it: the campaign's status is read as of this statement (a pause or
+    // cancel committed before it wins), and a row a cancel or a move holds is waited for and checked again.
+    const result = await sql<MessageRow>`
+      UPDATE campaign_messages m SET status = 'enviando', claimed_by = ${by}, claimed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
+      FROM campaigns c
+      WHERE m.id = ANY(${pgArray(ids)}::uuid[]) AND m.setor_id = ${setorId}::uuid AND m.status = 'pendente'
+        AND (m.not_before IS NULL OR m.not_before <= ${now}::timestamptz)
+        AND c.id = m.campaign_id AND c.status = 'processando'
+      RETURNING m.*
+    `.execute(this.db);
+    const order = new Map(ids.map((id, i) => [id, i]));
+    return result.rows.map(toMessage).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   }
 
   async inFlight(setorId: string): Promise<CampaignMessage[]> {

@@ -95,6 +95,25 @@ export function describeCampaignRepositoriesContract(name: string, setup: () => 
       expect(await repos.campaigns.claimMessages(setores[1]!, 'lane-b', 10, at(1))).toEqual([]);
     });
 
+    it('reads ahead what a claim would take without claiming it, then claims listed messages only while they are still claimable', async () => {
+      const { repos, campaign, setores } = await fresh();
+      const ahead = await repos.campaigns.pendingAhead(setores[0]!, 10, at(1));
+      expect(ahead.map((m) => [m.seq, m.status])).toEqual([[0, 'pendente'], [2, 'pendente']]);
+      expect((await repos.campaigns.pendingAhead(setores[0]!, 1, at(1))).map((m) => m.seq)).toEqual([0]);
+      const [first, second] = ahead;
+      const claimed = await repos.campaigns.claimListed(setores[0]!, [second!.id, first!.id], 'lane-a', at(2));
+      expect(claimed.map((m) => [m.seq, m.status, m.claimedBy, m.claimedAt])).toEqual([[2, 'enviando', 'lane-a', at(2)], [0, 'enviando', 'lane-a', at(2)]]);
+      // Claimed already, or on another box: not claimed again.
+      expect(await repos.campaigns.claimListed(setores[0]!, [first!.id], 'lane-b', at(3))).toEqual([]);
+      const other = (await repos.campaigns.pendingAhead(setores[1]!, 10, at(1)))[0]!;
+      expect(await repos.campaigns.claimListed(setores[0]!, [other.id], 'lane-a', at(3))).toEqual([]);
+      // A paused campaign's messages are read ahead no more, and not claimed.
+      await repos.campaigns.update({ ...campaign, status: 'pausado' });
+      expect(await repos.campaigns.pendingAhead(setores[1]!, 10, at(3))).toEqual([]);
+      expect(await repos.campaigns.claimListed(setores[1]!, [other.id], 'lane-b', at(3))).toEqual([]);
+      expect(await repos.campaigns.claimListed(setores[1]!, [], 'lane-b', at(3))).toEqual([]);
+    });
+
     it('never hands one message to two concurrent claims', async () => {
       const { uow, setores, campaign, repos } = await fresh('processando', {}, 40);
       const claims = await Promise.all(

@@ -147,18 +147,33 @@ export class InMemoryCampaignRepository implements CampaignRepository {
       return this.campaigns.get(m.campaignId)?.status === 'processando';
     });
   }
-  async claimMessages(setorId: string, by: string, limit: number, now: Date) {
-    const claimable = this.claimable(setorId, now).sort((a, b) => {
+  private inClaimOrder(setorId: string, now: Date) {
+    return this.claimable(setorId, now).sort((a, b) => {
       const ca = this.campaigns.get(a.campaignId)!;
       const cb = this.campaigns.get(b.campaignId)!;
       return ca.createdAt.getTime() - cb.createdAt.getTime() || ca.id.localeCompare(cb.id) || a.seq - b.seq;
     });
-    return claimable.slice(0, limit).map((m) => {
-      m.status = 'enviando';
-      m.claimedBy = by;
-      m.claimedAt = now;
-      m.updatedAt = now;
-      return clone(m);
+  }
+  private claim(m: CampaignMessage, by: string, now: Date) {
+    m.status = 'enviando';
+    m.claimedBy = by;
+    m.claimedAt = now;
+    m.updatedAt = now;
+    return clone(m);
+  }
+  async claimMessages(setorId: string, by: string, limit: number, now: Date) {
+    return this.inClaimOrder(setorId, now)
+      .slice(0, limit)
+      .map((m) => this.claim(m, by, now));
+  }
+  async pendingAhead(setorId: string, limit: number, now: Date) {
+    return this.inClaimOrder(setorId, now).slice(0, limit).map(clone);
+  }
+  async claimListed(setorId: string, ids: readonly string[], by: string, now: Date) {
+    const claimable = new Set(this.claimable(setorId, now));
+    return ids.flatMap((id) => {
+      const m = this.messages.get(id);
+      return m && claimable.has(m) ? [this.claim(m, by, now)] : [];
     });
   }
   async inFlight(setorId: string) {

@@ -1,0 +1,119 @@
+import { describe, expect, it } from '@jest/globals';
+import { FixedRandom } from '../testing/index.js';
+import type { ManualClock } from '../shared/testing/manual-clock.js';
+import { CampaignWorld } from '../testing/campaign-world.js';
+import { CancelCampaign } from './cancel-campaign.js';
+import { PauseCampaign } from './pause-campaign.js';
+import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane, type DispatchSettings } from './run-dispatch-lane.js';
+import type { Sleeper } from './sleeper.js';
+
+const phone = (n: number) => `+55119${String(93000000 + n).padStart(8, '0')}`;
+
+/** The world's unit of work, noting the repository calls of each transaction (`area.method`). */
+function recording<U extends object>(uow: U): U & { transactions: string[][] } {
+  const recorded = Object.create(uow) as U & { transactions: string[][] };
+  recorded.transactions = [];
+  const inner = uow as unknown as { transaction(work: unknown): Promise<unknown> };
+  (recorded as unknown as { transaction(work: (repos: unknown) => Promise<unknown>): Promise<unknown> }).transaction = (work) =>
+    inner.transaction(((repos: Record<string, object>) => {
+      const calls: string[] = [];
+      recorded.transactions.push(calls);
+      const spied = new Proxy(repos, {
+        get: (target, area: string) =>
+          new Proxy(target[area]!, {
+            get: (repo, method: string) => {
+              const value = (repo as Record<string, unknown>)[method];
+              return typeof value === 'function' ? (...args: unknown[]) => (calls.push(`${area}.${method}`), value.apply(repo, args)) : value;
+            },
+          }),
+      });
+      return work(spied);
+    }) as never);
+  return recorded;
+}
+
+/** Moves the clock like the world's sleeper, and runs `action` during the n-th wait. */
+class ActingSleeper implements Sleeper {
+  waits = 0;
+  constructor(
+    private readonly clock: ManualClock,
+    private readonly n: number,
+    private readonly action: () => Promise<unknown>,
+  ) {}
+  async sleep(ms: number): Promise<void> {
+    this.waits += 1;
+    this.clock.advance(ms);
+    if (this.waits === this.n) await this.action();
+  }
+}
+
+async function launch(world: CampaignWorld, recipients: number) {
+  const { created } = await world.createCampaign().execute(
+    { companyId: world.company.id, apiKeyId: null, mode: 'live' },
+    { name: 'Promo', recipients: Array.from({ length: recipients }, (_, i) => ({ phone: phone(i) })), message: { text: 'Oi' }, antiBanLevel: 'normal' },
+  );
+  await world.startCampaign().execute(created.id);
+  return created.id;
+}
+
+// PACING_SCALE 1/30: a new number's 30 s warming floor becomes one send a second, as in the platform benchmark.
+const onceASecond: DispatchSettings = { ...DEFAULT_DISPATCH_SETTINGS, pacingScale: 1 / 30, maxInProcessWaitMs: Number.POSITIVE_INFINITY, sliceMs: Number.POSITIVE_INFINITY };
+
+describe('dispatch lane reading ahead at one send a second', () => {
+  it('given twenty messages, then they are recorded once every recordEvery sends, each claimed on its own right before its send', async () => {
+    const world = await CampaignWorld.create();
+    const id = await launch(world, 20);
+    const uow = recording(world.uow);
+    const pendingAtSend: number[] = [];
+    const send = world.gateway.send.bind(world.gateway);
+    world.gateway.send = async (request) => {
+      pendingAtSend.push((await world.repos.campaigns.messagesInStatus(id, ['pendente'])).length);
+      return send(request);
+    };
+    const lane = new RunDispatchLane(uow, world.clock, world.ids, new FixedRandom(0), world.gateway, world.sleeper, world.senderFailures, { ...onceASecond, recordEvery: 5 });
+    const result = await lane.run(world.setores[0]!.id, 'owner-1');
+    expect(result.sent).toBe(20);
+    expect(world.sleeper.waits.every((ms) => ms === 1_000)).toBe(true);
+    const calls = uow.transactions.flat();
+    expect(uow.transactions.filter((t) => t.includes('campaigns.addTotals'))).toHaveLength(4);
+    expect(calls.filter((c) => c === 'campaigns.claimListed')).toHaveLength(20);
+    expect(calls.filter((c) => c === 'campaigns.claimMessages')).toHaveLength(0);
+    // When each message went out, every later one was still pending: nothing is claimed before its turn.
+    expect(pendingAtSend).toEqual(Array.from({ length: 20 }, (_, k) => 19 - k));
+    expect((await world.repos.campaigns.findById(id))).toMatchObject({ status: 'concluido', totals: { enviados: 20 } });
+  });
+
+  it('given messages read ahead and the campaign paused before the next send, then that one is not sent and stays pending; the sends before it are recorded', async () => {
+    const world = await CampaignWorld.create();
+    const id = await launch(world, 20);
+    const sleeper = new ActingSleeper(world.clock, 3, () => new PauseCampaign(world.uow, world.clock, world.ids).execute(world.company.id, id));
+    const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, sleeper, world.senderFailures, { ...onceASecond, recordEvery: 10 });
+    const result = await lane.run(world.setores[0]!.id, 'owner-1');
+    expect(result).toMatchObject({ outcome: 'idle', sent: 3 });
+    expect(world.gateway.sent).toHaveLength(3);
+    expect(await world.repos.campaigns.messagesInStatus(id, ['enviando'])).toHaveLength(0);
+    expect(await world.repos.campaigns.messagesInStatus(id, ['pendente'])).toHaveLength(17);
+    expect(await world.repos.campaigns.findById(id)).toMatchObject({ status: 'pausado', totals: { enviados: 3 } });
+  });
+
+  it('given messages read ahead and the campaign cancelled before the next send, then the rest is skipped by the cancel and never sent', async () => {
+    const world = await CampaignWorld.create();
+    const id = await launch(world, 20);
+    const sleeper = new ActingSleeper(world.clock, 3, () => new CancelCampaign(world.uow, world.clock, world.ids).execute(world.company.id, id));
+    const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, sleeper, world.senderFailures, { ...onceASecond, recordEvery: 10 });
+    expect((await lane.run(world.setores[0]!.id, 'owner-1')).sent).toBe(3);
+    expect(world.gateway.sent).toHaveLength(3);
+    expect(await world.repos.campaigns.messagesInStatus(id, ['pulado'])).toHaveLength(17);
+    expect(await world.repos.campaigns.findById(id)).toMatchObject({ status: 'concluido', totals: { enviados: 3, pulados: 17 } });
+  });
+
+  it('given a short lease, then the sends between two records span at most a third of it', async () => {
+    const world = await CampaignWorld.create();
+    await launch(world, 12);
+    const uow = recording(world.uow);
+    const lane = new RunDispatchLane(uow, world.clock, world.ids, new FixedRandom(0), world.gateway, world.sleeper, world.senderFailures, { ...onceASecond, recordEvery: 10, leaseMs: 3_000 });
+    expect((await lane.run(world.setores[0]!.id, 'owner-1')).sent).toBe(12);
+    // A third of 3 s is one gap: two sends per record.
+    expect(uow.transactions.filter((t) => t.includes('campaigns.addTotals'))).toHaveLength(6);
+  });
+});
