@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { ContractQueues, UnitOfWork, createCompany, createContact, type Contract } from '@carteiro/core';
+import { ContractQueues, UnitOfWork, createCompany, createContact, newContract, type Contract } from '@carteiro/core';
 import type { ServiceUnitOfWork } from '@carteiro/postgres';
 import { createTestWorker, eventually, type TestWorker } from '../testing/test-worker.js';
 
@@ -16,30 +16,22 @@ it('the sweep returns a send stuck for 5 minutes to draft; the reconcile expires
   const company = createCompany(crypto.randomUUID(), new Date(), { name: 'Acme' });
   const client = createContact(crypto.randomUUID(), company.id, '+5511987650500', 'Ana', new Date());
   const contract = (extra: Partial<Contract>): Contract => ({
-    id: crypto.randomUUID(),
-    companyId: company.id,
-    title: 'Serviços',
-    status: 'draft',
-    value: null,
-    clientId: client.id,
-    opportunityId: null,
-    templateId: null,
-    variables: {},
-    content: 'x',
-    signers: [{ id: crypto.randomUUID(), name: 'Ana', phone: client.phone, status: 'pending', signedAt: null, refusedAt: null, refusalReason: null, providerRef: null }],
-    expiresInDays: 30,
-    sentAt: null,
-    expiresAt: null,
-    signedAt: null,
-    refusedAt: null,
-    cancelledAt: null,
-    sendingSince: null,
-    document: null,
-    delivery: null,
-    provider: null,
-    providerRef: null,
-    createdAt: minutesAgo(60),
-    updatedAt: minutesAgo(60),
+    ...newContract(
+      {
+        id: crypto.randomUUID(),
+        companyId: company.id,
+        title: 'Serviços',
+        value: null,
+        clientId: client.id,
+        opportunityId: null,
+        templateId: null,
+        variables: {},
+        content: 'x',
+        signers: [{ id: crypto.randomUUID(), name: 'Ana', phone: client.phone, status: 'pending', signedAt: null, refusedAt: null, refusalReason: null, providerRef: null }],
+        expiresInDays: 30,
+      },
+      minutesAgo(60),
+    ),
     ...extra,
   });
   const stuck = contract({ status: 'sending', sendingSince: minutesAgo(6), provider: 'simulator', providerRef: 'sim_stuck' });

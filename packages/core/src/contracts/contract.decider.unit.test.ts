@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { given } from '../shared/testing/decider-spec.js';
 import { DomainError, InvalidTransitionError } from '../shared/errors.js';
-import { contractDecider, type Contract, type ContractSigner } from './contract.js';
+import { contractDecider, newContract, type Contract, type ContractSigner } from './contract.js';
 
 const at = new Date('2026-03-01T12:00:00.000Z');
 const later = new Date('2026-03-01T12:05:00.000Z');
@@ -17,30 +17,10 @@ const signer = (id: string, extra: Partial<ContractSigner> = {}): ContractSigner
   ...extra,
 });
 const contract = (extra: Partial<Contract> = {}): Contract => ({
-  id: 'c1',
-  companyId: 'co',
-  title: 'Serviços',
-  status: 'draft',
-  value: 1000,
-  clientId: 'k1',
-  opportunityId: null,
-  templateId: null,
-  variables: {},
-  content: 'x',
-  signers: [signer('s1'), signer('s2')],
-  expiresInDays: 30,
-  sentAt: null,
-  expiresAt: null,
-  signedAt: null,
-  refusedAt: null,
-  cancelledAt: null,
-  sendingSince: null,
-  document: null,
-  delivery: null,
-  provider: null,
-  providerRef: null,
-  createdAt: at,
-  updatedAt: at,
+  ...newContract(
+    { id: 'c1', companyId: 'co', title: 'Serviços', value: 1000, clientId: 'k1', opportunityId: null, templateId: null, variables: {}, content: 'x', signers: [signer('s1'), signer('s2')], expiresInDays: 30 },
+    at,
+  ),
   ...extra,
 });
 const sent = (extra: Partial<Contract> = {}) => contract({ status: 'sent', sentAt: at, provider: 'simulator', providerRef: 'env', ...extra });

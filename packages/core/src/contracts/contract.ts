@@ -68,6 +68,42 @@ export interface Contract {
   updatedAt: Date;
 }
 
+/** What a contract is created with; the rest of a new draft starts empty. */
+export type NewContract = Pick<
+  Contract,
+  'id' | 'companyId' | 'title' | 'value' | 'clientId' | 'opportunityId' | 'templateId' | 'variables' | 'content' | 'signers' | 'expiresInDays'
+>;
+
+/** A new draft created `at`: not sent, signed, refused or cancelled, no document, delivery or envelope yet. */
+export function newContract(input: NewContract, at: Date): Contract {
+  return {
+    id: input.id,
+    companyId: input.companyId,
+    title: input.title,
+    status: 'draft',
+    value: input.value,
+    clientId: input.clientId,
+    opportunityId: input.opportunityId,
+    templateId: input.templateId,
+    variables: input.variables,
+    content: input.content,
+    signers: input.signers,
+    expiresInDays: input.expiresInDays,
+    sentAt: null,
+    expiresAt: null,
+    signedAt: null,
+    refusedAt: null,
+    cancelledAt: null,
+    sendingSince: null,
+    document: null,
+    delivery: null,
+    provider: null,
+    providerRef: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 /** Fields a draft may change (PATCH: the POST fields but the client). */
 export interface ContractChanges {
   title?: string;

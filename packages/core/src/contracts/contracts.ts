@@ -10,7 +10,7 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { Cents } from '../shared/money.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
-import { contractDecider, type Contract, type ContractChanges, type ContractCommand, type ContractEvent, type ContractSigner } from './contract.js';
+import { contractDecider, newContract, type Contract, type ContractChanges, type ContractCommand, type ContractEvent, type ContractSigner } from './contract.js';
 import type { ContractFilter, ContractRepositories } from './contract-repositories.js';
 import { assertVariablesFilled } from './contract-template.js';
 import type { SigningProviders } from './signing-provider.js';
@@ -146,32 +146,22 @@ export class CreateContract {
       const body = await bodyOf(repos, companyId, input.templateId, input.content, variables);
       await checkOpportunity(repos, companyId, input.opportunityId);
       const now = this.clock.now();
-      const contract: Contract = {
-        id: this.ids.newId(),
-        companyId,
-        title,
-        status: 'draft',
-        value: input.value ?? null,
-        clientId: client.id,
-        opportunityId: input.opportunityId ?? null,
-        templateId: body.templateId,
-        variables,
-        content: body.content,
-        signers: [signer(this.ids, client.name ?? client.phone, client.phone), ...(await extraSigners(repos, companyId, this.ids, input.signers ?? []))],
-        expiresInDays: input.expiresInDays ?? DEFAULT_EXPIRES_IN_DAYS,
-        sentAt: null,
-        expiresAt: null,
-        signedAt: null,
-        refusedAt: null,
-        cancelledAt: null,
-        sendingSince: null,
-        document: null,
-        delivery: null,
-        provider: null,
-        providerRef: null,
-        createdAt: now,
-        updatedAt: now,
-      };
+      const contract = newContract(
+        {
+          id: this.ids.newId(),
+          companyId,
+          title,
+          value: input.value ?? null,
+          clientId: client.id,
+          opportunityId: input.opportunityId ?? null,
+          templateId: body.templateId,
+          variables,
+          content: body.content,
+          signers: [signer(this.ids, client.name ?? client.phone, client.phone), ...(await extraSigners(repos, companyId, this.ids, input.signers ?? []))],
+          expiresInDays: input.expiresInDays ?? DEFAULT_EXPIRES_IN_DAYS,
+        },
+        now,
+      );
       await repos.contracts.insert(contract);
       return contract;
     });

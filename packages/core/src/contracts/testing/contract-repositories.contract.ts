@@ -5,7 +5,7 @@ import { contractCases } from '../../companies/testing/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
 import type { ContactRepositories } from '../../contacts/index.js';
 import type { ContractRepositories } from '../index.js';
-import type { Contract } from '../contract.js';
+import { newContract, type Contract } from '../contract.js';
 import type { ContractTemplate } from '../contract-template.js';
 
 /** The areas this suite reads and writes. */
@@ -24,30 +24,22 @@ export function describeContractRepositoriesContract(name: string, setup: () => 
       const client = createContact(ids.newId(), company.id, '+5511987650200', 'Ana', t0);
       await sut.repos.contacts.insert(client);
       const contract = (extra: Partial<Contract> = {}): Contract => ({
-        id: ids.newId(),
-        companyId: company.id,
-        title: 'Prestação de serviços',
-        status: 'draft',
-        value: 123_456,
-        clientId: client.id,
-        opportunityId: null,
-        templateId: null,
-        variables: { prazo: '30 dias' },
-        content: '# Contrato\n\nEntre {{empresa_nome}} e {{cliente_nome}}.',
-        signers: [{ id: ids.newId(), name: 'Ana', phone: client.phone, status: 'pending', signedAt: null, refusedAt: null, refusalReason: null, providerRef: null }],
-        expiresInDays: 30,
-        sentAt: null,
-        expiresAt: null,
-        signedAt: null,
-        refusedAt: null,
-        cancelledAt: null,
-        sendingSince: null,
-        document: null,
-        delivery: null,
-        provider: null,
-        providerRef: null,
-        createdAt: t0,
-        updatedAt: t0,
+        ...newContract(
+          {
+            id: ids.newId(),
+            companyId: company.id,
+            title: 'Prestação de serviços',
+            value: 123_456,
+            clientId: client.id,
+            opportunityId: null,
+            templateId: null,
+            variables: { prazo: '30 dias' },
+            content: '# Contrato\n\nEntre {{empresa_nome}} e {{cliente_nome}}.',
+            signers: [{ id: ids.newId(), name: 'Ana', phone: client.phone, status: 'pending', signedAt: null, refusedAt: null, refusalReason: null, providerRef: null }],
+            expiresInDays: 30,
+          },
+          t0,
+        ),
         ...extra,
       });
       return { ...sut, ids, company, other, client, contract };
