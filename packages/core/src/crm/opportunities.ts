@@ -17,8 +17,8 @@ import { firstOpenStage, type FunnelStage } from './funnel-stage.js';
 import {
   effectiveValue,
   lineTotal,
+  newOpportunity,
   opportunityDecider,
-  productsTotal,
   type Opportunity,
   type OpportunityCommand,
   type OpportunityEvent,
@@ -186,26 +186,7 @@ export class CreateOpportunity {
     const client = await resolveClient(repos, companyId, input.client, this.ids, now);
     const products = await productLines(repos, companyId, input.products ?? []);
     const id = this.ids.newId();
-    const opportunity: Opportunity = {
-      id,
-      companyId,
-      title,
-      value: input.value ?? null,
-      productsTotal: productsTotal(products),
-      status: 'open',
-      stageId: stage.id,
-      clientId: client.id,
-      assigneeId: input.assigneeId ?? null,
-      ticketId: input.ticketId ?? null,
-      description: input.description ?? null,
-      expectedCloseDate: input.expectedCloseDate ?? null,
-      lostReason: input.lostReason ?? null,
-      closedAt: null,
-      products,
-      deletedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const opportunity = newOpportunity({ ...input, id, companyId, title, stageId: stage.id, clientId: client.id, products }, now);
     await handleCommand(repos, storedOpportunity(companyId, id, actor, this.ids), { type: 'create', at: now, opportunity, stage });
     return id;
   }

@@ -2,7 +2,7 @@ import { describe, it } from '@jest/globals';
 import { given } from '../shared/testing/decider-spec.js';
 import { NotFoundError } from '../shared/errors.js';
 import { DEFAULT_FUNNEL, type FunnelStage } from './funnel-stage.js';
-import { opportunityDecider, type Opportunity } from './opportunity.js';
+import { newOpportunity, opportunityDecider, type Opportunity } from './opportunity.js';
 
 const at = new Date('2026-03-01T12:00:00.000Z');
 const later = new Date('2026-03-02T12:00:00.000Z');
@@ -10,24 +10,7 @@ const stage = (i: number): FunnelStage => ({ ...DEFAULT_FUNNEL[i]!, id: `s${i}`,
 const [novo, qualificado, , , ganho, perdido] = [0, 1, 2, 3, 4, 5].map(stage);
 
 const opportunity = (extra: Partial<Opportunity> = {}): Opportunity => ({
-  id: 'o1',
-  companyId: 'c',
-  title: 'Site',
-  value: null,
-  productsTotal: 0,
-  status: 'open',
-  stageId: 's0',
-  clientId: 'k1',
-  assigneeId: null,
-  ticketId: null,
-  description: null,
-  expectedCloseDate: null,
-  lostReason: null,
-  closedAt: null,
-  products: [],
-  deletedAt: null,
-  createdAt: at,
-  updatedAt: at,
+  ...newOpportunity({ id: 'o1', companyId: 'c', title: 'Site', stageId: 's0', clientId: 'k1' }, at),
   ...extra,
 });
 

@@ -45,6 +45,35 @@ export interface Opportunity {
   updatedAt: Date;
 }
 
+/** What an opportunity is created with: its stage and client, and the optional fields it may start with. */
+export type NewOpportunity = Pick<Opportunity, 'id' | 'companyId' | 'title' | 'stageId' | 'clientId'> &
+  Partial<Pick<Opportunity, 'value' | 'assigneeId' | 'ticketId' | 'description' | 'expectedCloseDate' | 'lostReason' | 'products'>>;
+
+/** A new open opportunity created `at` (its products' total summed), not closed or deleted. */
+export function newOpportunity(input: NewOpportunity, at: Date): Opportunity {
+  const products = input.products ?? [];
+  return {
+    id: input.id,
+    companyId: input.companyId,
+    title: input.title,
+    value: input.value ?? null,
+    productsTotal: productsTotal(products),
+    status: 'open',
+    stageId: input.stageId,
+    clientId: input.clientId,
+    assigneeId: input.assigneeId ?? null,
+    ticketId: input.ticketId ?? null,
+    description: input.description ?? null,
+    expectedCloseDate: input.expectedCloseDate ?? null,
+    lostReason: input.lostReason ?? null,
+    closedAt: null,
+    products,
+    deletedAt: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 /** The value an opportunity counts for: the one set, else its products' total. */
 export function effectiveValue(o: Pick<Opportunity, 'value' | 'productsTotal'>): Cents {
   return o.value ?? o.productsTotal;

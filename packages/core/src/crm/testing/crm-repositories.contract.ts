@@ -7,7 +7,7 @@ import type { ContactRepositories } from '../../contacts/index.js';
 import type { CrmRepositories } from '../index.js';
 import { ensureFunnel } from '../funnel-stages.js';
 import { createProduct } from '../product.js';
-import type { Opportunity, OpportunityHistoryEntry } from '../opportunity.js';
+import { newOpportunity, type Opportunity, type OpportunityHistoryEntry } from '../opportunity.js';
 
 /** The areas this suite reads and writes. */
 type Areas = CompanyRepositories & ContactRepositories & CrmRepositories;
@@ -26,24 +26,7 @@ export function describeCrmRepositoriesContract(name: string, setup: () => Promi
       await sut.repos.contacts.insert(client);
       const stages = await sut.uow.transaction((tx) => ensureFunnel(tx, company.id, ids, t0));
       const opportunity = (extra: Partial<Opportunity> = {}): Opportunity => ({
-        id: ids.newId(),
-        companyId: company.id,
-        title: 'Site novo',
-        value: null,
-        productsTotal: 0,
-        status: 'open',
-        stageId: stages[0]!.id,
-        clientId: client.id,
-        assigneeId: null,
-        ticketId: null,
-        description: null,
-        expectedCloseDate: null,
-        lostReason: null,
-        closedAt: null,
-        products: [],
-        deletedAt: null,
-        createdAt: t0,
-        updatedAt: t0,
+        ...newOpportunity({ id: ids.newId(), companyId: company.id, title: 'Site novo', stageId: stages[0]!.id, clientId: client.id }, t0),
         ...extra,
       });
       return { ...sut, ids, company, other, client, stages, opportunity };
