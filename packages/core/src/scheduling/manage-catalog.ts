@@ -7,22 +7,12 @@ import { isValidTimeZone, validateReminderOffsets, validateSchedule, type Appoin
 import { BusyTimeConflict, type ProfessionalBlock, type SchedulingRepositories } from './scheduling-repositories.js';
 
 export type UnitInput = Partial<{ name: string; address: Partial<UnitAddress>; timezone: string; openOnHolidays: boolean; active: boolean }>;
-export type ProfessionalInput = Partial<{ name: string; phone: string | null; active: boolean; schedule: ScheduleEntry[]; services: ProfessionalService[] }>;
-export type AppointmentTypeInput = Partial<{
-  name: string;
-  durationMinutes: number;
-  bufferBeforeMinutes: number;
-  bufferAfterMinutes: number;
-  slotIntervalMinutes: number;
-  minNoticeMinutes: number;
-  maxAdvanceDays: number;
-  price: number | null;
-  unitIds: string[];
-  reminderOffsetsMinutes: number[] | null;
-  reminderText: string | null;
-  reminderTemplate: AppointmentType['reminderTemplate'];
-  active: boolean;
-}>;
+
+/** The fields of a catalogue record a create or an update may set: all but its identity and timestamps. */
+type CatalogInput<T> = Partial<Omit<T, 'id' | 'companyId' | 'createdAt' | 'updatedAt'>>;
+
+export type ProfessionalInput = CatalogInput<Professional>;
+export type AppointmentTypeInput = CatalogInput<AppointmentType>;
 
 const emptyAddress: UnitAddress = { street: null, number: null, district: null, city: null, uf: null, postalCode: null, ibgeCode: null };
 
