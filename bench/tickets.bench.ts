@@ -10,7 +10,7 @@
 // Env: BENCH_TICKETS (1000000), BENCH_TICKET_CONTACTS (200000), BENCH_TICKETS_DEEP (rows before the deep page, 10000),
 //      BENCH_TICKETS_RATE (req/s, 200), BENCH_TICKETS_SECONDS (per measured run, 10), BENCH_TICKETS_ROUNDS (2),
 //      BENCH_TICKETS_WARMUP_SECONDS (per URL, 2),
-//      BENCH_INBOUND (messages per measured run, 5000), BENCH_INBOUND_CONNECTIONS (16), BENCH_INBOUND_RULES (50),
+//      BENCH_INBOUND (messages per measured run, 5000; 0 skips the inbound part: a list-only run), BENCH_INBOUND_CONNECTIONS (16), BENCH_INBOUND_RULES (50),
 //      BENCH_TICKETS_PLANS=1 (print the EXPLAIN ANALYZE of the list query for both pages), BENCH_SERVER=dist|source,
 //      BENCH_DATABASE_URL.
 // Smoke run (< 1 min on a quiet machine): BENCH_TICKETS=20000 BENCH_TICKET_CONTACTS=5000 BENCH_TICKETS_DEEP=1000 \
@@ -56,6 +56,7 @@ export interface TicketsBenchResult {
   me: RateFigures;
   firstPage: RateFigures;
   deepPage: RateFigures;
+  /** Null when skipped (BENCH_INBOUND=0: a list-only run). */
   inbound: {
     messages: number;
     distinct: number;
@@ -63,7 +64,7 @@ export interface TicketsBenchResult {
     rules: number;
     withRules: { perSecond: number; medianMs: number; p99Ms: number; cpuMsPerMessage: number; tagged: number };
     withoutRules: { perSecond: number; medianMs: number; p99Ms: number; cpuMsPerMessage: number };
-  };
+  } | null;
 }
 
 const FIRST = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elisa', 'Fábio', 'Gabriela', 'Heitor', 'Íris', 'João', 'Karina', 'Lucas', 'Marina', 'Nuno', 'Otávio', 'Paula'];
@@ -303,7 +304,8 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
     let deepRows = 0;
     const seen = new Set<string>();
     let lastId = '';
-    while (deepRows < Math.min(deepTarget, activeTickets - 25)) {
+    // At most half the active tickets deep, so that a reduced seed (BENCH_TICKETS) still leaves a page after it.
+    while (deepRows < Math.min(deepTarget, Math.floor(activeTickets / 2))) {
       const route: string = `/v1/tickets?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       const page: { items: { id: string }[]; next_cursor: string | null } = await call(base, 'GET', route, tenant.key);
       for (const item of page.items) seen.add(item.id);
@@ -346,6 +348,11 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
     for (const [label, f] of [['GET /v1/me', me], ['GET /v1/tickets first page', firstPage], ['GET /v1/tickets deep page', deepPage]] as const) {
       log(`${label} at ${rate}/s: ${f.perSecond} req/s served, median ${f.medianMs} ms, p99 ${f.p99Ms} ms; CPU (service + PostgreSQL) ${f.cpuMsPerRequest} ms a request`);
     }
+    const list = { tickets: total, contacts, activeTickets, seedSeconds, rate, seconds, rounds, deepRows, planMs: { first: plans.first.ms, deep: plans.deep.ms }, me, firstPage, deepPage };
+    if (messages === 0) {
+      log('inbound: skipped (BENCH_INBOUND=0)');
+      return { ...list, inbound: null };
+    }
 
     // 2. Inbound: one company without rules, one with them (two fresh tenants of the same service and database).
     const plain = await createTenant(base, database.db, 1);
@@ -381,18 +388,7 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
     log(`inbound without rules: ${without.perSecond} messages/s (p99 ${without.result.latency.p99} ms, CPU ${without.cpuMsPerMessage} ms a message); with ${ruleCount} rules: ${withRules.perSecond} messages/s (p99 ${withRules.result.latency.p99} ms, CPU ${withRules.cpuMsPerMessage} ms a message), ${tagged} tags put`);
 
     return {
-      tickets: total,
-      contacts,
-      activeTickets,
-      seedSeconds,
-      rate,
-      seconds,
-      rounds,
-      deepRows,
-      planMs: { first: plans.first.ms, deep: plans.deep.ms },
-      me,
-      firstPage,
-      deepPage,
+      ...list,
       inbound: {
         messages,
         distinct: withRules.distinct,
@@ -415,7 +411,7 @@ export function ticketsRows(r: TicketsBenchResult | undefined): Row[] {
   if (!r) return [];
   const n = (v: number) => v.toLocaleString('en-US');
   const baseline = `GET /v1/me at the same rate: p99 ${r.me.p99Ms} ms`;
-  return [
+  const rows: Row[] = [
     {
       figure: `GET /v1/tickets first page, ${n(r.tickets)} tickets / ${n(r.contacts)} contacts, ${r.rate} req/s (median / p99)`,
       result: `${r.firstPage.medianMs} ms / ${r.firstPage.p99Ms} ms`,
@@ -430,6 +426,10 @@ export function ticketsRows(r: TicketsBenchResult | undefined): Row[] {
       target: `p99 < ${TICKETS_TARGETS.listP99Ms} ms`,
       ok: r.deepPage.p99Ms < TICKETS_TARGETS.listP99Ms,
     },
+  ];
+  if (!r.inbound) return rows;
+  return [
+    ...rows,
     {
       figure: `Inbound handling, POST /admin/v1/simulator/inbound, ${r.inbound.rules} enabled tag rules, ${r.inbound.connections} in flight`,
       result: `${n(r.inbound.withRules.perSecond)} messages/s`,
@@ -475,8 +475,8 @@ export function ticketsSection(r: TicketsBenchResult | undefined, error?: string
     L.push(`| ${label} at ${r.rate} req/s: median / p99 / max | ${f.medianMs} ms / ${f.p99Ms} ms / ${f.maxMs} ms (${f.requests.toLocaleString('en-US')} requests, ${f.perSecond} req/s served; CPU ${f.cpuMsPerRequest} ms a request) |`);
   }
   L.push(`| the list statement alone (EXPLAIN ANALYZE): first page / deep page | ${r.planMs.first} ms / ${r.planMs.deep} ms |`);
-  L.push(`| inbound without rules | ${r.inbound.withoutRules.perSecond.toLocaleString('en-US')} messages/s, median ${r.inbound.withoutRules.medianMs} ms, p99 ${r.inbound.withoutRules.p99Ms} ms; CPU ${r.inbound.withoutRules.cpuMsPerMessage} ms a message |`);
-  L.push(`| inbound with ${r.inbound.rules} rules | ${r.inbound.withRules.perSecond.toLocaleString('en-US')} messages/s, median ${r.inbound.withRules.medianMs} ms, p99 ${r.inbound.withRules.p99Ms} ms; CPU ${r.inbound.withRules.cpuMsPerMessage} ms a message (${r.inbound.withRules.tagged.toLocaleString('en-US')} tags put) |`);
+  if (r.inbound) L.push(`| inbound without rules | ${r.inbound.withoutRules.perSecond.toLocaleString('en-US')} messages/s, median ${r.inbound.withoutRules.medianMs} ms, p99 ${r.inbound.withoutRules.p99Ms} ms; CPU ${r.inbound.withoutRules.cpuMsPerMessage} ms a message |`);
+  if (r.inbound) L.push(`| inbound with ${r.inbound.rules} rules | ${r.inbound.withRules.perSecond.toLocaleString('en-US')} messages/s, median ${r.inbound.withRules.medianMs} ms, p99 ${r.inbound.withRules.p99Ms} ms; CPU ${r.inbound.withRules.cpuMsPerMessage} ms a message (${r.inbound.withRules.tagged.toLocaleString('en-US')} tags put) |`);
   L.push('', 'CPU is that of the service process and of PostgreSQL (from /proc), per request: it does not grow with other users of the machine.');
   L.push('');
   return L;

@@ -1,17 +1,15 @@
 import { requestFingerprint } from '../campaigns/index.js';
-import { CONVERSATION_WINDOW_MS, isConversationWindowOpen, type ChannelRepositories } from '../channel/index.js';
-import type { Contact, ContactRepositories } from '../contacts/index.js';
+import { CONVERSATION_WINDOW_MS, isConversationWindowOpen } from '../channel/index.js';
 import type { CrmRepositories, Opportunity } from '../crm/index.js';
-import type { Setor, SetorRepositories } from '../setores/index.js';
 import type { Tag, TagRepositories } from '../tags/index.js';
 import type { Clock } from '../shared/clock.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
 import { isUuid } from '../shared/ids.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import { ActiveTicketStatuses, priorityRank, type Ticket } from './ticket.js';
-import type { QueueFilter, QueueKeyset, TicketFilter, TicketKeyset, TicketLink, TicketRepositories, TicketSort } from './ticket-repository.js';
+import type { QueueFilter, QueueKeyset, TicketContact, TicketFilter, TicketKeyset, TicketLink, TicketRepositories, TicketSort, TicketViewParts } from './ticket-repository.js';
 
-type Areas = TicketRepositories & ContactRepositories & SetorRepositories & ChannelRepositories & TagRepositories & CrmRepositories;
+type Areas = TicketRepositories & TagRepositories & CrmRepositories;
 
 /** The most a cursor page holds (more: 400). */
 export const MAX_TICKET_PAGE = 100;
@@ -28,7 +26,7 @@ export interface ReplyWindow {
 /** A ticket as lists show it: with its contact and reply window. */
 export interface TicketView {
   ticket: Ticket;
-  contact: Contact | null;
+  contact: TicketContact | null;
   replyWindow: ReplyWindow;
 }
 
@@ -86,38 +84,37 @@ function checkLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_TICKET_PAGE) throw new ValidationError(`limit must be 1-${MAX_TICKET_PAGE}`, { field: 'limit' });
 }
 
-/** GET /v1/tickets, GET /v1/tickets/:id and GET /v1/queue. */
+/** QR setores (and a setor that is not the company's): replies can always be sent. */
+const ALWAYS_OPEN: ReplyWindow = Object.freeze({ open: true, openUntil: null });
+
 /** Closed tickets shown in a contact's 360 view. */
 export const RECENT_CONTACT_TICKETS = 5;
 /** A contact has at most one active ticket per box; this bounds the read. */
 const MAX_CONTACT_ACTIVE_TICKETS = 100;
 
+/** GET /v1/tickets, GET /v1/tickets/:id and GET /v1/queue. */
 export class ReadTickets {
   constructor(
     private readonly repos: Repositories<Areas>,
     private readonly clock: Clock,
   ) {}
 
-  /** Contacts and reply windows of tickets, in a few reads. */
+  /** Contacts and reply windows of tickets: one read for any number of tickets (`TicketRepository.viewParts`). */
   private async views(companyId: string, tickets: readonly Ticket[]): Promise<TicketView[]> {
     if (tickets.length === 0) return [];
     const now = this.clock.now();
-    const contacts = new Map((await this.repos.contacts.findManyByIds(companyId, [...new Set(tickets.map((t) => t.contactId))])).map((c) => [c.id, c]));
-    const setores = new Map<string, Setor | null>();
-    const views: TicketView[] = [];
-    for (const ticket of tickets) {
-      if (!setores.has(ticket.setorId)) setores.set(ticket.setorId, await this.repos.setores.findByIdInCompany(companyId, ticket.setorId));
-      const setor = setores.get(ticket.setorId) ?? null;
-      const contact = contacts.get(ticket.contactId) ?? null;
-      let replyWindow: ReplyWindow = { open: true, openUntil: null };
-      if (setor?.channelType === 'official') {
-        const last = contact ? await this.repos.conversationWindows.lastInbound(setor.id, contact.phone) : null;
+    const parts = await this.repos.tickets.viewParts(companyId, tickets);
+    return tickets.map((ticket) => {
+      const part: TicketViewParts = parts.get(ticket.id) ?? { contact: null, official: false, lastInboundAt: null };
+      let replyWindow: ReplyWindow = ALWAYS_OPEN;
+      if (part.official) {
+        // A missing contact has no window: closed.
+        const last = part.contact ? part.lastInboundAt : null;
         const open = isConversationWindowOpen(last, now);
         replyWindow = { open, openUntil: open && last ? new Date(last.getTime() + CONVERSATION_WINDOW_MS) : null };
       }
-      views.push({ ticket, contact, replyWindow });
-    }
-    return views;
+      return { ticket, contact: part.contact, replyWindow };
+    });
   }
 
   async list(companyId: string, filter: TicketFilter, sort: TicketSort, limit: number, cursor?: string): Promise<CursorPage<TicketView>> {
@@ -150,7 +147,8 @@ export class ReadTickets {
       this.repos.tickets.list(companyId, { statuses: ActiveTicketStatuses, contactId }, { ...newest, limit: MAX_CONTACT_ACTIVE_TICKETS }),
       this.repos.tickets.list(companyId, { statuses: ['closed'], contactId }, { ...newest, limit: RECENT_CONTACT_TICKETS }),
     ]);
-    return { active: await this.views(companyId, active.items), recent: await this.views(companyId, recent.items) };
+    const views = await this.views(companyId, [...active.items, ...recent.items]);
+    return { active: views.slice(0, active.items.length), recent: views.slice(active.items.length) };
   }
 
   async detail(companyId: string, id: string): Promise<TicketDetailView> {

@@ -72,6 +72,24 @@ export interface TicketLink {
   linkedAt: Date;
 }
 
+/** A ticket's contact as the ticket views show it. */
+export interface TicketContact {
+  id: string;
+  name: string | null;
+  phone: string;
+  iaAtiva: boolean;
+}
+
+/** What a ticket's views show beside the ticket itself: its contact and what its reply window depends on. */
+export interface TicketViewParts {
+  /** Null when the contact is not one of the company's. */
+  contact: TicketContact | null;
+  /** Whether the ticket's setor (of the company) is an official one: only there does the 24-hour window apply. */
+  official: boolean;
+  /** Official setores: when the contact last wrote to the setor (`ConversationWindowRepository.lastInbound`); else null. */
+  lastInboundAt: Date | null;
+}
+
 /**
  * Stores tickets with their tags and links. Reads are scoped by company (another company's
  * ticket reads as missing); malformed ids read as missing. The database keeps at most one ticket
@@ -108,6 +126,11 @@ export interface TicketRepository {
   insertNumbered(ticket: Ticket): Promise<number | null>;
   /** A page of the list in `request.sort` order; `hasMore` when more rows follow the page. */
   list(companyId: string, filter: TicketFilter, request: TicketListRequest): Promise<{ items: Ticket[]; hasMore: boolean }>;
+  /**
+   * The view parts of each ticket, by ticket id, read in one round trip whatever the number of tickets (a list page
+   * costs the same few statements at any size).
+   */
+  viewParts(companyId: string, tickets: readonly Ticket[]): Promise<Map<string, TicketViewParts>>;
   /**
    * Open tickets without agent, by priority rank (urgent first, none last), `waitingSince`
    * (earliest first, none last) and id; a page after `after` with the totals of the whole queue.

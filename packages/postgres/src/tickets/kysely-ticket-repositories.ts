@@ -11,6 +11,7 @@ import type {
   TicketRepositories,
   TicketRepository,
   TicketSource,
+  TicketViewParts,
   TicketStatus,
   RatingStatus,
 } from '@carteiro/core';
@@ -241,6 +242,30 @@ export class KyselyTicketRepository implements TicketRepository {
     }
     const rows = await query.limit(request.limit + 1).execute();
     return { items: rows.slice(0, request.limit).map(toTicket), hasMore: rows.length > request.limit };
+  }
+
+  async viewParts(companyId: string, tickets: readonly Ticket[]) {
+    const parts = new Map<string, TicketViewParts>();
+    if (tickets.length === 0) return parts;
+    // One statement for a whole page: contacts and setores by primary key, the window of official setores by
+    // (setor_id, phone_key), the key computed as conversationPhoneKey does (the phone's digits; a Brazilian mobile
+    // written with its ninth digit without it).
+    const { rows } = await sql<{ ticket_id: string; contact_id: string | null; name: string | null; phone: string | null; ia_ativa: boolean | null; official: boolean; last_inbound_at: Date | null }>`
+      SELECT p.ticket_id, c.id AS contact_id, c.name, c.phone, c.ia_ativa, coalesce(s.channel_type = 'official', false) AS official, w.last_inbound_at
+      FROM unnest(${tickets.map((t) => t.id)}::uuid[], ${tickets.map((t) => t.contactId)}::uuid[], ${tickets.map((t) => t.setorId)}::uuid[]) AS p (ticket_id, contact_id, setor_id)
+      LEFT JOIN contacts c ON c.id = p.contact_id AND c.company_id = ${companyId}::uuid
+      LEFT JOIN setores s ON s.id = p.setor_id AND s.company_id = ${companyId}::uuid
+      LEFT JOIN LATERAL (SELECT regexp_replace(c.phone, '[^0-9]', '', 'g') AS d) k ON s.channel_type = 'official'
+      LEFT JOIN conversation_windows w ON w.setor_id = s.id
+        AND w.phone_key = CASE WHEN k.d ~ '^55[0-9]{2}9[0-9]{8}$' THEN '+55' || substr(k.d, 3, 2) || substr(k.d, 6) ELSE '+' || k.d END`.execute(this.db);
+    for (const r of rows) {
+      parts.set(r.ticket_id, {
+        contact: r.contact_id !== null ? { id: r.contact_id, name: r.name, phone: r.phone!, iaAtiva: r.ia_ativa! } : null,
+        official: r.official,
+        lastInboundAt: r.last_inbound_at,
+      });
+    }
+    return parts;
   }
 
   async queue(companyId: string, filter: QueueFilter, after: QueueKeyset | null, limit: number): Promise<QueuePage> {

@@ -1,5 +1,7 @@
+import { conversationPhoneKey } from '../../channel/index.js';
 import type { Contact } from '../../contacts/index.js';
 import type { Conversation } from '../../messages/index.js';
+import type { Setor } from '../../setores/index.js';
 import { phoneMatchKey } from '../../phone/index.js';
 import { isUuid } from '../../shared/ids.js';
 import type { InMemoryStore } from '../../shared/testing/in-memory-store.js';
@@ -15,6 +17,7 @@ import type {
   TicketListRequest,
   TicketRepositories,
   TicketRepository,
+  TicketViewParts,
 } from '../ticket-repository.js';
 
 type StoredTicket = Omit<Ticket, 'tagIds'>;
@@ -36,6 +39,9 @@ const ticketLinks = (store: InMemoryStore) => store.table('ticketLinks', () => [
 const counters = (store: InMemoryStore) => store.table('ticketCounters', () => new Map<string, number>());
 const contacts = (store: InMemoryStore) => store.table('contacts', () => new Map<string, Contact>());
 const conversations = (store: InMemoryStore) => store.table('conversations', () => new Map<string, Conversation>());
+const setores = (store: InMemoryStore) => store.table('setores', () => new Map<string, Setor>());
+/** The channel area's fake keeps the latest inbound per `${setorId}|${conversationPhoneKey(phone)}`. */
+const conversationWindows = (store: InMemoryStore) => store.table('conversationWindows', () => new Map<string, Date>());
 
 const time = (d: Date | null) => (d === null ? Number.POSITIVE_INFINITY : d.getTime());
 
@@ -142,6 +148,23 @@ export class InMemoryTicketRepository implements TicketRepository {
       .filter((t) => !asc || !request.horizon || t.updatedAt.getTime() <= request.horizon.getTime())
       .sort((a, b) => (asc ? key(a) - key(b) || (a.id < b.id ? -1 : 1) : key(b) - key(a) || (a.id < b.id ? 1 : -1)));
     return { items: rows.slice(0, request.limit).map((t) => this.withTags(t)), hasMore: rows.length > request.limit };
+  }
+
+  async viewParts(companyId: string, list: readonly Ticket[]) {
+    const parts = new Map<string, TicketViewParts>();
+    for (const ticket of list) {
+      const contact = contacts(this.store).get(ticket.contactId);
+      const setor = setores(this.store).get(ticket.setorId);
+      const mine = contact && contact.companyId === companyId ? contact : null;
+      const official = setor?.companyId === companyId && setor.channelType === 'official';
+      const last = official && mine ? conversationWindows(this.store).get(`${ticket.setorId}|${conversationPhoneKey(mine.phone)}`) : undefined;
+      parts.set(ticket.id, {
+        contact: mine ? { id: mine.id, name: mine.name, phone: mine.phone, iaAtiva: mine.iaAtiva } : null,
+        official,
+        lastInboundAt: last ? new Date(last) : null,
+      });
+    }
+    return parts;
   }
 
   async queue(companyId: string, filter: QueueFilter, after: QueueKeyset | null, limit: number): Promise<QueuePage> {

@@ -6,6 +6,7 @@ import { createSetor } from '../../setores/index.js';
 import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
 import { contractCases } from '../../companies/testing/index.js';
 import type { AgentRepositories } from '../../agents/index.js';
+import type { ChannelRepositories } from '../../channel/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
 import type { ContactRepositories } from '../../contacts/index.js';
 import type { MessageRepositories } from '../../messages/index.js';
@@ -16,7 +17,7 @@ import { newTicket, type NewTicket, type Ticket } from '../ticket.js';
 import { TicketActiveError } from '../ticket-errors.js';
 
 /** The areas this suite reads and writes. */
-type Areas = AgentRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories & TicketRepositories;
+type Areas = AgentRepositories & ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories & TicketRepositories;
 
 const at = (seconds: number) => new Date(CONTRACT_T0.getTime() + seconds * 1000);
 
@@ -164,6 +165,32 @@ export function describeTicketRepositoriesContract(name: string, setup: () => Pr
       expect(await list(null, at(25))).toEqual([a.id, b.id]);
       await repos.tickets.save({ ...a, updatedAt: at(40), version: 2 }, 1);
       expect(await list({ at: b.updatedAt, id: b.id })).toEqual([c.id, a.id]);
+    });
+
+    it("reads the views' parts of many tickets at once: contact, official setor and its window, ninth-digit aware", async () => {
+      const { repos, ids, company, other, setor, ana, bruno, open } = await fresh();
+      const credentials = { phoneNumberId: '100200300', accessToken: 'token', wabaId: 'waba' };
+      const official = createSetor(ids.newId(), company.id, CONTRACT_T0, { nome: 'Oficial', channelType: 'official', official: credentials });
+      await repos.setores.insert(official);
+      const abroad = createContact(ids.newId(), company.id, '+14155550123', null, CONTRACT_T0);
+      await repos.contacts.insert(abroad);
+      // Ana wrote from the form without the ninth digit; Bruno wrote only to the QR setor; the abroad contact wrote.
+      await repos.conversationWindows.recordInbound(official.id, '+551187650001', at(5));
+      await repos.conversationWindows.recordInbound(setor.id, bruno.phone, at(6));
+      await repos.conversationWindows.recordInbound(official.id, abroad.phone, at(7));
+      const a = await open({ setorId: official.id, contactId: ana.id }, at(10));
+      const b = await open({ setorId: official.id, contactId: bruno.id }, at(20));
+      const q = await open({ setorId: setor.id, contactId: bruno.id }, at(30));
+      const x = await open({ setorId: official.id, contactId: abroad.id }, at(40));
+      const parts = await repos.tickets.viewParts(company.id, [a, b, q, x]);
+      const contactOf = (c: { id: string; name: string | null; phone: string }) => ({ id: c.id, name: c.name, phone: c.phone, iaAtiva: true });
+      expect(parts.get(a.id)).toEqual({ contact: contactOf(ana), official: true, lastInboundAt: at(5) });
+      expect(parts.get(b.id)).toEqual({ contact: contactOf(bruno), official: true, lastInboundAt: null });
+      expect(parts.get(q.id)).toEqual({ contact: contactOf(bruno), official: false, lastInboundAt: null });
+      expect(parts.get(x.id)).toEqual({ contact: contactOf(abroad), official: true, lastInboundAt: at(7) });
+      // Read as another company: neither the contact nor the setor is its own.
+      expect((await repos.tickets.viewParts(other.id, [a])).get(a.id)).toEqual({ contact: null, official: false, lastInboundAt: null });
+      expect((await repos.tickets.viewParts(company.id, [])).size).toBe(0);
     });
 
     it('orders the queue by priority, waiting time and id, with totals and the count before a page', async () => {
