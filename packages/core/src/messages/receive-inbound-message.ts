@@ -13,7 +13,7 @@ import { assistantActive, createContact, type Contact, type ContactRepositories 
 import type { CompanyRepositories } from '../companies/index.js';
 import type { MessageRepositories } from './message-repositories.js';
 import type { Setor, SetorRepositories } from '../setores/index.js';
-import { runInboundTagRules, type TagRepositories } from '../tags/index.js';
+import { runInboundTagRules, type TagRepositories, type TagRuleRepository } from '../tags/index.js';
 
 /** The longest push name kept as a contact's name. */
 export const MAX_INBOUND_NAME_LENGTH = 100;
@@ -129,6 +129,11 @@ export interface InboundThreads {
   lock(repos: Repositories, setorId: string, phoneKey: string): Promise<void>;
   /** The key `lock` takes (`SetorRepository.findByIdLocking` takes it with the setor's read, saving a round trip). */
   lockKey?(setorId: string, phoneKey: string): string;
+  /**
+   * `lock` for every contact of a group of messages handled in one transaction, in one round trip and in a fixed
+   * order of the keys (no two groups wait for each other in a cycle). Without it messages are not grouped.
+   */
+  lockAll?(repos: Repositories, threads: readonly { setorId: string; phoneKey: string }[]): Promise<void>;
   /** Step 3: a rating reply, recorded on the closed ticket it answers; null when the message is not one. */
   ratingReply(repos: Repositories, message: InboundThreadMessage): Promise<InboundRatingOutcome | null>;
   /** Step 4: join the active ticket (a snoozed one opens), reopen one closed within the reopen window, or open one. */
@@ -144,6 +149,39 @@ export interface InboundThreads {
 export const InboundThreads = Symbol.for('carteiro.InboundThreads');
 
 type InboundAreas = ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories;
+
+/**
+ * Group commit of inbound messages: messages that arrive while earlier ones are being written wait, and are then
+ * handled together in one transaction (a provider's burst costs one `begin`/`commit`, one lock statement and one read
+ * of the setor and of the tag rules, instead of one each per message).
+ */
+export interface InboundBatching {
+  /** The most messages in one transaction (1: every message alone). */
+  maxBatch: number;
+  /** The most group transactions of this process in flight at once. */
+  concurrency: number;
+}
+export const DEFAULT_INBOUND_BATCHING: InboundBatching = { maxBatch: 32, concurrency: 2 };
+
+/** A message waiting for its group's transaction. */
+interface QueuedInbound {
+  input: InboundMessageInput;
+  checked: CheckedInput;
+  /** E.164, from a number given with its country code. */
+  from: string;
+  resolve(result: InboundMessageResult): void;
+  reject(error: unknown): void;
+}
+
+/** The number in E.164 when it was given with its country code (as providers send it); null otherwise, or when it is invalid. */
+function internationalNumber(from: unknown): string | null {
+  if (typeof from !== 'string' || !from.trim().startsWith('+')) return null;
+  try {
+    return normalizePhone(from, 'from', undefined);
+  } catch {
+    return null;
+  }
+}
 
 /** Checked and trimmed input. */
 interface CheckedInput {
@@ -223,6 +261,11 @@ function isUniqueViolation(error: unknown): boolean {
  * which then finds the winner.
  */
 export class ReceiveInboundMessage {
+  /** Messages waiting for a transaction (group commit), in arrival order. */
+  private readonly queue: QueuedInbound[] = [];
+  /** Group transactions in flight. */
+  private lanes = 0;
+
   constructor(
     private readonly uow: UnitOfWork<InboundAreas>,
     private readonly clock: Clock,
@@ -231,22 +274,96 @@ export class ReceiveInboundMessage {
     private readonly listeners: readonly InboundMessageListener[] = [],
     /** The tickets area; without it messages are stored without a ticket. */
     private readonly threads: InboundThreads | null = null,
+    /** How messages arriving together share transactions. */
+    private readonly batching: InboundBatching = DEFAULT_INBOUND_BATCHING,
   ) {}
 
   async execute(input: InboundMessageInput): Promise<InboundMessageResult> {
     const checked = check(input);
-    let result: InboundMessageResult;
-    try {
-      result = await this.record(input, checked);
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      result = await this.record(input, checked);
-    }
+    // A number with its country code (as providers send it) gives the lock key before the setor is read.
+    const early = this.threads?.lockKey ? internationalNumber(input.from) : null;
+    const result =
+      early !== null && this.threads?.lockAll && this.batching.maxBatch > 1
+        ? await new Promise<InboundMessageResult>((resolve, reject) => {
+            this.queue.push({ input, checked, from: early, resolve, reject });
+            this.drain();
+          })
+        : await this.recordAlone(input, checked);
     const text = checked.text ?? checked.optionId;
     if (!result.duplicate && !result.ratingRecorded && text !== null) {
       for (const listener of this.listeners) await listener.onInbound(result, text);
     }
     return result;
+  }
+
+  /** Starts a group transaction for the waiting messages while a lane is free. */
+  private drain(): void {
+    while (this.lanes < Math.max(1, this.batching.concurrency) && this.queue.length > 0) {
+      const group = this.queue.splice(0, this.batching.maxBatch);
+      this.lanes += 1;
+      void this.runGroup(group).finally(() => {
+        this.lanes -= 1;
+        this.drain();
+      });
+    }
+  }
+
+  /**
+   * Group commit: the messages of `group` in one transaction, one after the other (a later message of a contact sees
+   * what an earlier one wrote), under the locks of all their contacts taken at once in key order. Each message is
+   * answered only after the commit. When anything fails the transaction rolls back as a whole and every message of the
+   * group runs again alone, in its own transaction (the same answers as without grouping, errors included).
+   */
+  private async runGroup(group: QueuedInbound[]): Promise<void> {
+    const alone = (item: QueuedInbound) => this.recordAlone(item.input, item.checked).then(item.resolve, item.reject);
+    if (group.length === 1) return alone(group[0]!);
+    let outcomes: (InboundMessageResult | NotFoundError)[];
+    try {
+      outcomes = await this.uow.transaction((repos) => this.recordGroup(repos, group));
+    } catch {
+      await Promise.all(group.map(alone));
+      return;
+    }
+    group.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome instanceof NotFoundError) item.reject(outcome);
+      else item.resolve(outcome);
+    });
+  }
+
+  private async recordGroup(repos: Repositories<InboundAreas>, group: QueuedInbound[]): Promise<(InboundMessageResult | NotFoundError)[]> {
+    const threads = this.threads!;
+    const setores = new Map<string, Setor | null>();
+    for (const item of group) {
+      if (!setores.has(item.input.setorId)) setores.set(item.input.setorId, await repos.setores.findById(item.input.setorId));
+    }
+    const known = group.filter((item) => setores.get(item.input.setorId));
+    await threads.lockAll!(repos, known.map((item) => ({ setorId: item.input.setorId, phoneKey: phoneMatchKey(item.from) })));
+    // The rules are read once per company for the group: the messages see them as of the group's start.
+    const rules = new Map<string, ReturnType<TagRuleRepository['listEnabled']>>();
+    const tagRules: TagRuleRepository = Object.create(repos.tagRules) as TagRuleRepository;
+    tagRules.listEnabled = (companyId: string) => {
+      let listed = rules.get(companyId);
+      if (!listed) rules.set(companyId, (listed = repos.tagRules.listEnabled(companyId)));
+      return listed;
+    };
+    const shared: Repositories<InboundAreas> = { ...repos, tagRules };
+    const outcomes: (InboundMessageResult | NotFoundError)[] = [];
+    for (const item of group) {
+      const setor = setores.get(item.input.setorId);
+      outcomes.push(setor ? await this.handle(shared, setor, item.from, item.checked, this.clock.now()) : new NotFoundError('Box', { setor_id: item.input.setorId }));
+    }
+    return outcomes;
+  }
+
+  /** One message in its own transaction; a unique violation lost to a concurrent writer runs it again. */
+  private async recordAlone(input: InboundMessageInput, checked: CheckedInput): Promise<InboundMessageResult> {
+    try {
+      return await this.record(input, checked);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return this.record(input, checked);
+    }
   }
 
   private async record(input: InboundMessageInput, checked: CheckedInput): Promise<InboundMessageResult> {
@@ -255,14 +372,7 @@ export class ReceiveInboundMessage {
       const international = typeof input.from === 'string' && input.from.trim().startsWith('+');
       // A number with its country code (as providers send it) gives the lock key before the setor is read: the setor's
       // read takes the lock. A wrong number still answers after the setor's check (404 first), as below.
-      let early: string | null = null;
-      if (international && this.threads?.lockKey) {
-        try {
-          early = normalizePhone(input.from, 'from', undefined);
-        } catch {
-          early = null;
-        }
-      }
+      const early = international && this.threads?.lockKey ? internationalNumber(input.from) : null;
       const setor = early !== null && this.threads?.lockKey
         ? await repos.setores.findByIdLocking(input.setorId, this.threads.lockKey(input.setorId, phoneMatchKey(early)))
         : await repos.setores.findById(input.setorId);
@@ -271,157 +381,161 @@ export class ReceiveInboundMessage {
       const company = international ? null : await repos.companies.findById(setor.companyId);
       const from = early ?? normalizePhone(input.from, 'from', company?.defaultCountry);
       if (early === null) await this.threads?.lock(repos, setor.id, phoneMatchKey(from));
-
-      // (1) A provider id seen before on this setor: the provider repeated its webhook.
-      if (checked.providerMessageId) {
-        const seen = await repos.messages.findInboundByProviderId(setor.id, checked.providerMessageId);
-        if (seen) return this.duplicateOf(seen, setor);
-      }
-
-      // (2) Contact, conversation, window, affinity.
-      const stored = await repos.contacts.insertOrLockInbound(createContact(this.ids.newId(), setor.companyId, from, checked.name, now));
-      let contact = stored.contact;
-      if (!stored.created && !contact.name && checked.name) {
-        contact = { ...contact, name: checked.name, updatedAt: now };
-        await repos.contacts.update(contact);
-      }
-      const candidate = newConversation(this.ids.newId(), setor.companyId, setor.id, contact.id, now);
-      // The conversation (touched), the setor's 24-hour window and the contact's affinity, in one write.
-      const conversation = await repos.conversations.recordInbound(candidate, from, now);
-
-      const messageId = this.ids.newId();
-      const event = (name: DomainEvent['event'], data: Record<string, unknown>): DomainEvent => ({
-        id: this.ids.newId(),
-        event: name,
-        companyId: setor.companyId,
-        setorId: setor.id,
-        occurredAt: now,
-        data,
-        actor: systemActor,
-      });
-      const events: DomainEvent[] = [];
-      if (stored.created) events.push(event('contact.created', { contactId: contact.id, phone: from, name: contact.name, source: 'inbound' }));
-      // With the tickets area `conversation.created` marks each new ticket (its `join`); without it, the new thread.
-      if (!this.threads && conversation.id === candidate.id) {
-        events.push(event('conversation.created', { conversationId: conversation.id, contactId: contact.id, setorId: setor.id }));
-      }
-      const threadMessage: InboundThreadMessage = {
-        companyId: setor.companyId,
-        setor,
-        contact,
-        conversationId: conversation.id,
-        messageId,
-        text: checked.text,
-        optionId: checked.optionId,
-        preview: preview(checked),
-        at: now,
-        contactCreated: stored.created,
-      };
-
-      // (3) A rating reply stops here: no ticket is joined and no rule runs on it (no loops).
-      const rating = this.threads ? await this.threads.ratingReply(repos, threadMessage) : null;
-      let ticket: InboundTicketSummary | null = null;
-      const tagsAdded: string[] = [];
-      const later: DomainEvent[] = [];
-      if (rating) {
-        ticket = { id: rating.ticketId, number: rating.ticketNumber, status: 'closed', created: false, reopened: false };
-        later.push(...rating.events);
-      } else {
-        // (4) The ticket.
-        if (this.threads) {
-          const joined = await this.threads.join(repos, threadMessage, assistantActive(contact, now));
-          ticket = joined.ticket;
-          events.push(...joined.events);
-          if ((ticket.created || ticket.reopened) && joined.needsAssignment !== false) {
-            // The contact and the ticket first, then its assignment (conversation.assigned).
-            await repos.events.record(events.splice(0));
-            await this.threads.assign(repos, setor.companyId, ticket.id, now, joined.state);
-          }
-        }
-        // (5) Tag rules read inbound text only (text, caption, option title): never outbound, notes or ratings.
-        const ruleText = checked.text ?? '';
-        if (ruleText !== '') {
-          const { result: tagged, conversationTagIds } = await runInboundTagRules(repos, this.ids, { companyId: setor.companyId, setorId: setor.id, contactId: contact.id, text: ruleText, at: now });
-          tagsAdded.push(...tagged.contactTagIds);
-          later.push(...tagged.events);
-          if (ticket && this.threads && conversationTagIds.length > 0) {
-            tagsAdded.push(...(await this.threads.tag(repos, setor.companyId, ticket.id, conversationTagIds, now)));
-          }
-        }
-      }
-
-      // (6) The message.
-      const content = inboundContent(checked);
-      const message: MessageRecord = {
-        id: messageId,
-        companyId: setor.companyId,
-        conversationId: conversation.id,
-        setorId: setor.id,
-        contactId: contact.id,
-        phone: from,
-        senderNumber: null,
-        keyMode: 'live',
-        content,
-        parts: [],
-        status: 'received',
-        providerMessageId: checked.providerMessageId,
-        errorCode: null,
-        error: null,
-        reaction: null,
-        editedAt: null,
-        deletedAt: null,
-        sentAt: null,
-        createdAt: now,
-        updatedAt: now,
-        ticketId: ticket?.id ?? null,
-        direction: 'inbound',
-        type: 'message',
-        author: { type: 'contact', id: contact.id },
-        activity: null,
-        deliveredAt: null,
-        readAt: null,
-      };
-
-      // (7) Events: contact, ticket, message, then what the rules and the rating did (written with the message).
-      events.push(
-        event('message.received', {
-          messageId,
-          conversationId: conversation.id,
-          contactId: contact.id,
-          from,
-          text: checked.text ?? checked.optionId ?? '',
-          receivedAt: now.toISOString(),
-          ticketId: ticket?.id ?? null,
-          ticketStatus: ticket?.status ?? null,
-          contentType: contentType(checked),
-          mediaUrl: checked.mediaUrl,
-          mediaType: checked.mediaType,
-          optionId: checked.optionId,
-          providerMessageId: checked.providerMessageId,
-          contactName: contact.name,
-          iaAtiva: assistantActive(contact, now),
-          ratingReply: rating !== null,
-        }),
-      );
-      await repos.messages.insertWithEvents(message, [...events, ...later]);
-      return {
-        messageId,
-        companyId: setor.companyId,
-        setorId: setor.id,
-        from,
-        contactId: contact.id,
-        contactCreated: stored.created,
-        conversationId: conversation.id,
-        conversationCreated: conversation.id === candidate.id,
-        receivedAt: now,
-        windowOpenUntil: new Date(now.getTime() + CONVERSATION_WINDOW_MS),
-        tagsAdded: [...new Set(tagsAdded)],
-        ticket,
-        ratingRecorded: rating !== null,
-        duplicate: false,
-      };
+      return this.handle(repos, setor, from, checked, now);
     });
   }
+
+  /** Steps 1-7 for one message, under the lock of its contact, inside the caller's transaction. */
+  private async handle(repos: Repositories<InboundAreas>, setor: Setor, from: string, checked: CheckedInput, now: Date): Promise<InboundMessageResult> {
+    // (1) A provider id seen before on this setor: the provider repeated its webhook.
+    if (checked.providerMessageId) {
+      const seen = await repos.messages.findInboundByProviderId(setor.id, checked.providerMessageId);
+      if (seen) return this.duplicateOf(seen, setor);
+    }
+
+    // (2) Contact, conversation, window, affinity.
+    const stored = await repos.contacts.insertOrLockInbound(createContact(this.ids.newId(), setor.companyId, from, checked.name, now));
+    let contact = stored.contact;
+    if (!stored.created && !contact.name && checked.name) {
+      contact = { ...contact, name: checked.name, updatedAt: now };
+      await repos.contacts.update(contact);
+    }
+    const candidate = newConversation(this.ids.newId(), setor.companyId, setor.id, contact.id, now);
+    // The conversation (touched), the setor's 24-hour window and the contact's affinity, in one write.
+    const conversation = await repos.conversations.recordInbound(candidate, from, now);
+
+    const messageId = this.ids.newId();
+    const event = (name: DomainEvent['event'], data: Record<string, unknown>): DomainEvent => ({
+      id: this.ids.newId(),
+      event: name,
+      companyId: setor.companyId,
+      setorId: setor.id,
+      occurredAt: now,
+      data,
+      actor: systemActor,
+    });
+    const events: DomainEvent[] = [];
+    if (stored.created) events.push(event('contact.created', { contactId: contact.id, phone: from, name: contact.name, source: 'inbound' }));
+    // With the tickets area `conversation.created` marks each new ticket (its `join`); without it, the new thread.
+    if (!this.threads && conversation.id === candidate.id) {
+      events.push(event('conversation.created', { conversationId: conversation.id, contactId: contact.id, setorId: setor.id }));
+    }
+    const threadMessage: InboundThreadMessage = {
+      companyId: setor.companyId,
+      setor,
+      contact,
+      conversationId: conversation.id,
+      messageId,
+      text: checked.text,
+      optionId: checked.optionId,
+      preview: preview(checked),
+      at: now,
+      contactCreated: stored.created,
+    };
+
+    // (3) A rating reply stops here: no ticket is joined and no rule runs on it (no loops).
+    const rating = this.threads ? await this.threads.ratingReply(repos, threadMessage) : null;
+    let ticket: InboundTicketSummary | null = null;
+    const tagsAdded: string[] = [];
+    const later: DomainEvent[] = [];
+    if (rating) {
+      ticket = { id: rating.ticketId, number: rating.ticketNumber, status: 'closed', created: false, reopened: false };
+      later.push(...rating.events);
+    } else {
+      // (4) The ticket.
+      if (this.threads) {
+        const joined = await this.threads.join(repos, threadMessage, assistantActive(contact, now));
+        ticket = joined.ticket;
+        events.push(...joined.events);
+        if ((ticket.created || ticket.reopened) && joined.needsAssignment !== false) {
+          // The contact and the ticket first, then its assignment (conversation.assigned).
+          await repos.events.record(events.splice(0));
+          await this.threads.assign(repos, setor.companyId, ticket.id, now, joined.state);
+        }
+      }
+      // (5) Tag rules read inbound text only (text, caption, option title): never outbound, notes or ratings.
+      const ruleText = checked.text ?? '';
+      if (ruleText !== '') {
+        const { result: tagged, conversationTagIds } = await runInboundTagRules(repos, this.ids, { companyId: setor.companyId, setorId: setor.id, contactId: contact.id, text: ruleText, at: now });
+        tagsAdded.push(...tagged.contactTagIds);
+        later.push(...tagged.events);
+        if (ticket && this.threads && conversationTagIds.length > 0) {
+          tagsAdded.push(...(await this.threads.tag(repos, setor.companyId, ticket.id, conversationTagIds, now)));
+        }
+      }
+    }
+
+    // (6) The message.
+    const content = inboundContent(checked);
+    const message: MessageRecord = {
+      id: messageId,
+      companyId: setor.companyId,
+      conversationId: conversation.id,
+      setorId: setor.id,
+      contactId: contact.id,
+      phone: from,
+      senderNumber: null,
+      keyMode: 'live',
+      content,
+      parts: [],
+      status: 'received',
+      providerMessageId: checked.providerMessageId,
+      errorCode: null,
+      error: null,
+      reaction: null,
+      editedAt: null,
+      deletedAt: null,
+      sentAt: null,
+      createdAt: now,
+      updatedAt: now,
+      ticketId: ticket?.id ?? null,
+      direction: 'inbound',
+      type: 'message',
+      author: { type: 'contact', id: contact.id },
+      activity: null,
+      deliveredAt: null,
+      readAt: null,
+    };
+
+    // (7) Events: contact, ticket, message, then what the rules and the rating did (written with the message).
+    events.push(
+      event('message.received', {
+        messageId,
+        conversationId: conversation.id,
+        contactId: contact.id,
+        from,
+        text: checked.text ?? checked.optionId ?? '',
+        receivedAt: now.toISOString(),
+        ticketId: ticket?.id ?? null,
+        ticketStatus: ticket?.status ?? null,
+        contentType: contentType(checked),
+        mediaUrl: checked.mediaUrl,
+        mediaType: checked.mediaType,
+        optionId: checked.optionId,
+        providerMessageId: checked.providerMessageId,
+        contactName: contact.name,
+        iaAtiva: assistantActive(contact, now),
+        ratingReply: rating !== null,
+      }),
+    );
+    await repos.messages.insertWithEvents(message, [...events, ...later]);
+    return {
+      messageId,
+      companyId: setor.companyId,
+      setorId: setor.id,
+      from,
+      contactId: contact.id,
+      contactCreated: stored.created,
+      conversationId: conversation.id,
+      conversationCreated: conversation.id === candidate.id,
+      receivedAt: now,
+      windowOpenUntil: new Date(now.getTime() + CONVERSATION_WINDOW_MS),
+      tagsAdded: [...new Set(tagsAdded)],
+      ticket,
+      ratingRecorded: rating !== null,
+      duplicate: false,
+    };
+}
 
   /** The answer to a repeated provider id: the first message, nothing done. */
   private duplicateOf(seen: MessageRecord, setor: Setor): InboundMessageResult {

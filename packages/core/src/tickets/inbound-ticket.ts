@@ -137,6 +137,10 @@ export class TicketInboundThreads implements InboundThreads {
     await (repos as Repositories<TicketRepositories>).tickets.lockContactThread(setorId, phoneKey);
   }
 
+  async lockAll(repos: Repositories, threads: readonly { setorId: string; phoneKey: string }[]): Promise<void> {
+    await (repos as Repositories<TicketRepositories>).tickets.lockContactThreads(threads);
+  }
+
   ratingReply(repos: Repositories, message: InboundThreadMessage): Promise<InboundRatingOutcome | null> {
     return recordRatingReply(repos as Repositories<TicketRepositories & ClosingRepositories>, this.ids, {
       setorId: message.setor.id,

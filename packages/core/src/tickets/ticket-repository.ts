@@ -159,6 +159,11 @@ export interface TicketRepository {
    * advisory lock on a hash of both; `phoneKey` is the ninth-digit-aware match key).
    */
   lockContactThread(setorId: string, phoneKey: string): Promise<void>;
+  /**
+   * {@link lockContactThread} for several contacts at once (one round trip), each lock taken in the order of its key
+   * ({@link contactThreadLockKey}), so that two transactions locking overlapping sets never wait for each other in a cycle.
+   */
+  lockContactThreads(threads: readonly { setorId: string; phoneKey: string }[]): Promise<void>;
 }
 export const TicketRepository = Symbol.for('carteiro.TicketRepository');
 

@@ -407,6 +407,13 @@ export class KyselyTicketRepository implements TicketRepository {
   async lockContactThread(setorId: string, phoneKey: string) {
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(${contactThreadLockKey(setorId, phoneKey)}, 0))`.execute(this.db);
   }
+
+  async lockContactThreads(threads: readonly { setorId: string; phoneKey: string }[]) {
+    const keys = [...new Set(threads.map((t) => contactThreadLockKey(t.setorId, t.phoneKey)))].sort();
+    if (keys.length === 0) return;
+    // unnest yields the keys in array order, so the locks are taken in that (sorted) order.
+    await sql`SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0))) FROM unnest(${keys}::text[]) AS k`.execute(this.db);
+  }
 }
 
 /** The tickets area's repositories over one connection or transaction. */

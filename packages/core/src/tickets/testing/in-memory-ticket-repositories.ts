@@ -259,6 +259,10 @@ export class InMemoryTicketRepository implements TicketRepository {
   async lockContactThread() {
     // The in-memory unit of work runs one transaction at a time: nothing to serialise.
   }
+
+  async lockContactThreads() {
+    // As lockContactThread.
+  }
 }
 
 /** The tickets area's fakes over one store. */

@@ -298,5 +298,20 @@ export function describeTicketRepositoriesContract(name: string, setup: () => Pr
       });
       await expect(locked).resolves.toBe('done');
     });
+
+    it('locks several contact threads in one call, a key given twice or already held included', async () => {
+      const { uow, setor } = await fresh();
+      const locked = uow.transaction(async (tx) => {
+        await tx.tickets.lockContactThread(setor.id, '5511987650002');
+        await tx.tickets.lockContactThreads([
+          { setorId: setor.id, phoneKey: '5511987650003' },
+          { setorId: setor.id, phoneKey: '5511987650002' },
+          { setorId: setor.id, phoneKey: '5511987650003' },
+        ]);
+        await tx.tickets.lockContactThreads([]);
+        return 'done';
+      });
+      await expect(locked).resolves.toBe('done');
+    });
   });
 }

@@ -1,0 +1,80 @@
+import { describe, expect, it } from '@jest/globals';
+import { MessagingWorld } from '../testing/messaging-world.js';
+import { TicketInboundThreads } from '../tickets/index.js';
+import { NotFoundError } from '../shared/errors.js';
+import type { UnitOfWork } from '../shared/unit-of-work.js';
+import { ReceiveInboundMessage, type InboundMessageResult } from './receive-inbound-message.js';
+
+/** The world's unit of work, counting transactions; `failFor` makes the contact insert of that number throw. */
+function countingUow(world: MessagingWorld, failFor: { phone: string | null } = { phone: null }) {
+  const counted = { transactions: 0 };
+  const uow: UnitOfWork<never> = {
+    transaction: (work) => {
+      counted.transactions += 1;
+      return world.uow.transaction((repos) => {
+        const contacts = Object.create(repos.contacts) as typeof repos.contacts;
+        contacts.insertOrLockInbound = (contact) => {
+          if (contact.phone === failFor.phone) throw new Error('the store refused this contact');
+          return repos.contacts.insertOrLockInbound(contact);
+        };
+        return work({ ...repos, contacts } as never);
+      });
+    },
+  };
+  return { uow, counted };
+}
+
+async function setup(failFor: { phone: string | null } = { phone: null }) {
+  const world = new MessagingWorld();
+  const company = await world.company();
+  const setor = await world.box(company);
+  const { uow, counted } = countingUow(world, failFor);
+  const receive = new ReceiveInboundMessage(uow, world.clock, world.ids, [], new TicketInboundThreads(world.ids));
+  const from = (n: number) => `+55119876500${String(n).padStart(2, '0')}`;
+  return { world, company, setor, receive, counted, from };
+}
+
+describe('inbound group commit', () => {
+  it('messages arriving together share transactions, each answered as if alone (a repeat of a number in the same group joins its ticket)', async () => {
+    const { world, setor, receive, counted, from } = await setup();
+    const numbers = [1, 2, 3, 4, 5, 6, 7, 8, 3, 3];
+    const results = await Promise.all(numbers.map((n, i) => receive.execute({ setorId: setor.id, from: from(n), text: `Oi ${i}` })));
+    expect(counted.transactions).toBeLessThan(numbers.length);
+    expect(results.map((r) => r.contactCreated)).toEqual([true, true, true, true, true, true, true, true, false, false]);
+    expect(results.map((r) => r.ticket?.created)).toEqual([true, true, true, true, true, true, true, true, false, false]);
+    const third = results[2]!;
+    expect(results[8]).toMatchObject({ contactId: third.contactId, conversationId: third.conversationId, ticket: { id: third.ticket!.id } });
+    expect(results[9]).toMatchObject({ contactId: third.contactId, ticket: { id: third.ticket!.id } });
+    expect(new Set(results.map((r) => r.ticket!.number)).size).toBe(8);
+    expect(world.events('message.received').map((e) => e.data.messageId)).toEqual(results.map((r) => r.messageId));
+    expect(world.events('contact.created')).toHaveLength(8);
+    expect(world.events('conversation.created')).toHaveLength(8);
+  });
+
+  it('a message of an unknown box in a group is a 404 for it alone', async () => {
+    const { setor, receive, counted, from } = await setup();
+    const unknown = '00000000-0000-4000-8000-00000000dead';
+    const settled = await Promise.allSettled(
+      [setor.id, setor.id, unknown, setor.id].map((setorId, i) => receive.execute({ setorId, from: from(10 + i), text: 'Oi' })),
+    );
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[2] as PromiseRejectedResult).reason).toBeInstanceOf(NotFoundError);
+    // The first two alone (both lanes free), the last two together: no transaction was run again.
+    expect(counted.transactions).toBe(3);
+  });
+
+  it('a failure inside a group rolls the group back and every message runs alone: only the failing one fails, nothing is written twice', async () => {
+    const failFor = { phone: null as string | null };
+    const { world, setor, receive, counted, from } = await setup(failFor);
+    failFor.phone = from(24);
+    const settled = await Promise.allSettled([20, 21, 22, 23, 24, 25].map((n) => receive.execute({ setorId: setor.id, from: from(n), text: 'Oi' })));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    // Two alone, one group of four that rolled back, then those four alone.
+    expect(counted.transactions).toBe(7);
+    const stored = settled.filter((s): s is PromiseFulfilledResult<InboundMessageResult> => s.status === 'fulfilled').map((s) => s.value);
+    expect(stored.every((r) => r.contactCreated && r.ticket?.created)).toBe(true);
+    expect(world.events('message.received').map((e) => e.data.messageId).sort()).toEqual(stored.map((r) => r.messageId).sort());
+    expect(world.events('contact.created')).toHaveLength(5);
+    expect(new Set(stored.map((r) => r.ticket!.number)).size).toBe(5);
+  });
+});
