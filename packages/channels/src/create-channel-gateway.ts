@@ -74,8 +74,10 @@ export function channelsSettingsFrom(
 export function createChannelGateway(config: ChannelsConfig, deps: ChannelGatewayDeps): ChannelGatewayRouter {
   const simulator = new ChannelSimulator(
     { clock: deps.clock, ids: deps.ids, random: deps.random, store: deps.simulatorStore, windows: deps.conversationWindows },
-    // One session read per number per second instead of one per send (1,000+ sends a second at PACING_SCALE=0).
-    { scanDelayMs: config.simulatorScanDelayMs, sessionCacheMs: 1000 },
+    // One session read per number every 5 s instead of one per send (1,000+ sends a second at PACING_SCALE=0; a
+    // number sending once a second read it before every send at 1 s). A logout recorded by another process is seen
+    // within 5 s, as a real provider's ban shows on a later send; this process sees its own at once.
+    { scanDelayMs: config.simulatorScanDelayMs, sessionCacheMs: 5_000 },
   );
   const qrProvider = config.qrProviderUrl
     ? new EvolutionGateway(

@@ -122,15 +122,19 @@ export class RunDispatchLane {
     /** The operator's metrics (lateness, outcomes); observes nothing by default. */
     private readonly observer: DispatchObserver = noDispatchObserver,
     /**
-     * The repositories outside a transaction, for the single-statement steps of every send (the claim of a
-     * message read ahead, the read ahead itself): a transaction around one statement only adds two round trips.
+     * The repositories outside a transaction, for the single-statement steps (the claim of each message read
+     * ahead, the read ahead itself, the lease's acquire and release): a transaction around one statement only adds
+     * two round trips.
      * Absent: they run in a transaction of their own.
      */
-    private readonly direct: Repositories<CampaignRepositories> | null = null,
+    private readonly direct: Repositories<CampaignRepositories & ChannelRepositories & CompanyRepositories & SetorRepositories & UsageRepositories> | null = null,
   ) {}
 
-  /** One atomic statement: outside any transaction when the direct repositories are given. */
-  private single<T>(work: (repos: Repositories<CampaignRepositories>) => Promise<T>): Promise<T> {
+  /**
+   * One atomic statement, or reads that need no common snapshot: outside any transaction when the direct
+   * repositories are given.
+   */
+  private single<T>(work: (repos: Repositories<CampaignRepositories & ChannelRepositories & CompanyRepositories & SetorRepositories & UsageRepositories>) => Promise<T>): Promise<T> {
     return this.direct ? work(this.direct) : this.uow.transaction(work);
   }
 
@@ -138,9 +142,9 @@ export class RunDispatchLane {
   async run(setorId: string, owner: string, signal?: AbortSignal): Promise<LaneRunResult> {
     const started = this.clock.now();
     const lease = () => new Date(this.clock.now().getTime() + this.settings.leaseMs);
-    const lane = await this.uow.transaction((repos) => repos.dispatchLanes.acquire(setorId, owner, started, lease()));
+    const lane = await this.single((repos) => repos.dispatchLanes.acquire(setorId, owner, started, lease()));
     if (!lane) {
-      const held = await this.uow.transaction((repos) => repos.dispatchLanes.find(setorId));
+      const held = await this.single((repos) => repos.dispatchLanes.find(setorId));
       return { outcome: 'busy', sent: 0, failed: 0, rescheduleAt: held?.leaseUntil ?? null };
     }
     let nextSendAt = lane.nextSendAt;
@@ -187,7 +191,7 @@ export class RunDispatchLane {
             if (step.attempted) nextSendAt = new Date(this.clock.now().getTime() + minimumGapMs('normal', this.settings.pacingScale, ctx.warming.minIntervalMs));
             if (step.sent) result.sent += 1;
             if (step.failed) result.failed += 1;
-            const renewed = await this.uow.transaction((repos) => repos.dispatchLanes.renew(setorId, owner, lease(), nextSendAt));
+            const renewed = await this.single((repos) => repos.dispatchLanes.renew(setorId, owner, lease(), nextSendAt));
             if (!renewed) return { ...result, outcome: 'busy' };
             continue;
           }
@@ -206,7 +210,7 @@ export class RunDispatchLane {
           await this.sleeper.sleep(wait);
         }
 
-        let batch = inFlightChecked ? [] : await this.uow.transaction((repos) => repos.campaigns.inFlight(setorId));
+        let batch = inFlightChecked ? [] : await this.single((repos) => repos.campaigns.inFlight(setorId));
         inFlightChecked = true;
         // Messages of `batch` not claimed yet (read ahead); a dead run's leftovers and claimed batches are claimed.
         const unclaimed = new Set<string>();
@@ -226,7 +230,7 @@ export class RunDispatchLane {
           const ahead = this.readAhead(ctx);
           const limit = Math.max(1, Math.min(this.settings.maxBatch, ctx.remaining, Math.max(chunk, ahead)));
           if (chunk >= limit) {
-            batch = await this.uow.transaction((repos) => repos.campaigns.claimMessages(setorId, owner, limit, this.clock.now()));
+            batch = await this.single((repos) => repos.campaigns.claimMessages(setorId, owner, limit, this.clock.now()));
           } else {
             batch = await this.single((repos) => repos.campaigns.pendingAhead(setorId, limit, this.clock.now()));
             for (const m of batch) unclaimed.add(m.id);
@@ -320,7 +324,7 @@ export class RunDispatchLane {
         if (claimedSends > 0) cached = { ctx: { ...ctx, remaining: Math.max(0, ctx.remaining - claimedSends) }, readAt: cached.readAt };
       }
     } finally {
-      await this.uow.transaction((repos) => repos.dispatchLanes.release(setorId, owner, nextSendAt)).catch(() => undefined);
+      await this.single((repos) => repos.dispatchLanes.release(setorId, owner, nextSendAt)).catch(() => undefined);
     }
   }
 
@@ -341,7 +345,7 @@ export class RunDispatchLane {
   }
 
   private async context(setorId: string, now: Date): Promise<LaneContext | null> {
-    return this.uow.transaction(async (repos) => {
+    return this.single(async (repos) => {
       const setor = await repos.setores.findById(setorId);
       const instance = await repos.channelInstances.findBySetor(setorId);
       const company = setor && (await repos.companies.findById(setor.companyId));
@@ -436,6 +440,6 @@ export class RunDispatchLane {
   }
 
   private async nextRetry(setorId: string): Promise<Date | null> {
-    return this.uow.transaction((repos) => repos.campaigns.earliestRetry(setorId));
+    return this.single((repos) => repos.campaigns.earliestRetry(setorId));
   }
 }
