@@ -5,7 +5,6 @@
 // Env: BENCH_OPPORTUNITIES (100000), BENCH_CRM_QUERIES (300), BENCH_CONTRACT_SENDS (30),
 // BENCH_DATABASE_URL (an existing server instead of an embedded one).
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   createChannelInstance,
@@ -23,6 +22,7 @@ import { createDb, KyselyChannelSimulatorStore, KyselyUnitOfWork, kyselyReposito
 import { ConfiguredSigningProviders, PdfkitContractRenderer, SimulatorSigningProvider } from '@carteiro/signing';
 import { SystemClock, UuidGenerator } from '@carteiro/system';
 import { sql } from 'kysely';
+import { benchSection, runWhenMain, type SummaryRow } from './support/report.js';
 import { startBenchDatabase } from './support/tenant.js';
 import { env, latencies as stats, round } from './support/measure.js';
 
@@ -171,7 +171,7 @@ export async function runCrmBench(log: (line: string) => void = console.log): Pr
 const pick = (s: { medianMs: number; p99Ms: number }) => ({ medianMs: s.medianMs, p99Ms: s.p99Ms });
 
 /** The summary rows of this benchmark (bench/run.ts). */
-export function crmRows(r: CrmBenchResult | undefined): { figure: string; result: string; baseline: string; target: string; ok: boolean | null }[] {
+export function crmRows(r: CrmBenchResult | undefined): SummaryRow[] {
   if (!r) return [];
   const n = r.opportunities.toLocaleString('en-US');
   return [
@@ -201,38 +201,32 @@ export function crmRows(r: CrmBenchResult | undefined): { figure: string; result
 
 /** Its section of docs/benchmarks.md. */
 export function crmSection(r: CrmBenchResult | undefined, error?: string): string[] {
-  const L = ['## CRM and contracts', ''];
-  L.push(
-    '`bench/crm.bench.ts` (`runCrmBench()`; env `BENCH_OPPORTUNITIES` 100000, `BENCH_CRM_QUERIES` 300, `BENCH_CONTRACT_SENDS` 30).',
-    'One embedded PostgreSQL, migrated; one company with its seeded funnel, 1,000 contacts and the opportunities by',
-    '`generate_series` (80 % open, 10 % won, 10 % lost; then `VACUUM ANALYZE`, the state autovacuum keeps).',
-    '',
-    '- **List**: `ReadOpportunities.list` (the page of `GET /v1/crm/opportunities` with the default filter — open ones — its',
-    '  total, the stages and the page\'s clients), pages 1-5 of 20.',
-    '- **Count**: `ReadOpportunities.count` (`GET /v1/crm/opportunities/count`: count and `value_total`).',
-    '- **Filtered**: list and count by stage, unassigned, one assignee with closed ones, won, and a title search.',
-    '- **Contract send**: `CreateContract` then `SendContract` in process: draft → sending, a 12-clause PDF by pdfkit, the',
-    '  signing simulator\'s envelope, the PDF and the link through the channel simulator (PostgreSQL outbox), sent +',
-    '  `contract.sent`.',
-    '',
+  return benchSection(
+    'CRM and contracts',
+    [
+      '`bench/crm.bench.ts` (`runCrmBench()`; env `BENCH_OPPORTUNITIES` 100000, `BENCH_CRM_QUERIES` 300, `BENCH_CONTRACT_SENDS` 30).',
+      'One embedded PostgreSQL, migrated; one company with its seeded funnel, 1,000 contacts and the opportunities by',
+      '`generate_series` (80 % open, 10 % won, 10 % lost; then `VACUUM ANALYZE`, the state autovacuum keeps).',
+      '',
+      '- **List**: `ReadOpportunities.list` (the page of `GET /v1/crm/opportunities` with the default filter — open ones — its',
+      '  total, the stages and the page\'s clients), pages 1-5 of 20.',
+      '- **Count**: `ReadOpportunities.count` (`GET /v1/crm/opportunities/count`: count and `value_total`).',
+      '- **Filtered**: list and count by stage, unassigned, one assignee with closed ones, won, and a title search.',
+      '- **Contract send**: `CreateContract` then `SendContract` in process: draft → sending, a 12-clause PDF by pdfkit, the',
+      '  signing simulator\'s envelope, the PDF and the link through the channel simulator (PostgreSQL outbox), sent +',
+      '  `contract.sent`.',
+    ],
+    r
+      ? [
+          `| seed | ${r.opportunities.toLocaleString('en-US')} opportunities in ${r.seedSeconds} s |`,
+          `| list, median / p99 | ${r.list.medianMs} ms / ${r.list.p99Ms} ms (target p99 < ${CRM_TARGETS.listP99Ms} ms) |`,
+          `| count, median / p99 | ${r.count.medianMs} ms / ${r.count.p99Ms} ms (target p99 < ${CRM_TARGETS.countP99Ms} ms) |`,
+          `| filtered list/count, median / p99 | ${r.filtered.medianMs} ms / ${r.filtered.p99Ms} ms |`,
+          `| contract send, median / p95 | ${r.send.medianMs} ms / ${r.send.p95Ms} ms (target median < ${CRM_TARGETS.sendMedianMs} ms) |`,
+        ]
+      : null,
+    error,
   );
-  if (r) {
-    L.push('| Figure | Result |', '|---|---|');
-    L.push(`| seed | ${r.opportunities.toLocaleString('en-US')} opportunities in ${r.seedSeconds} s |`);
-    L.push(`| list, median / p99 | ${r.list.medianMs} ms / ${r.list.p99Ms} ms (target p99 < ${CRM_TARGETS.listP99Ms} ms) |`);
-    L.push(`| count, median / p99 | ${r.count.medianMs} ms / ${r.count.p99Ms} ms (target p99 < ${CRM_TARGETS.countP99Ms} ms) |`);
-    L.push(`| filtered list/count, median / p99 | ${r.filtered.medianMs} ms / ${r.filtered.p99Ms} ms |`);
-    L.push(`| contract send, median / p95 | ${r.send.medianMs} ms / ${r.send.p95Ms} ms (target median < ${CRM_TARGETS.sendMedianMs} ms) |`);
-    L.push('');
-  } else L.push(`Did not run: ${error ?? 'skipped'}`, '');
-  return L;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  runCrmBench()
-    .then((r) => console.log(JSON.stringify(r, null, 2)))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
-}
+runWhenMain(import.meta.url, runCrmBench);

@@ -31,6 +31,7 @@ import {
 } from '@carteiro/postgres';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { SummaryRow } from './support/report.js';
 import { startBenchDatabase } from './support/tenant.js';
 
 export interface GrowthQueryFigure {
@@ -457,7 +458,7 @@ export async function runGrowthBench(log: (line: string) => void = console.log):
 }
 
 /** Rows of the summary table of docs/benchmarks.md. */
-export function growthRows(g?: GrowthBenchResult): { figure: string; result: string; baseline: string; target: string; ok: boolean | null }[] {
+export function growthRows(g?: GrowthBenchResult): SummaryRow[] {
   if (!g) return [];
   const measured = g.queries.filter((q) => q.query !== CONTROL);
   const control = g.queries.find((q) => q.query === CONTROL);

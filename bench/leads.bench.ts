@@ -4,12 +4,12 @@
 //   node --import ./scripts/ts-loader/register.mjs bench/leads.bench.ts
 // Env: BENCH_REPORT_MESSAGES (1000000), BENCH_REPORT_CAMPAIGNS (10000), BENCH_AUTOCOMPLETE_QUERIES (5000),
 // BENCH_REPORT_QUERIES (100), BENCH_DATABASE_URL (an existing server instead of an embedded one).
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCompany, createSetor, GetSummaryReport, searchCnaes, searchMunicipios } from '@carteiro/core';
 import { createDb, KyselyReportQueries, kyselyRepositories, migrateToLatest } from '@carteiro/postgres';
 import { SystemClock, UuidGenerator } from '@carteiro/system';
 import { sql } from 'kysely';
+import { benchSection, runWhenMain, type SummaryRow } from './support/report.js';
 import { startBenchDatabase } from './support/tenant.js';
 import { env, latencies as stats, round } from './support/measure.js';
 
@@ -123,7 +123,7 @@ export async function runLeadsBench(log: (line: string) => void = console.log): 
 }
 
 /** The summary rows of this benchmark (bench/run.ts). */
-export function leadsRows(r: LeadsBenchResult | undefined): { figure: string; result: string; baseline: string; target: string; ok: boolean | null }[] {
+export function leadsRows(r: LeadsBenchResult | undefined): SummaryRow[] {
   if (!r) return [];
   return [
     {
@@ -145,34 +145,28 @@ export function leadsRows(r: LeadsBenchResult | undefined): { figure: string; re
 
 /** Its section of docs/benchmarks.md. */
 export function leadsSection(r: LeadsBenchResult | undefined, error?: string): string[] {
-  const L = ['## Leads and reports', ''];
-  L.push(
-    '`bench/leads.bench.ts` (`runLeadsBench()`; env `BENCH_REPORT_MESSAGES` 1000000, `BENCH_REPORT_CAMPAIGNS` 10000,',
-    '`BENCH_AUTOCOMPLETE_QUERIES` 5000, `BENCH_REPORT_QUERIES` 100).',
-    '',
-    '- **Autocomplete**: `searchCnaes` and `searchMunicipios` in process (what `GET /v1/leads/cnaes` and `/municipios` run),',
-    '  alternating code prefixes, accented and unaccented words and partial words; the indexes are built on the first call.',
-    '- **Summary report**: `GetSummaryReport` on `KyselyReportQueries` (one round trip of aggregates) over one company with',
-    '  the messages spread over 365 days, 1,000 conversations, 30,000 inbound events and the campaigns (then `VACUUM',
-    '  ANALYZE`); the default 30-day period, and the whole year for comparison.',
-    '',
+  return benchSection(
+    'Leads and reports',
+    [
+      '`bench/leads.bench.ts` (`runLeadsBench()`; env `BENCH_REPORT_MESSAGES` 1000000, `BENCH_REPORT_CAMPAIGNS` 10000,',
+      '`BENCH_AUTOCOMPLETE_QUERIES` 5000, `BENCH_REPORT_QUERIES` 100).',
+      '',
+      '- **Autocomplete**: `searchCnaes` and `searchMunicipios` in process (what `GET /v1/leads/cnaes` and `/municipios` run),',
+      '  alternating code prefixes, accented and unaccented words and partial words; the indexes are built on the first call.',
+      '- **Summary report**: `GetSummaryReport` on `KyselyReportQueries` (one round trip of aggregates) over one company with',
+      '  the messages spread over 365 days, 1,000 conversations, 30,000 inbound events and the campaigns (then `VACUUM',
+      '  ANALYZE`); the default 30-day period, and the whole year for comparison.',
+    ],
+    r
+      ? [
+          `| autocomplete, median / p99 | ${r.autocomplete.medianMs} ms / ${r.autocomplete.p99Ms} ms (target p99 < ${LEADS_TARGETS.autocompleteP99Ms} ms) |`,
+          `| seed | ${r.report.messages.toLocaleString('en-US')} messages, ${r.report.campaigns.toLocaleString('en-US')} campaigns in ${r.report.seedSeconds} s |`,
+          `| summary report (30 days), median / p95 | ${r.report.medianMs} ms / ${r.report.p95Ms} ms (target p95 < ${LEADS_TARGETS.reportP95Ms} ms) |`,
+          `| summary report (whole year), median / p95 | ${r.report.yearMedianMs} ms / ${r.report.yearP95Ms} ms |`,
+        ]
+      : null,
+    error,
   );
-  if (r) {
-    L.push('| Figure | Result |', '|---|---|');
-    L.push(`| autocomplete, median / p99 | ${r.autocomplete.medianMs} ms / ${r.autocomplete.p99Ms} ms (target p99 < ${LEADS_TARGETS.autocompleteP99Ms} ms) |`);
-    L.push(`| seed | ${r.report.messages.toLocaleString('en-US')} messages, ${r.report.campaigns.toLocaleString('en-US')} campaigns in ${r.report.seedSeconds} s |`);
-    L.push(`| summary report (30 days), median / p95 | ${r.report.medianMs} ms / ${r.report.p95Ms} ms (target p95 < ${LEADS_TARGETS.reportP95Ms} ms) |`);
-    L.push(`| summary report (whole year), median / p95 | ${r.report.yearMedianMs} ms / ${r.report.yearP95Ms} ms |`);
-    L.push('');
-  } else L.push(`Did not run: ${error ?? 'skipped'}`, '');
-  return L;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  runLeadsBench()
-    .then((r) => console.log(JSON.stringify(r, null, 2)))
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
-}
+runWhenMain(import.meta.url, runLeadsBench);

@@ -19,6 +19,7 @@ import { buildWorkerContainer, runWorker } from '@carteiro/worker';
 import { ADMIN_TOKEN, createTenant, startBenchDatabase } from './support/tenant.js';
 import { simulatorOverride } from '../apps/worker/src/campaigns/testing/simulator-override.js';
 import { env, percentile, round, until } from './support/measure.js';
+import { benchSection, type SummaryRow } from './support/report.js';
 
 export interface SchedulingBenchResult {
   availability: { professionals: number; units: number; appointments: number; days: number; slots: number; runs: number; medianMs: number; p95Ms: number };
@@ -185,7 +186,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 export const SCHEDULING_TARGETS = { availabilityP95Ms: 50 };
 
 /** The summary rows of docs/benchmarks.md for this benchmark. */
-export function schedulingRows(r: SchedulingBenchResult | undefined): { figure: string; result: string; baseline: string; target: string; ok: boolean | null }[] {
+export function schedulingRows(r: SchedulingBenchResult | undefined): SummaryRow[] {
   if (!r) return [];
   const a = r.availability;
   const t = r.timed;
@@ -209,24 +210,25 @@ export function schedulingRows(r: SchedulingBenchResult | undefined): { figure: 
 
 /** The section of docs/benchmarks.md for this benchmark. */
 export function schedulingSection(r: SchedulingBenchResult | undefined, error?: string): string[] {
-  const L = ['## Scheduling', ''];
-  L.push(
-    '`bench/scheduling.bench.ts` (`runSchedulingBench()`; env `BENCH_AVAILABILITY_RUNS` 100, `BENCH_TIMED` 10000, `BENCH_TIMED_BOXES` 10,',
-    '`BENCH_TIMED_PACING` 0.001). One embedded PostgreSQL, the API and the whole worker in process, the channel simulator.',
-    '',
-    '- **Availability**: 3 units (São Paulo, Manaus, Noronha), one 30-minute type with a 10-minute buffer, 20 professionals',
-    '  (Monday-Friday 08:00-18:00 at one unit each) and 5,000 appointments with their busy time seeded by SQL; then',
-    '  `GET /v1/appointments/availability` for 31 dates over the whole company through HTTP.',
-    '- **Timed sends**: 10,000 live scheduled messages due in the same minute over 10 connected numbers (new numbers: 30 s',
-    '  between sends × PACING_SCALE), sent by the worker\'s lanes; the run fails unless the simulator saw each exactly once',
-    '  and every row settled once. The smallest gap between two sends of one number is measured at the simulator.',
-    '',
+  return benchSection(
+    'Scheduling',
+    [
+      '`bench/scheduling.bench.ts` (`runSchedulingBench()`; env `BENCH_AVAILABILITY_RUNS` 100, `BENCH_TIMED` 10000, `BENCH_TIMED_BOXES` 10,',
+      '`BENCH_TIMED_PACING` 0.001). One embedded PostgreSQL, the API and the whole worker in process, the channel simulator.',
+      '',
+      '- **Availability**: 3 units (São Paulo, Manaus, Noronha), one 30-minute type with a 10-minute buffer, 20 professionals',
+      '  (Monday-Friday 08:00-18:00 at one unit each) and 5,000 appointments with their busy time seeded by SQL; then',
+      '  `GET /v1/appointments/availability` for 31 dates over the whole company through HTTP.',
+      '- **Timed sends**: 10,000 live scheduled messages due in the same minute over 10 connected numbers (new numbers: 30 s',
+      '  between sends × PACING_SCALE), sent by the worker\'s lanes; the run fails unless the simulator saw each exactly once',
+      '  and every row settled once. The smallest gap between two sends of one number is measured at the simulator.',
+    ],
+    r
+      ? [
+          `| availability, median / p95 | ${r.availability.medianMs} ms / ${r.availability.p95Ms} ms (${r.availability.slots} slots; target p95 < ${SCHEDULING_TARGETS.availabilityP95Ms} ms) |`,
+          `| timed sends | ${r.timed.messages} in ${r.timed.seconds} s (${r.timed.perSecond}/s), ${r.timed.duplicates} duplicates, smallest gap ${r.timed.minGapMs} ms (pacing ${r.timed.expectedGapMs} ms) |`,
+        ]
+      : null,
+    error,
   );
-  if (r) {
-    L.push('| Figure | Result |', '|---|---|');
-    L.push(`| availability, median / p95 | ${r.availability.medianMs} ms / ${r.availability.p95Ms} ms (${r.availability.slots} slots; target p95 < ${SCHEDULING_TARGETS.availabilityP95Ms} ms) |`);
-    L.push(`| timed sends | ${r.timed.messages} in ${r.timed.seconds} s (${r.timed.perSecond}/s), ${r.timed.duplicates} duplicates, smallest gap ${r.timed.minGapMs} ms (pacing ${r.timed.expectedGapMs} ms) |`);
-    L.push('');
-  } else L.push(`Did not run: ${error ?? 'skipped'}`, '');
-  return L;
 }

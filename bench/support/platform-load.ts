@@ -1,12 +1,11 @@
 // The platform load: many companies, each with connected numbers on the simulator and a running
 // campaign, and what is measured of it (each number's lateness at the simulator, who sent what, a
 // quiet neighbour's latency).
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
-import { SIMULATOR_REF_PREFIX, simulatedPhoneNumber } from '@carteiro/channels';
-import { KyselyUnitOfWork, type Database } from '@carteiro/postgres';
-import { admin, phoneOf } from './tenant.js';
+import type { Database } from '@carteiro/postgres';
+import { percentile, round } from './measure.js';
+import { createTenant, phoneOf } from './tenant.js';
 
 export interface PlatformCompany {
   companyId: string;
@@ -32,32 +31,8 @@ export async function inParallel<T, R>(items: readonly T[], width: number, work:
  * hour safe) and `numbers` setores connected on the simulator (warming's daily limit lifted; a new
  * number keeps warming's 30 s floor between sends, times PACING_SCALE).
  */
-export async function createPlatformCompany(baseUrl: string, db: Kysely<Database>, name: string, numbers: number): Promise<PlatformCompany> {
-  const company = await admin<{ id: string }>(baseUrl, 'POST', '/companies', {
-    name,
-    unlimited: true,
-    daily_limit: 100_000_000,
-    concurrent_campaigns_limit: 1_000,
-    company_rpm: 10_000_000,
-    safe_hours: { start: 0, end: 24 },
-  });
-  const issued = await admin<{ key: string }>(baseUrl, 'POST', `/companies/${company.id}/api-keys`, { name: 'bench', scopes: ['*'], mode: 'live', rpm: 100_000 });
-  const uow = new KyselyUnitOfWork(db);
-  const setorIds: string[] = [];
-  for (let i = 0; i < numbers; i += 1) {
-    const setor = await admin<{ id: string }>(baseUrl, 'POST', `/companies/${company.id}/setores`, { nome: `Box ${i}` });
-    await admin(baseUrl, 'PATCH', `/setores/${setor.id}`, { warming_daily_limit: 10_000_000 });
-    const now = new Date();
-    const id = randomUUID();
-    await uow.transaction((tx) =>
-      tx.channelInstances.insert({
-        id, companyId: company.id, setorId: setor.id, status: 'connected', phoneNumber: simulatedPhoneNumber(setor.id), providerRef: `${SIMULATOR_REF_PREFIX}${id}`,
-        proxyConfigured: false, qrRequestedAt: now, connectedAt: now, disconnectedAt: null, profileName: 'Bench', profilePictureUrl: null, createdAt: now, updatedAt: now,
-      }),
-    );
-    setorIds.push(setor.id);
-  }
-  return { companyId: company.id, setorIds, key: issued.key };
+export function createPlatformCompany(baseUrl: string, db: Kysely<Database>, name: string, numbers: number): Promise<PlatformCompany> {
+  return createTenant(baseUrl, db, numbers, { name, mode: 'live' });
 }
 
 /** POST /v1/campaigns over every number of the company (interleaved), `normal` level; returns its id. */
@@ -93,8 +68,6 @@ export interface LatenessFigures {
   numbers: number;
 }
 
-export const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /**
  * Lateness of every number in a window, from the simulator outbox: the gap between two consecutive

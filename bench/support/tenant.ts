@@ -65,18 +65,24 @@ export async function admin<T>(baseUrl: string, method: string, route: string, b
 export interface Tenant {
   companyId: string;
   setorIds: string[];
-  /** Full `ak_test_` key with every scope: sends go to the simulator, no credits. */
+  /** Full key with every scope: an `ak_test_` key (sends go to the simulator, no credits) unless made live. */
   key: string;
 }
 
 /**
  * A company with no limit in the way (rate limits at their maximum, every hour safe, large daily
- * and warming limits) and `setores` numbers connected on the simulator. The service must be running
+ * and warming limits) and `boxes` numbers connected on the simulator. The service must be running
  * (it has migrated the database); the connected sessions are written as the demo seed writes its own.
+ * Its key is a test key unless `options.mode` says `live`.
  */
-export async function createTenant(baseUrl: string, db: Kysely<Database>, boxes: number): Promise<Tenant> {
+export async function createTenant(
+  baseUrl: string,
+  db: Kysely<Database>,
+  boxes: number,
+  options: { name?: string; mode?: 'test' | 'live' } = {},
+): Promise<Tenant> {
   const company = await admin<{ id: string }>(baseUrl, 'POST', '/companies', {
-    name: 'Bench',
+    name: options.name ?? 'Bench',
     unlimited: true,
     daily_limit: 100_000_000,
     concurrent_campaigns_limit: 1_000,
@@ -86,7 +92,7 @@ export async function createTenant(baseUrl: string, db: Kysely<Database>, boxes:
   const issued = await admin<{ key: string }>(baseUrl, 'POST', `/companies/${company.id}/api-keys`, {
     name: 'bench',
     scopes: ['*'],
-    mode: 'test',
+    mode: options.mode ?? 'test',
     rpm: 100_000,
   });
   const uow = new KyselyUnitOfWork(db);
