@@ -56,46 +56,32 @@ export interface ProfileBatchBody {
   items: { setor_id?: string; phone_number?: string; name?: string; picture_url?: string }[];
 }
 
+/** A body of 1 to PROFILE_BATCH_MAX `items`, each a number (by setor or phone) and what to change on it. */
+const profileItems = (item: Record<string, unknown>) =>
+  typed<ProfileBatchBody>({
+    type: 'object',
+    required: ['items'],
+    additionalProperties: false,
+    properties: { items: { type: 'array', minItems: 1, maxItems: PROFILE_BATCH_MAX, items: item } },
+  });
+const oneNumber = [{ required: ['setor_id'] }, { required: ['phone_number'] }];
+
 /** POST /v1/channel/instances/profile/batch: up to 20 numbers, each by setor or phone, with name and/or photo. */
-export const profileBatchSchema = typed<ProfileBatchBody>({
+export const profileBatchSchema = profileItems({
   type: 'object',
-  required: ['items'],
   additionalProperties: false,
-  properties: {
-    items: {
-      type: 'array',
-      minItems: 1,
-      maxItems: PROFILE_BATCH_MAX,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        properties: { ...target, name: { type: 'string', minLength: 1, maxLength: 25 }, picture_url: httpsUrl },
-        oneOf: [{ required: ['setor_id'] }, { required: ['phone_number'] }],
-        anyOf: [{ required: ['name'] }, { required: ['picture_url'] }],
-      },
-    },
-  },
+  properties: { ...target, name: { type: 'string', minLength: 1, maxLength: 25 }, picture_url: httpsUrl },
+  oneOf: oneNumber,
+  anyOf: [{ required: ['name'] }, { required: ['picture_url'] }],
 });
 
 /** POST /v1/channel/instances/profile-picture/batch (legacy): photos only. */
-export const pictureBatchSchema = typed<ProfileBatchBody>({
+export const pictureBatchSchema = profileItems({
   type: 'object',
-  required: ['items'],
   additionalProperties: false,
-  properties: {
-    items: {
-      type: 'array',
-      minItems: 1,
-      maxItems: PROFILE_BATCH_MAX,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['picture_url'],
-        properties: { ...target, picture_url: httpsUrl },
-        oneOf: [{ required: ['setor_id'] }, { required: ['phone_number'] }],
-      },
-    },
-  },
+  required: ['picture_url'],
+  properties: { ...target, picture_url: httpsUrl },
+  oneOf: oneNumber,
 });
 
 const SIMULATOR_MAX_LIMIT = 500;
