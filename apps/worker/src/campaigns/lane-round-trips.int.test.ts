@@ -91,7 +91,7 @@ describe('paced lane round trips', () => {
     expect(detail).toMatchObject({ status: 'concluido', total_enviados: 20 });
     const count = (pattern: RegExp) => seen.filter((s) => pattern.test(s)).length;
     // Each message claimed on its own, outside any transaction; each stored once in the simulator outbox.
-    expect(count(/^update campaign_messages m set status = 'enviando'/)).toBe(20);
+    expect(count(/^select \* from carteiro_claim_listed/)).toBe(20);
     expect(count(/insert into simulator_messages/)).toBe(20);
     // Recorded in four transactions of five: one lease renewal, one message update, one events insert, one counter
     // update each (the last one also completes the campaign).

@@ -408,15 +408,9 @@ export class KyselyCampaignRepository implements CampaignRepository {
 
   async claimListed(setorId: string, ids: readonly string[], by: string, now: Date): Promise<CampaignMessage[]> {
     if (ids.length === 0) return [];
-    // One statement, no transaction around it: the campaign's status is read as of this statement (a pause or
-    // cancel committed before it wins), and a row a cancel or a move holds is waited for and checked again.
+    // One statement, no transaction needed around it (0021-campaign-claims: the function keeps its plan).
     const result = await sql<MessageRow>`
-      UPDATE campaign_messages m SET status = 'enviando', claimed_by = ${by}, claimed_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
-      FROM campaigns c
-      WHERE m.id = ANY(${pgArray(ids)}::uuid[]) AND m.setor_id = ${setorId}::uuid AND m.status = 'pendente'
-        AND (m.not_before IS NULL OR m.not_before <= ${now}::timestamptz)
-        AND c.id = m.campaign_id AND c.status = 'processando'
-      RETURNING m.*
+      SELECT * FROM carteiro_claim_listed(${setorId}::uuid, ${pgArray(ids)}::uuid[], ${by}, ${now}::timestamptz)
     `.execute(this.db);
     const order = new Map(ids.map((id, i) => [id, i]));
     return result.rows.map(toMessage).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
