@@ -1,7 +1,7 @@
 import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Container, ServiceIdentifier } from 'inversify';
 import { auth, requireScope } from './auth.js';
-import { ok } from './envelope.js';
+import { ok, sendJson } from './envelope.js';
 import { Reply, type RouteContext, type RouteDefinition } from './route.js';
 import type { JsonSchema } from './schema.js';
 import { problemsOf, refuseNul, validationFailure } from './validation.js';
@@ -99,7 +99,7 @@ function handlerOf(route: RouteDefinition, container: Container): RequestHandler
     if (res.headersSent) return;
     const { status, raw } = route.response;
     if (result instanceof Reply) ok(res, result.data, result.options.status ?? status, result.options.meta);
-    else if (raw) res.status(status).json(result);
+    else if (raw) sendJson(res, result, status);
     else ok(res, result, status);
   };
 }
