@@ -1,20 +1,12 @@
 import { describe, it } from '@jest/globals';
-import type { DomainEvent } from '../shared/domain-event.js';
 import { InvalidTransitionError } from '../shared/errors.js';
+import { messageSentEvent } from './testing/webhook-delivery-fixtures.js';
 import { given } from '../shared/testing/decider-spec.js';
 import { retryPolicy, webhookDeliveryDecider, type AttemptOutcome, type WebhookDelivery } from './webhook-delivery.js';
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);
-const event: DomainEvent = {
-  id: 'e1',
-  event: 'message.sent',
-  companyId: 'c1',
-  setorId: 's1',
-  occurredAt: t0,
-  data: { campaignId: 'k1' },
-  actor: { user_id: null, source: 'system' },
-};
+const event = messageSentEvent(t0);
 const policy = retryPolicy(100);
 const status = (statusCode: number): AttemptOutcome => ({ kind: 'response', statusCode, durationMs: 12 });
 const created = given(webhookDeliveryDecider, webhookDeliveryDecider.initialState())

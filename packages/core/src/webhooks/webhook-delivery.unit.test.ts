@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { DomainEvent } from '../shared/domain-event.js';
 import { InvalidTransitionError } from '../shared/errors.js';
+import { messageSentEvent } from './testing/webhook-delivery-fixtures.js';
 import {
   classifyOutcome,
   retryDelayMs,
@@ -11,15 +11,7 @@ import {
 } from './webhook-delivery.js';
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
-const event: DomainEvent = {
-  id: 'e1',
-  event: 'message.sent',
-  companyId: 'c1',
-  setorId: 's1',
-  occurredAt: t0,
-  data: { campaignId: 'k1' },
-  actor: { user_id: null, source: 'system' },
-};
+const event = messageSentEvent(t0);
 const status = (statusCode: number): AttemptOutcome => ({ kind: 'response', statusCode, durationMs: 10 });
 const policy = retryPolicy(100);
 
