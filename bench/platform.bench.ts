@@ -12,7 +12,8 @@
 // Run alone: BENCH_ONLY=platform npm run bench. Env: PLATFORM_LANES (2000), PLATFORM_NUMBERS (per company,
 // 10), PLATFORM_GAP_MS (1000), PLATFORM_WORKERS (phases, "1,2,4"), PLATFORM_MAIN_WORKERS (the headline
 // phase, 2), PLATFORM_WARMUP_SECONDS (15), PLATFORM_SECONDS (window of each phase, 30), PLATFORM_IDLE_SECONDS (15),
-// PLATFORM_WORKER_POOL (each worker's DB_POOL_SIZE, 30: a worker holding 1,000 lanes runs ~2,000 transactions a second).
+// PLATFORM_WORKER_POOL (each worker's DB_POOL_SIZE, 30: a worker holding 1,000 lanes runs ~2,000 transactions a second),
+// PLATFORM_RECEIPT_DELAY_MS (the simulator's SIMULATOR_RECEIPT_DELAY_MS in every process; unset: the service's default).
 import os from 'node:os';
 import { sql } from 'kysely';
 import { cpuTimes, startService, type ServerBuild } from './support/processes.js';
@@ -101,7 +102,10 @@ export async function runPlatformBench(log: (line: string) => void = console.log
   const neighbourIntervalMs = env('PLATFORM_NEIGHBOUR_INTERVAL_MS', 100);
 
   const database = await startBenchDatabase('platform');
-  const common = { DATABASE_URL: database.url, ADMIN_TOKEN, PACING_SCALE: String(pacingScale), LOG_LEVEL: 'info' };
+  const common: Record<string, string> = { DATABASE_URL: database.url, ADMIN_TOKEN, PACING_SCALE: String(pacingScale), LOG_LEVEL: 'info' };
+  // The simulator's delivery receipts stay on (the service's default) unless set: 0 leaves them out, as the
+  // dispatch benchmark does, to see the engine's own cost (a provider's receipts come by webhooks to API processes).
+  if (process.env.PLATFORM_RECEIPT_DELAY_MS !== undefined) common.SIMULATOR_RECEIPT_DELAY_MS = process.env.PLATFORM_RECEIPT_DELAY_MS;
   const api = await startService('platform-api', build, { ...common, ROLE: 'api' });
   const workers: WorkerChild[] = [];
   try {
