@@ -40,6 +40,8 @@ export interface RateFigures {
   maxMs: number;
   /** CPU time of the service process and PostgreSQL per request (ms): what the figure costs, whatever else runs on the machine. */
   cpuMsPerRequest: number;
+  /** The service process's share of it (ms): the rest is PostgreSQL's. */
+  serviceCpuMsPerRequest: number;
 }
 
 export interface TicketsBenchResult {
@@ -101,7 +103,7 @@ async function atRate(url: string, key: string, rate: number, seconds: number): 
   return result;
 }
 
-function combine(results: autocannon.Result[], cpuSeconds: number): RateFigures {
+function combine(results: autocannon.Result[], cpuSeconds: number, serviceCpuSeconds: number): RateFigures {
   const requests = results.reduce((n, r) => n + r['2xx'], 0);
   const seconds = results.reduce((n, r) => n + r.duration, 0);
   // Several rounds: the worst round's percentiles, so that no bad round is averaged away.
@@ -112,6 +114,7 @@ function combine(results: autocannon.Result[], cpuSeconds: number): RateFigures 
     p99Ms: Math.max(...results.map((r) => r.latency.p99)),
     maxMs: Math.max(...results.map((r) => r.latency.max)),
     cpuMsPerRequest: round((cpuSeconds * 1000) / Math.max(1, requests), 2),
+    serviceCpuMsPerRequest: round((serviceCpuSeconds * 1000) / Math.max(1, requests), 2),
   };
 }
 
@@ -332,21 +335,24 @@ export async function runTicketsBench(log: (line: string) => void = console.log,
     for (const url of Object.values(urls)) await atRate(url, tenant.key, rate, warmupSeconds);
     const runs: Record<keyof typeof urls, autocannon.Result[]> = { me: [], firstPage: [], deepPage: [] };
     const cpu: Record<keyof typeof urls, number> = { me: 0, firstPage: 0, deepPage: 0 };
+    const serviceCpu: Record<keyof typeof urls, number> = { me: 0, firstPage: 0, deepPage: 0 };
     const pid = service.pid;
     for (let r = 0; r < rounds; r += 1) {
       // Alternating: the baseline and both pages see the same background load of a shared machine.
       for (const name of Object.keys(urls) as (keyof typeof urls)[]) {
         const before = cpuTimes();
         runs[name].push(await atRate(urls[name], tenant.key, rate, seconds));
-        cpu[name] += serverCpuSeconds(before, cpuTimes(), pid);
+        const after = cpuTimes();
+        cpu[name] += serverCpuSeconds(before, after, pid);
+        serviceCpu[name] += (after.get(pid)?.seconds ?? 0) - (before.get(pid)?.seconds ?? 0);
       }
       log(`round ${r + 1}: p99 /v1/me ${runs.me.at(-1)!.latency.p99} ms, first page ${runs.firstPage.at(-1)!.latency.p99} ms, deep page ${runs.deepPage.at(-1)!.latency.p99} ms`);
     }
-    const me = combine(runs.me, cpu.me);
-    const firstPage = combine(runs.firstPage, cpu.firstPage);
-    const deepPage = combine(runs.deepPage, cpu.deepPage);
+    const me = combine(runs.me, cpu.me, serviceCpu.me);
+    const firstPage = combine(runs.firstPage, cpu.firstPage, serviceCpu.firstPage);
+    const deepPage = combine(runs.deepPage, cpu.deepPage, serviceCpu.deepPage);
     for (const [label, f] of [['GET /v1/me', me], ['GET /v1/tickets first page', firstPage], ['GET /v1/tickets deep page', deepPage]] as const) {
-      log(`${label} at ${rate}/s: ${f.perSecond} req/s served, median ${f.medianMs} ms, p99 ${f.p99Ms} ms; CPU (service + PostgreSQL) ${f.cpuMsPerRequest} ms a request`);
+      log(`${label} at ${rate}/s: ${f.perSecond} req/s served, median ${f.medianMs} ms, p99 ${f.p99Ms} ms; CPU (service + PostgreSQL) ${f.cpuMsPerRequest} ms a request (service ${f.serviceCpuMsPerRequest} ms)`);
     }
     const list = { tickets: total, contacts, activeTickets, seedSeconds, rate, seconds, rounds, deepRows, planMs: { first: plans.first.ms, deep: plans.deep.ms }, me, firstPage, deepPage };
     if (messages === 0) {
@@ -472,7 +478,7 @@ export function ticketsSection(r: TicketsBenchResult | undefined, error?: string
     ['GET /v1/tickets, first page', r.firstPage],
     [`GET /v1/tickets, page after ${r.deepRows.toLocaleString('en-US')} rows`, r.deepPage],
   ] as const) {
-    L.push(`| ${label} at ${r.rate} req/s: median / p99 / max | ${f.medianMs} ms / ${f.p99Ms} ms / ${f.maxMs} ms (${f.requests.toLocaleString('en-US')} requests, ${f.perSecond} req/s served; CPU ${f.cpuMsPerRequest} ms a request) |`);
+    L.push(`| ${label} at ${r.rate} req/s: median / p99 / max | ${f.medianMs} ms / ${f.p99Ms} ms / ${f.maxMs} ms (${f.requests.toLocaleString('en-US')} requests, ${f.perSecond} req/s served; CPU ${f.cpuMsPerRequest} ms a request, the service's ${f.serviceCpuMsPerRequest} ms) |`);
   }
   L.push(`| the list statement alone (EXPLAIN ANALYZE): first page / deep page | ${r.planMs.first} ms / ${r.planMs.deep} ms |`);
   if (r.inbound) L.push(`| inbound without rules | ${r.inbound.withoutRules.perSecond.toLocaleString('en-US')} messages/s, median ${r.inbound.withoutRules.medianMs} ms, p99 ${r.inbound.withoutRules.p99Ms} ms; CPU ${r.inbound.withoutRules.cpuMsPerMessage} ms a message |`);

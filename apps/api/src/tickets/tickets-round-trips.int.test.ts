@@ -8,8 +8,9 @@ import { createTestApi, type TestApi } from '../testing/test-api.js';
 
 /**
  * The round trips of the ticket reads (issue 12's list target): the statements a request sends, counted on the driver's
- * clients while it runs. A page costs the same few statements at any size: the page, then the contacts, setores and
- * reply windows of all its tickets in one statement (no read per ticket, per contact or per setor).
+ * clients while it runs. A page costs the same few statements at any size: the page, the contacts and official setores
+ * of all its tickets in one statement, and their reply windows in one more when some are on official setores (no read
+ * per ticket, per contact or per setor).
  */
 describe('ticket reads: statements per request', () => {
   let api: TestApi;
@@ -47,7 +48,7 @@ describe('ticket reads: statements per request', () => {
 
   const HOUR = 3_600_000;
 
-  it('a page of 1, 25 or 100 tickets, a cursor page, the queue and a detail cost the same statements; reply windows as before', async () => {
+  it('a page of 2, 25 or 100 tickets, a cursor page, the queue and a detail cost the same statements; reply windows as before', async () => {
     const company = await api.createCompany({ company_rpm: 10_000 });
     const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000, scopes: ['tickets:read'] });
     const auth = { Authorization: `Bearer ${key}` };
@@ -74,18 +75,19 @@ describe('ticket reads: statements per request', () => {
       expected.set(ticket.id, kind === 'open' ? { open: true, open_until: new Date(now + 23 * HOUR).toISOString() } : { open: kind === 'qr', open_until: null });
     }
 
-    const one = await counted('/v1/tickets?limit=1', auth);
+    const two = await counted('/v1/tickets?limit=2', auth);
     const page = await counted('/v1/tickets', auth);
     const hundred = await counted('/v1/tickets?limit=100', auth);
     const next = await counted(`/v1/tickets?limit=100&cursor=${encodeURIComponent(hundred.body.data.next_cursor)}`, auth);
-    expect([one, page, hundred, next].map((r) => r.body.data.items.length)).toEqual([1, 25, 100, 20]);
-    const sizes = [one, page, hundred, next].map((r) => r.statements.length);
+    expect([two, page, hundred, next].map((r) => r.body.data.items.length)).toEqual([2, 25, 100, 20]);
+    const sizes = [two, page, hundred, next].map((r) => r.statements.length);
     expect(new Set(sizes).size).toBe(1);
-    // The list statement and one for every contact, setor and window of the page.
-    const reads = (statements: string[], table: string) => statements.filter((s) => s.includes(`from "${table}"`) || s.includes(`join ${table} `)).length;
-    for (const r of [one, page, hundred, next]) {
-      expect(reads(r.statements, 'tickets')).toBe(1);
-      expect(r.statements.filter((s) => /\b(contacts|setores|conversation_windows)\b/.test(s))).toHaveLength(1);
+    // The list statement, one for the contacts and setores of the page, one for its windows.
+    const reading = (statements: string[], table: RegExp) => statements.filter((s) => table.test(s)).length;
+    for (const r of [two, page, hundred, next]) {
+      expect(reading(r.statements, /from "tickets"/)).toBe(1);
+      expect(reading(r.statements, /\b(contacts|setores)\b/)).toBe(1);
+      expect(reading(r.statements, /\bconversation_windows\b/)).toBe(1);
     }
 
     const items = [...hundred.body.data.items, ...next.body.data.items] as { id: string; reply_window: unknown; contact: { name: string } | null }[];
@@ -98,13 +100,20 @@ describe('ticket reads: statements per request', () => {
     const queueFull = await counted('/v1/queue?limit=100', auth);
     expect([queueOne.body.data.items.length, queueFull.body.data.items.length]).toEqual([1, 80]);
     expect(queueOne.statements.length).toBe(queueFull.statements.length);
-    expect(queueFull.statements.filter((s) => /\b(contacts|setores|conversation_windows)\b/.test(s))).toHaveLength(1);
-    const detail = await counted(`/v1/tickets/${items[0]!.id}`, auth);
-    expect(detail.body.data.reply_window).toEqual(expected.get(items[0]!.id));
-    expect(detail.statements.filter((s) => /\b(contacts|setores|conversation_windows)\b/.test(s))).toHaveLength(1);
-    // Beside the key check (one statement): the page and its parts; the queue adds its totals; a detail its links.
-    expect(sizes[0]).toBe(3);
-    expect(queueFull.statements).toHaveLength(4);
-    expect(detail.statements).toHaveLength(4);
+    expect(reading(queueFull.statements, /\b(contacts|setores)\b/)).toBe(1);
+    const withWindow = items.find((item) => expected.get(item.id)?.open_until)!;
+    const detail = await counted(`/v1/tickets/${withWindow.id}`, auth);
+    expect(detail.body.data.reply_window).toEqual(expected.get(withWindow.id));
+    expect(reading(detail.statements, /\b(contacts|setores|conversation_windows)\b/)).toBe(2);
+    // Beside the key check (one statement): the page, its contacts and setores, its windows; the queue adds its
+    // totals; a detail its links.
+    expect(sizes[0]).toBe(4);
+    expect(queueFull.statements).toHaveLength(5);
+    expect(detail.statements).toHaveLength(5);
+
+    // A page without official tickets reads no window.
+    const qrOnly = await counted(`/v1/tickets?setor_id=${qr.id}`, auth);
+    expect(qrOnly.body.data.items).toHaveLength(25);
+    expect(qrOnly.statements).toHaveLength(3);
   });
 });

@@ -127,8 +127,9 @@ export interface TicketRepository {
   /** A page of the list in `request.sort` order; `hasMore` when more rows follow the page. */
   list(companyId: string, filter: TicketFilter, request: TicketListRequest): Promise<{ items: Ticket[]; hasMore: boolean }>;
   /**
-   * The view parts of each ticket, by ticket id, read in one round trip whatever the number of tickets (a list page
-   * costs the same few statements at any size).
+   * The view parts of each ticket, by ticket id, in at most two round trips whatever the number of tickets (the
+   * contacts and setores; the windows when some tickets are on official setores): a list page costs the same few
+   * statements at any size.
    */
   viewParts(companyId: string, tickets: readonly Ticket[]): Promise<Map<string, TicketViewParts>>;
   /**
