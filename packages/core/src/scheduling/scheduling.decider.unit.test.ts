@@ -2,27 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { DomainError, InvalidTransitionError } from '../shared/errors.js';
 import { given } from '../testing/index.js';
 import { appointmentDecider, type Appointment } from './appointment.js';
-import { newTimedSend, scheduledMessageDecider, timedClientMessageId, type ScheduledMessage } from './scheduled-message.js';
+import { scheduledMessageDecider, timedClientMessageId, type ScheduledMessage } from './scheduled-message.js';
+import { timedMessageFixture } from './testing/timed-send-fixture.js';
 
 const t0 = new Date('2026-03-10T12:00:00.000Z');
 const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
 
 const row = (extra: Partial<ScheduledMessage> = {}): ScheduledMessage => ({
-  ...newTimedSend({
-    id: 'm1',
-    companyId: 'c1',
-    kind: 'message',
-    clientId: 'k1',
-    clientName: 'Ana',
-    phone: '+5511987654321',
-    setorId: 's1',
-    keyMode: 'live',
-    content: { text: 'Oi', mediaUrl: null, mediaType: null, mediaFilename: null },
-    sendAt: t0,
-    effectiveSendAt: t0,
-    respectSafeHours: true,
-    createdAt: t0,
-  }),
+  ...timedMessageFixture({ id: 'm1', companyId: 'c1', clientId: 'k1', setorId: 's1' }, t0),
   ...extra,
 });
 const delays = [60_000, 300_000, 900_000];

@@ -6,7 +6,8 @@ import type { CompanyRepositories } from '../../companies/index.js';
 import type { SchedulingRepositories } from '../index.js';
 import { BusyTimeConflict } from '../scheduling-repositories.js';
 import type { Professional } from '../catalog.js';
-import { newTimedSend, type ScheduledMessage } from '../scheduled-message.js';
+import type { ScheduledMessage } from '../scheduled-message.js';
+import { timedMessageFixture } from './timed-send-fixture.js';
 
 /** The areas this suite reads and writes. */
 type Areas = CompanyRepositories & SchedulingRepositories;
@@ -25,21 +26,7 @@ export function describeSchedulingRepositoriesContract(name: string, setup: () =
       await sut.repos.companies.insert(company);
       const setorId = id();
       const row = (extra: Partial<ScheduledMessage> = {}): ScheduledMessage => ({
-        ...newTimedSend({
-          id: id(),
-          companyId: company.id,
-          kind: 'message',
-          clientId: id(),
-          clientName: 'Ana',
-          phone: '+5511987654321',
-          setorId,
-          keyMode: 'live',
-          content: { text: 'Oi', mediaUrl: null, mediaType: null, mediaFilename: null },
-          sendAt: t0,
-          effectiveSendAt: t0,
-          respectSafeHours: true,
-          createdAt: t0,
-        }),
+        ...timedMessageFixture({ id: id(), companyId: company.id, clientId: id(), setorId }, t0),
         ...extra,
       });
       const professional = async (): Promise<Professional> => {
