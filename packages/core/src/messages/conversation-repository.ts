@@ -1,4 +1,25 @@
 import type { Conversation } from './conversation.js';
+import type { Contact } from '../contacts/index.js';
+
+/** A contact writing to a setor, as {@link ConversationRepository.recordInboundContacts} takes it. */
+export interface InboundContactCandidate {
+  /** The contact to insert when the company has none with its match key (`createContact`). */
+  contact: Contact;
+  /** The conversation to insert when the setor and contact have none (its `contactId` is `contact.id`). */
+  conversation: Conversation;
+  /** E.164. */
+  phone: string;
+  at: Date;
+}
+
+/** What {@link ConversationRepository.recordInboundContacts} recorded for one candidate. */
+export interface InboundContactRecorded {
+  /** Inserted, or the stored one locked until the transaction ends. */
+  contact: Contact;
+  created: boolean;
+  /** As `recordInbound` answers it. */
+  conversation: Conversation;
+}
 
 /** Stores conversations (one per setor and contact). */
 export interface ConversationRepository {
@@ -15,5 +36,12 @@ export interface ConversationRepository {
    * (`ContactAffinityRepository.add`, kept when one exists). Answers the stored conversation as touched.
    */
   recordInbound(candidate: Conversation, phone: string, at: Date): Promise<Conversation>;
+  /**
+   * `ContactRepository.insertOrLockInbound` then {@link recordInbound} for several contacts writing at once (an inbound
+   * group), as one write. The candidates have distinct match keys per company. Answers, in order, what was recorded for
+   * each, or null for a candidate whose contact another transaction inserted and committed during the write (the
+   * caller then records it with the one-contact methods).
+   */
+  recordInboundContacts(candidates: readonly InboundContactCandidate[]): Promise<(InboundContactRecorded | null)[]>;
 }
 export const ConversationRepository = Symbol.for('carteiro.ConversationRepository');

@@ -5,7 +5,8 @@ import type { Clock } from '../shared/clock.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
-import { newConversation } from './conversation.js';
+import { newConversation, type Conversation } from './conversation.js';
+import type { InboundContactCandidate, InboundContactRecorded } from './conversation-repository.js';
 import type { MessageRecord } from './message.js';
 import { MAX_TEXT_LENGTH, type MessageContent } from './message-content.js';
 import type { ChannelRepositories } from '../channel/index.js';
@@ -171,6 +172,36 @@ interface QueuedInbound {
   from: string;
   resolve(result: InboundMessageResult): void;
   reject(error: unknown): void;
+}
+
+/** What the messages of a group share: the provider ids looked up at once, the messages and events waiting for their insert. */
+interface GroupContext {
+  pending: PendingInbound;
+  /** By {@link providerKey}: the stored message, or null when none was (a key absent here was not looked up). */
+  lookedUp: Map<string, MessageRecord | null>;
+}
+
+/** The contact and conversation a group recorded for a message before handling it. */
+interface Prefetched extends InboundContactRecorded {
+  /** The id the conversation would have had if created (it was when the answer's id is this one). */
+  candidateId: string;
+}
+
+const providerKey = (setorId: string, providerMessageId: string) => `${setorId}\u0000${providerMessageId}`;
+
+/** Messages of a group and their events, written together (in order) by {@link flushPending}. */
+interface PendingInbound {
+  messages: MessageRecord[];
+  events: DomainEvent[];
+}
+
+async function flushPending(repos: Repositories<MessageRepositories>, group: GroupContext): Promise<void> {
+  const { pending } = group;
+  if (pending.messages.length === 0 && pending.events.length === 0) return;
+  const messages = pending.messages.splice(0);
+  await repos.messages.insertAllWithEvents(messages, pending.events.splice(0));
+  // Stored now: a later repeat of one of their provider ids finds it here.
+  for (const m of messages) if (m.providerMessageId !== null) group.lookedUp.set(providerKey(m.setorId, m.providerMessageId), m);
 }
 
 /** The number in E.164 when it was given with its country code (as providers send it); null otherwise, or when it is invalid. */
@@ -348,11 +379,52 @@ export class ReceiveInboundMessage {
       return listed;
     };
     const shared: Repositories<InboundAreas> = { ...repos, tagRules };
-    const outcomes: (InboundMessageResult | NotFoundError)[] = [];
-    for (const item of group) {
-      const setor = setores.get(item.input.setorId);
-      outcomes.push(setor ? await this.handle(shared, setor, item.from, item.checked, this.clock.now()) : new NotFoundError('Box', { setor_id: item.input.setorId }));
+    // Every message's time, in arrival order, fixed before the group's writes.
+    const times = group.map(() => this.clock.now());
+    // The provider ids of the group looked up at once (a repeat is dropped before anything of it is written).
+    const lookedUp = new Map<string, MessageRecord | null>();
+    const withIds = known.filter((item) => item.checked.providerMessageId !== null);
+    if (withIds.length > 0) {
+      for (const item of withIds) lookedUp.set(providerKey(item.input.setorId, item.checked.providerMessageId!), null);
+      const stored = await repos.messages.findInboundByProviderIds(withIds.map((item) => ({ setorId: item.input.setorId, providerMessageId: item.checked.providerMessageId! })));
+      for (const message of stored) lookedUp.set(providerKey(message.setorId, message.providerMessageId!), message);
     }
+    // The contacts and conversations of the group in one write: each contact's first message that is no repeat (a later
+    // message of the same contact, or a contact another transaction inserted meanwhile, records its own as alone).
+    const firsts: { index: number; candidate: InboundContactCandidate }[] = [];
+    const contactKeys = new Set<string>();
+    const providerIdsOfGroup = new Set<string>();
+    group.forEach((item, index) => {
+      const setor = setores.get(item.input.setorId);
+      if (!setor) return;
+      const provider = item.checked.providerMessageId === null ? null : providerKey(setor.id, item.checked.providerMessageId);
+      if (provider !== null && (lookedUp.get(provider) || providerIdsOfGroup.has(provider))) return;
+      if (provider !== null) providerIdsOfGroup.add(provider);
+      const contactKey = `${setor.companyId}|${phoneMatchKey(item.from)}`;
+      if (contactKeys.has(contactKey)) return;
+      contactKeys.add(contactKey);
+      const at = times[index]!;
+      const contact = createContact(this.ids.newId(), setor.companyId, item.from, item.checked.name, at);
+      firsts.push({ index, candidate: { contact, conversation: newConversation(this.ids.newId(), setor.companyId, setor.id, contact.id, at), phone: item.from, at } });
+    });
+    const recorded = firsts.length > 0 ? await repos.conversations.recordInboundContacts(firsts.map((f) => f.candidate)) : [];
+    const prefetched = new Map<number, Prefetched>();
+    firsts.forEach((first, i) => {
+      const result = recorded[i];
+      if (result) prefetched.set(first.index, { ...result, candidateId: first.candidate.conversation.id });
+    });
+    // The messages and their events are written together at the end of the group (one insert).
+    const context: GroupContext = { pending: { messages: [], events: [] }, lookedUp };
+    const outcomes: (InboundMessageResult | NotFoundError)[] = [];
+    for (const [index, item] of group.entries()) {
+      const setor = setores.get(item.input.setorId);
+      outcomes.push(
+        setor
+          ? await this.handle(shared, setor, item.from, item.checked, times[index]!, context, prefetched.get(index) ?? null)
+          : new NotFoundError('Box', { setor_id: item.input.setorId }),
+      );
+    }
+    await flushPending(shared, context);
     return outcomes;
   }
 
@@ -386,23 +458,37 @@ export class ReceiveInboundMessage {
   }
 
   /** Steps 1-7 for one message, under the lock of its contact, inside the caller's transaction. */
-  private async handle(repos: Repositories<InboundAreas>, setor: Setor, from: string, checked: CheckedInput, now: Date): Promise<InboundMessageResult> {
+  private async handle(
+    repos: Repositories<InboundAreas>,
+    setor: Setor,
+    from: string,
+    checked: CheckedInput,
+    now: Date,
+    /** In a group: the provider ids looked up, and where the message and its events wait for the group's single insert. */
+    group: GroupContext | null = null,
+    /** In a group: the contact and conversation already recorded for this message. */
+    prefetched: Prefetched | null = null,
+  ): Promise<InboundMessageResult> {
+    const pending = group?.pending ?? null;
     // (1) A provider id seen before on this setor: the provider repeated its webhook.
     if (checked.providerMessageId) {
-      const seen = await repos.messages.findInboundByProviderId(setor.id, checked.providerMessageId);
+      const key = providerKey(setor.id, checked.providerMessageId);
+      const seen =
+        pending?.messages.find((m) => m.setorId === setor.id && m.providerMessageId === checked.providerMessageId) ??
+        (group?.lookedUp.has(key) ? group.lookedUp.get(key)! : await repos.messages.findInboundByProviderId(setor.id, checked.providerMessageId));
       if (seen) return this.duplicateOf(seen, setor);
     }
 
     // (2) Contact, conversation, window, affinity.
-    const stored = await repos.contacts.insertOrLockInbound(createContact(this.ids.newId(), setor.companyId, from, checked.name, now));
+    const stored = prefetched ?? (await repos.contacts.insertOrLockInbound(createContact(this.ids.newId(), setor.companyId, from, checked.name, now)));
     let contact = stored.contact;
     if (!stored.created && !contact.name && checked.name) {
       contact = { ...contact, name: checked.name, updatedAt: now };
       await repos.contacts.update(contact);
     }
-    const candidate = newConversation(this.ids.newId(), setor.companyId, setor.id, contact.id, now);
+    const candidate = prefetched ? { id: prefetched.candidateId } : newConversation(this.ids.newId(), setor.companyId, setor.id, contact.id, now);
     // The conversation (touched), the setor's 24-hour window and the contact's affinity, in one write.
-    const conversation = await repos.conversations.recordInbound(candidate, from, now);
+    const conversation = prefetched ? prefetched.conversation : await repos.conversations.recordInbound(candidate as Conversation, from, now);
 
     const messageId = this.ids.newId();
     const event = (name: DomainEvent['event'], data: Record<string, unknown>): DomainEvent => ({
@@ -449,6 +535,8 @@ export class ReceiveInboundMessage {
         events.push(...joined.events);
         if ((ticket.created || ticket.reopened) && joined.needsAssignment !== false) {
           // The contact and the ticket first, then its assignment (conversation.assigned).
+          // (The group's earlier messages and events first, so that the events keep their order.)
+          if (group) await flushPending(repos, group);
           await repos.events.record(events.splice(0));
           await this.threads.assign(repos, setor.companyId, ticket.id, now, joined.state);
         }
@@ -518,7 +606,12 @@ export class ReceiveInboundMessage {
         ratingReply: rating !== null,
       }),
     );
-    await repos.messages.insertWithEvents(message, [...events, ...later]);
+    if (pending) {
+      pending.messages.push(message);
+      pending.events.push(...events, ...later);
+    } else {
+      await repos.messages.insertWithEvents(message, [...events, ...later]);
+    }
     return {
       messageId,
       companyId: setor.companyId,

@@ -5,26 +5,33 @@ import { NotFoundError } from '../shared/errors.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { ReceiveInboundMessage, type InboundMessageResult } from './receive-inbound-message.js';
 
-/** The world's unit of work, counting transactions; `failFor` makes the contact insert of that number throw. */
-function countingUow(world: MessagingWorld, failFor: { phone: string | null } = { phone: null }) {
+/** The world's unit of work, counting transactions; `failFor` makes the insert of a message with that text throw. */
+function countingUow(world: MessagingWorld, failFor: { text: string | null } = { text: null }) {
   const counted = { transactions: 0 };
   const uow: UnitOfWork<never> = {
     transaction: (work) => {
       counted.transactions += 1;
       return world.uow.transaction((repos) => {
-        const contacts = Object.create(repos.contacts) as typeof repos.contacts;
-        contacts.insertOrLockInbound = (contact) => {
-          if (contact.phone === failFor.phone) throw new Error('the store refused this contact');
-          return repos.contacts.insertOrLockInbound(contact);
+        const refuse = (texts: unknown[]) => {
+          if (texts.includes(failFor.text)) throw new Error('the store refused this message');
         };
-        return work({ ...repos, contacts } as never);
+        const messages = Object.create(repos.messages) as typeof repos.messages;
+        messages.insertWithEvents = (message, events) => {
+          refuse([(message.content as { text?: string }).text]);
+          return repos.messages.insertWithEvents(message, events);
+        };
+        messages.insertAllWithEvents = (list, events) => {
+          refuse(list.map((m) => (m.content as { text?: string }).text));
+          return repos.messages.insertAllWithEvents(list, events);
+        };
+        return work({ ...repos, messages } as never);
       });
     },
   };
   return { uow, counted };
 }
 
-async function setup(failFor: { phone: string | null } = { phone: null }) {
+async function setup(failFor: { text: string | null } = { text: null }) {
   const world = new MessagingWorld();
   const company = await world.company();
   const setor = await world.box(company);
@@ -51,6 +58,29 @@ describe('inbound group commit', () => {
     expect(world.events('conversation.created')).toHaveLength(8);
   });
 
+  it('repeated provider ids in a group are dropped, whether stored before or earlier in the same group; nothing of them is written', async () => {
+    const { world, setor, receive, counted, from } = await setup();
+    const first = await receive.execute({ setorId: setor.id, from: from(30), text: 'Oi', providerMessageId: 'wamid.30' });
+    counted.transactions = 0;
+    const inputs = [
+      { n: 31, id: 'wamid.31' },
+      { n: 32, id: 'wamid.32' },
+      { n: 30, id: 'wamid.30' },
+      { n: 33, id: 'wamid.33' },
+      { n: 33, id: 'wamid.33' },
+      { n: 34, id: 'wamid.34' },
+    ];
+    const results = await Promise.all(inputs.map(({ n, id }) => receive.execute({ setorId: setor.id, from: from(n), text: 'Oi', providerMessageId: id })));
+    expect(counted.transactions).toBeLessThan(inputs.length);
+    expect(results.map((r) => r.duplicate)).toEqual([false, false, true, false, true, false]);
+    expect(results[2]!.messageId).toBe(first.messageId);
+    expect(results[4]!.messageId).toBe(results[3]!.messageId);
+    expect(world.events('message.received')).toHaveLength(5);
+    expect(world.events('contact.created')).toHaveLength(5);
+    const stored = (world.repos.messages as unknown as { all(): { providerMessageId: string | null }[] }).all();
+    expect(stored.map((m) => m.providerMessageId).sort()).toEqual(['wamid.30', 'wamid.31', 'wamid.32', 'wamid.33', 'wamid.34']);
+  });
+
   it('a message of an unknown box in a group is a 404 for it alone', async () => {
     const { setor, receive, counted, from } = await setup();
     const unknown = '00000000-0000-4000-8000-00000000dead';
@@ -64,10 +94,9 @@ describe('inbound group commit', () => {
   });
 
   it('a failure inside a group rolls the group back and every message runs alone: only the failing one fails, nothing is written twice', async () => {
-    const failFor = { phone: null as string | null };
+    const failFor = { text: 'falha' };
     const { world, setor, receive, counted, from } = await setup(failFor);
-    failFor.phone = from(24);
-    const settled = await Promise.allSettled([20, 21, 22, 23, 24, 25].map((n) => receive.execute({ setorId: setor.id, from: from(n), text: 'Oi' })));
+    const settled = await Promise.allSettled([20, 21, 22, 23, 24, 25].map((n) => receive.execute({ setorId: setor.id, from: from(n), text: n === 24 ? 'falha' : 'Oi' })));
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     // Two alone, one group of four that rolled back, then those four alone.
     expect(counted.transactions).toBe(7);

@@ -27,7 +27,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
 import type { ContactsTable } from './contacts-tables.js';
 
-function toContact(row: Selectable<ContactsTable>): Contact {
+export function toContact(row: Selectable<ContactsTable>): Contact {
   return {
     id: row.id,
     companyId: row.company_id,

@@ -2,6 +2,8 @@ import type {
   DomainEvent,
   Conversation,
   ConversationRepository,
+  InboundContactCandidate,
+  InboundContactRecorded,
   KeyMode,
   MessageActivity,
   MessageAuthor,
@@ -13,7 +15,9 @@ import type {
   RotationCursorRepository,
   SendFailureCode,
 } from '@carteiro/core';
-import { conversationPhoneKey, isUuid } from '@carteiro/core';
+import { conversationPhoneKey, isUuid, phoneMatchKey } from '@carteiro/core';
+import { toContact } from '../contacts/kysely-contact-repositories.js';
+import type { ContactsTable } from '../contacts/contacts-tables.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { Database } from '../shared/database.js';
@@ -118,6 +122,78 @@ export class KyselyConversationRepository implements ConversationRepository {
       RETURNING *`.execute(this.db);
     return toConversation(rows[0]!);
   }
+
+  async recordInboundContacts(candidates: readonly InboundContactCandidate[]): Promise<(InboundContactRecorded | null)[]> {
+    if (candidates.length === 0) return [];
+    // One statement for the group: the contacts inserted or locked (as KyselyContactRepository.insertOrLockInbound), then
+    // for each the window, the affinity and the conversation's upsert (as recordInbound), all from one unnest.
+    const column = <T>(pick: (c: InboundContactCandidate) => T) => candidates.map(pick);
+    const lastInbound = (c: InboundContactCandidate) =>
+      c.conversation.lastInboundAt && c.conversation.lastInboundAt.getTime() > c.at.getTime() ? c.conversation.lastInboundAt : c.at;
+    const { rows } = await sql<Selectable<ContactsTable> & { n: string; inserted: boolean } & { [K in keyof Selectable<ConversationsTable> as `v_${K}`]: Selectable<ConversationsTable>[K] }>`
+      WITH input AS (
+        SELECT * FROM unnest(
+          ${column((c) => c.contact.id)}::uuid[], ${column((c) => c.contact.companyId)}::uuid[], ${column((c) => c.contact.phone)}::text[],
+          ${column((c) => phoneMatchKey(c.contact.phone))}::text[], ${column((c) => c.contact.name)}::text[], ${column((c) => c.contact.email)}::text[],
+          ${column((c) => JSON.stringify(c.contact.customFields))}::text[], ${column((c) => c.contact.iaAtiva)}::boolean[],
+          ${column((c) => c.contact.iaPausedUntil)}::timestamptz[], ${column((c) => c.contact.createdAt)}::timestamptz[],
+          ${column((c) => c.contact.updatedAt)}::timestamptz[], ${column((c) => c.conversation.id)}::uuid[], ${column((c) => c.conversation.setorId)}::uuid[],
+          ${column((c) => conversationPhoneKey(c.phone))}::text[], ${column((c) => c.at)}::timestamptz[], ${column(lastInbound)}::timestamptz[],
+          ${column((c) => c.conversation.lastOutboundAt)}::timestamptz[], ${column((c) => c.conversation.createdAt)}::timestamptz[]
+        ) WITH ORDINALITY AS i(id, company_id, phone, phone_key, name, email, custom_fields, ia_ativa, ia_paused_until, created_at, updated_at,
+                               conv_id, setor_id, win_key, at, conv_last_inbound_at, conv_last_outbound_at, conv_created_at, n)
+      ), ins AS (
+        INSERT INTO contacts (id, company_id, phone, phone_key, name, email, custom_fields, ia_ativa, ia_paused_until, created_at, updated_at)
+        SELECT id, company_id, phone, phone_key, name, email, custom_fields::jsonb, ia_ativa, ia_paused_until, created_at, updated_at FROM input ORDER BY n
+        ON CONFLICT (company_id, phone_key) DO NOTHING
+        RETURNING *
+      ), locked AS (
+        SELECT c.* FROM contacts c WHERE (c.company_id, c.phone_key) IN (SELECT company_id, phone_key FROM input) FOR UPDATE
+      ), found AS (
+        SELECT i.n, i.setor_id AS in_setor_id, i.win_key, i.at, i.conv_id, i.conv_last_inbound_at, i.conv_last_outbound_at, i.conv_created_at, c.*
+        FROM input i
+        JOIN (SELECT ins.*, true AS inserted FROM ins UNION ALL SELECT locked.*, false AS inserted FROM locked) c
+          ON c.company_id = i.company_id AND c.phone_key = i.phone_key
+      ), w AS (
+        INSERT INTO conversation_windows (setor_id, phone_key, last_inbound_at)
+        SELECT in_setor_id, win_key, at FROM found ORDER BY n
+        ON CONFLICT (setor_id, phone_key) DO UPDATE SET last_inbound_at = greatest(conversation_windows.last_inbound_at, excluded.last_inbound_at)
+      ), a AS (
+        INSERT INTO contact_affinities (contact_id, setor_id, company_id, source, created_at)
+        SELECT id, in_setor_id, company_id, 'inbound', at FROM found ORDER BY n
+        ON CONFLICT (contact_id, setor_id) DO NOTHING
+      ), v AS (
+        INSERT INTO conversations (id, company_id, setor_id, contact_id, last_inbound_at, last_outbound_at, created_at, updated_at)
+        SELECT conv_id, company_id, in_setor_id, id, conv_last_inbound_at, conv_last_outbound_at, conv_created_at, at FROM found ORDER BY n
+        ON CONFLICT (setor_id, contact_id) DO UPDATE
+          SET last_inbound_at = greatest(conversations.last_inbound_at, excluded.updated_at), updated_at = excluded.updated_at
+        RETURNING *
+      )
+      SELECT f.n, f.inserted, f.id, f.company_id, f.phone, f.phone_key, f.name, f.email, f.custom_fields, f.ia_ativa, f.ia_paused_until,
+             f.created_at, f.updated_at,
+             v.id AS v_id, v.company_id AS v_company_id, v.setor_id AS v_setor_id, v.contact_id AS v_contact_id,
+             v.last_inbound_at AS v_last_inbound_at, v.last_outbound_at AS v_last_outbound_at, v.created_at AS v_created_at, v.updated_at AS v_updated_at
+      FROM found f JOIN v ON v.setor_id = f.in_setor_id AND v.contact_id = f.id`.execute(this.db);
+    const byIndex = new Map(rows.map((r) => [Number(r.n), r]));
+    return candidates.map((_, i) => {
+      const row = byIndex.get(i + 1);
+      if (!row) return null;
+      return {
+        contact: toContact(row),
+        created: row.inserted,
+        conversation: toConversation({
+          id: row.v_id,
+          company_id: row.v_company_id,
+          setor_id: row.v_setor_id,
+          contact_id: row.v_contact_id,
+          last_inbound_at: row.v_last_inbound_at,
+          last_outbound_at: row.v_last_outbound_at,
+          created_at: row.v_created_at,
+          updated_at: row.v_updated_at,
+        }),
+      };
+    });
+  }
 }
 
 /** A `messages` row as the core reads it (the ticket timeline reads rows too). */
@@ -202,6 +278,23 @@ export class KyselyMessageRepository implements MessageRepository {
       .execute();
   }
 
+  async insertAllWithEvents(messages: readonly MessageRecord[], events: readonly DomainEvent[]): Promise<void> {
+    if (messages.length === 0) {
+      if (events.length > 0) await this.db.insertInto('domain_events').values(events.map(domainEventRow)).execute();
+      return;
+    }
+    if (events.length === 0) {
+      await this.db.insertInto('messages').values(messages.map(toRow)).execute();
+      return;
+    }
+    // A multi-row VALUES inserts its rows in order: the events' seq follows the order given.
+    await this.db
+      .with('recorded', (db) => db.insertInto('domain_events').values(events.map(domainEventRow)))
+      .insertInto('messages')
+      .values(messages.map(toRow))
+      .execute();
+  }
+
   async update(message: MessageRecord): Promise<void> {
     const { id, ...rest } = toRow(message);
     await this.db.updateTable('messages').set(rest).where('id', '=', id).execute();
@@ -223,6 +316,18 @@ export class KyselyMessageRepository implements MessageRepository {
       .forUpdate()
       .executeTakeFirst();
     return row ? toMessage(row) : null;
+  }
+
+  async findInboundByProviderIds(keys: readonly { setorId: string; providerMessageId: string }[]): Promise<MessageRecord[]> {
+    if (keys.length === 0) return [];
+    // The partial unique index of inbound provider ids, probed once per pair.
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('direction', '=', 'inbound')
+      .where((eb) => eb.or(keys.map((k) => eb.and([eb('setor_id', '=', k.setorId), eb('provider_message_id', '=', k.providerMessageId)]))))
+      .execute();
+    return rows.map(toMessage);
   }
 
   async findInboundByProviderId(setorId: string, providerMessageId: string): Promise<MessageRecord | null> {

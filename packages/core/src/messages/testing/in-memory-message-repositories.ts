@@ -1,5 +1,6 @@
-import type { Conversation } from '../index.js';
+import type { Conversation, InboundContactCandidate, InboundContactRecorded } from '../index.js';
 import type { ConversationRepository } from '../index.js';
+import { InMemoryContactRepository } from '../../contacts/testing/index.js';
 import type { MessageRecord } from '../index.js';
 import type { MessageRepository } from '../index.js';
 import type { RotationCursorRepository } from '../../routing/index.js';
@@ -63,6 +64,17 @@ export class InMemoryConversationRepository implements ConversationRepository {
     }
     return (await this.findById(conversation.companyId, conversation.id))!;
   }
+
+  async recordInboundContacts(candidates: readonly InboundContactCandidate[]): Promise<(InboundContactRecorded | null)[]> {
+    const contacts = new InMemoryContactRepository(this.store);
+    const recorded: InboundContactRecorded[] = [];
+    for (const candidate of candidates) {
+      const stored = await contacts.insertOrLockInbound(candidate.contact);
+      const conversation = await this.recordInbound({ ...candidate.conversation, contactId: stored.contact.id }, candidate.phone, candidate.at);
+      recorded.push({ ...stored, conversation });
+    }
+    return recorded;
+  }
 }
 
 export class InMemoryMessageRepository implements MessageRepository {
@@ -78,6 +90,10 @@ export class InMemoryMessageRepository implements MessageRepository {
     // As InMemoryEventOutbox.record.
     this.store.events.push(...structuredClone(events));
   }
+  async insertAllWithEvents(messages: readonly MessageRecord[], events: readonly DomainEvent[]) {
+    for (const message of messages) await this.insert(message);
+    this.store.events.push(...structuredClone(events));
+  }
   async update(message: MessageRecord) {
     this.rows.set(message.id, structuredClone(message));
   }
@@ -87,6 +103,14 @@ export class InMemoryMessageRepository implements MessageRepository {
   }
   async findByIdForUpdate(companyId: string, id: string) {
     return this.findById(companyId, id);
+  }
+  async findInboundByProviderIds(keys: readonly { setorId: string; providerMessageId: string }[]) {
+    const found: MessageRecord[] = [];
+    for (const key of keys) {
+      const message = await this.findInboundByProviderId(key.setorId, key.providerMessageId);
+      if (message && !found.some((m) => m.id === message.id)) found.push(message);
+    }
+    return found;
   }
   async findInboundByProviderId(setorId: string, providerMessageId: string) {
     const found = [...this.rows.values()].find((m) => m.direction === 'inbound' && m.setorId === setorId && m.providerMessageId === providerMessageId);

@@ -170,5 +170,70 @@ export function describeMessageRepositoriesContract(name: string, setup: () => P
       expect(await repos.messages.findById(other.id, message.id)).toBeNull();
       expect(await repos.messages.findById(company.id, 'x')).toBeNull();
     });
+
+    it('records the contacts and conversations of an inbound group in one write: new ones inserted, stored ones locked and touched', async () => {
+      const { repos, ids, company, setor } = await fresh();
+      const known = createContact(ids.newId(), company.id, '+5511987654323', 'Ana', t0);
+      await repos.contacts.insert(known);
+      const talking = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, known.id, t0));
+      const candidate = (phone: string, at: Date) => {
+        const contact = createContact(ids.newId(), company.id, phone, 'Novo', at);
+        return { contact, conversation: newConversation(ids.newId(), company.id, setor.id, contact.id, at), phone, at };
+      };
+      // The known contact written to without the ninth digit: the same contact (match key).
+      const [again, fresh1] = [candidate('+551187654323', later(1000)), candidate('+5511987654324', later(2000))];
+      const recorded = await repos.conversations.recordInboundContacts([again, fresh1]);
+      expect(recorded[0]).toMatchObject({ created: false, contact: { id: known.id, name: 'Ana' }, conversation: { id: talking.id, lastInboundAt: later(1000), updatedAt: later(1000) } });
+      expect(recorded[1]).toMatchObject({
+        created: true,
+        contact: { id: fresh1.contact.id, phone: '+5511987654324', name: 'Novo', companyId: company.id },
+        conversation: { id: fresh1.conversation.id, contactId: fresh1.contact.id, setorId: setor.id, lastInboundAt: later(2000) },
+      });
+      expect(await repos.conversations.findBySetorAndContact(setor.id, fresh1.contact.id)).toEqual(recorded[1]!.conversation);
+      expect(await repos.conversations.recordInboundContacts([])).toEqual([]);
+    });
+
+    it('stores several inbound messages in one write (an inbound group), each found by its provider id', async () => {
+      const { repos, ids, company, setor } = await fresh();
+      const contact = createContact(ids.newId(), company.id, '+5511987654322', null, t0);
+      await repos.contacts.insert(contact);
+      const conversation = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
+      const inbound = (n: number): MessageRecord => ({
+        id: ids.newId(),
+        companyId: company.id,
+        conversationId: conversation.id,
+        setorId: setor.id,
+        contactId: contact.id,
+        phone: contact.phone,
+        senderNumber: null,
+        keyMode: 'live',
+        content: { type: 'text', text: `Oi ${n}` },
+        parts: [],
+        status: 'received',
+        providerMessageId: `wamid.group.${n}`,
+        errorCode: null,
+        error: null,
+        reaction: null,
+        editedAt: null,
+        deletedAt: null,
+        sentAt: null,
+        createdAt: later(n),
+        updatedAt: later(n),
+        ticketId: null,
+        direction: 'inbound',
+        type: 'message',
+        author: { type: 'contact', id: contact.id },
+        activity: null,
+        deliveredAt: null,
+        readAt: null,
+      });
+      const messages = [inbound(1), inbound(2), inbound(3)];
+      await repos.messages.insertAllWithEvents(messages, []);
+      await repos.messages.insertAllWithEvents([], []);
+      for (const message of messages) {
+        expect(await repos.messages.findById(company.id, message.id)).toEqual(message);
+        expect((await repos.messages.findInboundByProviderId(setor.id, message.providerMessageId!))?.id).toBe(message.id);
+      }
+    });
   });
 }
