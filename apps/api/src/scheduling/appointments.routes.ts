@@ -6,13 +6,13 @@ import {
   localOf,
   ReadAppointments,
   ReadSchedulingCatalog,
-  requestFingerprint,
   type AppointmentStatus,
   type Attendance,
 } from '@carteiro/core';
-import { defineRoute, idParam, reply } from '../http/route.js';
+import { defineRoute, idParam } from '../http/route.js';
 import { s, typed } from '../http/schema.js';
 import { AppointmentDetailSchema, AppointmentSchema, AppointmentTypeSchema, clientInput, idempotencyHeader, Local, ProfessionalSchema, UnitSchema } from './scheduling-schemas.js';
+import { createdOrReplayed, idempotencyOf } from './idempotent-create.js';
 import { appointmentDetailView, appointmentTypeView, appointmentView, professionalView, unitView } from './scheduling-views.js';
 
 const read = { scope: 'appointments:read' } as const;
@@ -218,8 +218,6 @@ export const appointmentsRoutes = [
     response: { status: 201, description: 'Booked.', data: AppointmentDetailSchema, meta: s.object({ idempotent_replay: s.boolean() }) },
     errors: ['NOT_FOUND', 'SLOT_TAKEN', 'UNPROCESSABLE', 'PLAN_LIMIT_REACHED', 'INVALID_NUMBER', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
     async handler({ body, headers, principal, use, res }) {
-      const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/appointments', body }) };
       const { body: data, replay } = await use(BookAppointment).execute(
         {
           companyId: principal.company.id,
@@ -238,11 +236,9 @@ export const appointmentsRoutes = [
           allowOutsideHours: body.allow_outside_hours ?? false,
         },
         appointmentDetailView,
-        idempotency,
+        idempotencyOf(headers, '/v1/appointments', body),
       );
-      if (!replay) return data;
-      res.setHeader('Idempotent-Replayed', 'true');
-      return reply(data, { meta: { idempotent_replay: true }, status: 201 });
+      return createdOrReplayed(res, data, replay);
     },
   }),
   defineRoute({

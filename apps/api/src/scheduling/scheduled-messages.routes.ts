@@ -1,7 +1,8 @@
-import { CancelScheduledMessage, ReadScheduledMessages, requestFingerprint, ScheduleMessage, type TimedSendStatus } from '@carteiro/core';
-import { defineRoute, idParam, reply } from '../http/route.js';
+import { CancelScheduledMessage, ReadScheduledMessages, ScheduleMessage, type TimedSendStatus } from '@carteiro/core';
+import { defineRoute, idParam } from '../http/route.js';
 import { pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { clientInput, idempotencyHeader, ScheduledMessageSchema } from './scheduling-schemas.js';
+import { createdOrReplayed, idempotencyOf } from './idempotent-create.js';
 import { scheduledMessageView } from './scheduling-views.js';
 
 interface ScheduleBody {
@@ -93,8 +94,6 @@ export const scheduledMessagesRoutes = [
     response: { status: 201, description: 'Scheduled.', data: ScheduledMessageSchema, meta: s.object({ idempotent_replay: s.boolean() }) },
     errors: ['PLAN_LIMIT_REACHED', 'NOT_FOUND', 'INVALID_NUMBER', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
     async handler({ body, headers, principal, use, res }) {
-      const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/scheduled-messages', body }) };
       const { body: data, replay } = await use(ScheduleMessage).execute(
         {
           companyId: principal.company.id,
@@ -111,11 +110,9 @@ export const scheduledMessagesRoutes = [
           respectSafeHours: body.respect_safe_hours ?? true,
         },
         scheduledMessageView,
-        idempotency,
+        idempotencyOf(headers, '/v1/scheduled-messages', body),
       );
-      if (!replay) return data;
-      res.setHeader('Idempotent-Replayed', 'true');
-      return reply(data, { meta: { idempotent_replay: true }, status: 201 });
+      return createdOrReplayed(res, data, replay);
     },
   }),
   defineRoute({
