@@ -109,14 +109,22 @@ const isUniqueViolation = (error: unknown, constraint: string) =>
 /** Whether `q` of the ticket list is read as digits (number or phone) rather than a name. */
 const isDigitsQuery = (q: string) => /^[\d\s()+.\-]+$/.test(q) && /\d/.test(q);
 
+/** The start of every ticket read: the row and its tag ids. */
+function ticketSelect(db: Kysely<Database>) {
+  return db
+    .selectFrom('tickets as t')
+    .selectAll('t')
+    .select(sql<string[] | null>`(SELECT array_agg(tt.tag_id::text) FROM ticket_tags tt WHERE tt.ticket_id = t.id)`.as('tag_ids'));
+}
+
 export class KyselyTicketRepository implements TicketRepository {
+  /** Kysely's builders are immutable: the common start is built once per repository, not per read. */
+  private base: ReturnType<typeof ticketSelect> | null = null;
+
   constructor(private readonly db: Kysely<Database>) {}
 
   private select() {
-    return this.db
-      .selectFrom('tickets as t')
-      .selectAll('t')
-      .select(sql<string[] | null>`(SELECT array_agg(tt.tag_id::text) FROM ticket_tags tt WHERE tt.ticket_id = t.id)`.as('tag_ids'));
+    return (this.base ??= ticketSelect(this.db));
   }
 
   async insert(ticket: Ticket): Promise<boolean> {
