@@ -3,7 +3,7 @@ import type { Container } from 'inversify';
 import { AuthenticateRequest } from '@carteiro/core';
 import { adminAuthenticate, adminTokenCheck } from './http/admin-auth.js';
 import { authenticate } from './http/auth.js';
-import { errorHandler, notFoundHandler, requireJsonBody } from './http/error-handler.js';
+import { errorHandler, jsonBodies, notFoundHandler } from './http/error-handler.js';
 import { ApiMetrics, requestObservability } from './http/observability.js';
 import { Metrics, metricsHandler, ProcessMetrics } from '@carteiro/metrics';
 import { AppConfig, type Config } from '@carteiro/system';
@@ -44,13 +44,13 @@ export function createApp(container: Container): Express {
   registerApiDocs(app); // public: the page at /docs
   registerConsole(app); // public: the console's static files at /console
 
-  const json = express.json({ limit: settings.bodyLimit, type: 'application/json' });
+  const json = jsonBodies(express.json({ limit: settings.bodyLimit, type: 'application/json' }));
   const v1 = Router();
-  v1.use(requireJsonBody, json);
+  v1.use(json);
   v1.use(authenticate(container.get(AuthenticateRequest)));
   const admin = Router();
   admin.use(adminAuthenticate(adminTokenCheck(settings.adminTokenHash)));
-  admin.use(requireJsonBody, json);
+  admin.use(json);
 
   // Public routes land on the app here, before the /v1 router demands a key.
   registerRoutes(apiRoutes, { app, v1, admin }, container);

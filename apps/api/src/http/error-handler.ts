@@ -102,12 +102,22 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new DomainError('NOT_FOUND', `Route ${req.method} ${req.path} not found`));
 };
 
-/** Bodies must be JSON: anything else with a body is a 415. */
-export const requireJsonBody: RequestHandler = (req, _res, next) => {
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (hasBody && !req.is('application/json')) {
-    next(new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'));
-    return;
-  }
-  next();
-};
+/**
+ * Bodies must be JSON (anything else with a body is a 415), read by `parser` (express.json). One layer for
+ * both, and requests without a body (the reads) pass without the parser: it would find nothing to read, and
+ * `readRequest` takes a missing body as `{}` as it takes an empty one.
+ */
+export function jsonBodies(parser: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (!hasBody) {
+      next();
+      return;
+    }
+    if (!req.is('application/json')) {
+      next(new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'));
+      return;
+    }
+    void parser(req, res, next);
+  };
+}
