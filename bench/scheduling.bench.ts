@@ -16,7 +16,7 @@ import { createBoss, ensureDeclaredQueues } from '@carteiro/pgboss';
 import { createDb, migrateToLatest } from '@carteiro/postgres';
 import { loadConfig } from '@carteiro/system';
 import { buildWorkerContainer, runWorker } from '@carteiro/worker';
-import { ADMIN_TOKEN, createTenant, startBenchDatabase } from './support/tenant.js';
+import { ADMIN_TOKEN, apiCall, createTenant, startBenchDatabase } from './support/tenant.js';
 import { simulatorOverride } from '../apps/worker/src/campaigns/testing/simulator-override.js';
 import { env, percentile, round, until } from './support/measure.js';
 import { benchSection, type SummaryRow } from './support/report.js';
@@ -49,12 +49,7 @@ export async function runSchedulingBench(log: (line: string) => void = console.l
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const tenant = await createTenant(base, db, boxes);
-    const call = async <T>(method: string, path: string, body?: unknown, auth = `Bearer ${ADMIN_TOKEN}`): Promise<T> => {
-      const res = await fetch(`${base}${path}`, { method, headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: body === undefined ? null : JSON.stringify(body) });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-      return (JSON.parse(text) as { data: T }).data;
-    };
+    const call = <T>(method: string, path: string, body?: unknown, auth?: string) => apiCall<T>(base, method, path, body, auth);
 
     // 1. A month's availability: 3 units, 20 professionals (Monday-Friday 08:00-18:00 at one unit each), 5,000 appointments.
     const admin = `/admin/v1/companies/${tenant.companyId}`;

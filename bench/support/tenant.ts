@@ -50,16 +50,21 @@ export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
   };
 }
 
-/** A call of the operator's /admin/v1 API with the bench's admin token; its `data`, or a thrown error with the answer. */
-export async function admin<T>(baseUrl: string, method: string, route: string, body: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}/admin/v1${route}`, {
+/** A JSON call of the service with `authorization` (the admin token by default); its `data`, or a thrown error with the answer. */
+export async function apiCall<T>(baseUrl: string, method: string, path: string, body?: unknown, authorization = `Bearer ${ADMIN_TOKEN}`): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+    headers: { Authorization: authorization, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
   const text = await res.text();
-  if (!res.ok) throw new Error(`${method} /admin/v1${route} answered ${res.status}: ${text.slice(0, 300)}`);
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
   return (JSON.parse(text) as { data: T }).data;
+}
+
+/** A call of the operator's /admin/v1 API with the bench's admin token. */
+export function admin<T>(baseUrl: string, method: string, route: string, body: unknown): Promise<T> {
+  return apiCall<T>(baseUrl, method, `/admin/v1${route}`, body);
 }
 
 export interface Tenant {
