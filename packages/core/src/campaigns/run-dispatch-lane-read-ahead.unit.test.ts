@@ -60,7 +60,7 @@ async function launch(world: CampaignWorld, recipients: number) {
 const onceASecond: DispatchSettings = { ...DEFAULT_DISPATCH_SETTINGS, pacingScale: 1 / 30, maxInProcessWaitMs: Number.POSITIVE_INFINITY, sliceMs: Number.POSITIVE_INFINITY };
 
 describe('dispatch lane reading ahead at one send a second', () => {
-  it('given twenty messages, then they are recorded once every recordEvery sends, each claimed on its own right before its send', async () => {
+  it('given twenty messages, then they are recorded once every recordEvery sends, each claimed on its own at its turn (before its gap of a second)', async () => {
     const world = await CampaignWorld.create();
     const id = await launch(world, 20);
     const uow = recording(world.uow);
@@ -83,28 +83,65 @@ describe('dispatch lane reading ahead at one send a second', () => {
     expect((await world.repos.campaigns.findById(id))).toMatchObject({ status: 'concluido', totals: { enviados: 20 } });
   });
 
-  it('given messages read ahead and the campaign paused before the next send, then that one is not sent and stays pending; the sends before it are recorded', async () => {
+  it('given messages read ahead and the campaign paused during a gap, then the message claimed for that gap goes and the next is not sent and stays pending; the sends are recorded', async () => {
     const world = await CampaignWorld.create();
     const id = await launch(world, 20);
+    // The third wait is the gap before message 3, claimed when the gap began (a gap within a claim's span of 1 s).
     const sleeper = new ActingSleeper(world.clock, 3, () => new PauseCampaign(world.uow, world.clock, world.ids).execute(world.company.id, id));
     const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, sleeper, world.senderFailures, { ...onceASecond, recordEvery: 10 });
     const result = await lane.run(world.setores[0]!.id, 'owner-1');
-    expect(result).toMatchObject({ outcome: 'idle', sent: 3 });
-    expect(world.gateway.sent).toHaveLength(3);
+    expect(result).toMatchObject({ outcome: 'idle', sent: 4 });
+    expect(world.gateway.sent).toHaveLength(4);
     expect(await world.repos.campaigns.messagesInStatus(id, ['enviando'])).toHaveLength(0);
-    expect(await world.repos.campaigns.messagesInStatus(id, ['pendente'])).toHaveLength(17);
-    expect(await world.repos.campaigns.findById(id)).toMatchObject({ status: 'pausado', totals: { enviados: 3 } });
+    expect(await world.repos.campaigns.messagesInStatus(id, ['pendente'])).toHaveLength(16);
+    expect(await world.repos.campaigns.findById(id)).toMatchObject({ status: 'pausado', totals: { enviados: 4 } });
   });
 
-  it('given messages read ahead and the campaign cancelled before the next send, then the rest is skipped by the cancel and never sent', async () => {
+  it('given gaps longer than a claim span, then a message is claimed after its gap: a pause during the gap keeps it pending', async () => {
+    const world = await CampaignWorld.create();
+    const id = await launch(world, 20);
+    const sleeper = new ActingSleeper(world.clock, 3, () => new PauseCampaign(world.uow, world.clock, world.ids).execute(world.company.id, id));
+    const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, sleeper, world.senderFailures, { ...onceASecond, recordEvery: 10, batchSpanMs: 500 });
+    expect(await lane.run(world.setores[0]!.id, 'owner-1')).toMatchObject({ outcome: 'idle', sent: 3 });
+    expect(await world.repos.campaigns.messagesInStatus(id, ['pendente'])).toHaveLength(17);
+  });
+
+  it('given messages read ahead and the campaign cancelled during a gap, then past the message claimed for that gap the rest is skipped by the cancel and never sent', async () => {
     const world = await CampaignWorld.create();
     const id = await launch(world, 20);
     const sleeper = new ActingSleeper(world.clock, 3, () => new CancelCampaign(world.uow, world.clock, world.ids).execute(world.company.id, id));
     const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, sleeper, world.senderFailures, { ...onceASecond, recordEvery: 10 });
-    expect((await lane.run(world.setores[0]!.id, 'owner-1')).sent).toBe(3);
-    expect(world.gateway.sent).toHaveLength(3);
-    expect(await world.repos.campaigns.messagesInStatus(id, ['pulado'])).toHaveLength(17);
-    expect(await world.repos.campaigns.findById(id)).toMatchObject({ status: 'concluido', totals: { enviados: 3, pulados: 17 } });
+    expect((await lane.run(world.setores[0]!.id, 'owner-1')).sent).toBe(4);
+    expect(world.gateway.sent).toHaveLength(4);
+    expect(await world.repos.campaigns.messagesInStatus(id, ['pulado'])).toHaveLength(16);
+    expect(await world.repos.campaigns.findById(id)).toMatchObject({ status: 'concluido', totals: { enviados: 4, pulados: 16 } });
+  });
+
+  it('given claims that take 30 ms each, then the sends are not late by them: the read ahead and each claim happen inside the gap', async () => {
+    const world = await CampaignWorld.create();
+    await launch(world, 12);
+    // Every claim and read ahead moves the clock by 30 ms, as a busy database's round trip would.
+    const slow = Object.create(world.uow) as typeof world.uow;
+    slow.transaction = (work) =>
+      world.uow.transaction((repos) => {
+        const campaigns = new Proxy(repos.campaigns, {
+          get: (target, method: string) => {
+            const value = (target as unknown as Record<string, unknown>)[method];
+            if (typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+              if (method === 'claimListed' || method === 'pendingAhead') world.clock.advance(30);
+              return (value as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          },
+        });
+        return work({ ...repos, campaigns } as typeof repos);
+      });
+    const late: (number | null)[] = [];
+    const lane = new RunDispatchLane(slow, world.clock, world.ids, new FixedRandom(0), world.gateway, world.sleeper, world.senderFailures, onceASecond, null, {
+      campaignSend: (observation) => late.push(observation.lateMs),
+    });
+    expect((await lane.run(world.setores[0]!.id, 'owner-1')).sent).toBe(12);
+    expect(late).toEqual([null, ...Array.from({ length: 11 }, () => 0)]);
   });
 
   it('given a short lease, then the sends between two records span at most a third of it', async () => {

@@ -207,8 +207,15 @@ export class RunDispatchLane {
         if (nextSendAt && nextSendAt.getTime() > now.getTime()) {
           const wait = nextSendAt.getTime() - now.getTime();
           if (wait > this.settings.maxInProcessWaitMs) return { ...result, outcome: 'yielded', rescheduleAt: nextSendAt };
-          await this.sleeper.sleep(wait);
+          // A wait within a claim's span is waited below, after the read and the claim: their round trips fall
+          // inside the gap instead of after it.
+          if (wait > this.settings.batchSpanMs) await this.sleeper.sleep(wait);
         }
+        // Waited out before a run ends for lack of work too, as a send would have (the gap is owed either way).
+        const waitOut = async () => {
+          const left = nextSendAt ? nextSendAt.getTime() - this.clock.now().getTime() : 0;
+          if (left > 0) await this.sleeper.sleep(left);
+        };
 
         let batch = inFlightChecked ? [] : await this.single((repos) => repos.campaigns.inFlight(setorId));
         inFlightChecked = true;
@@ -223,7 +230,10 @@ export class RunDispatchLane {
               continue;
             }
             const skipped = await this.uow.transaction((repos) => this.skipForWarming(repos, setorId, this.clock.now()));
-            if (skipped === 0) return { ...result, outcome: 'idle', rescheduleAt: await this.nextRetry(setorId) };
+            if (skipped === 0) {
+              await waitOut();
+              return { ...result, outcome: 'idle', rescheduleAt: await this.nextRetry(setorId) };
+            }
             continue;
           }
           chunk = this.batchSize(ctx);
@@ -235,7 +245,10 @@ export class RunDispatchLane {
             batch = await this.single((repos) => repos.campaigns.pendingAhead(setorId, limit, this.clock.now()));
             for (const m of batch) unclaimed.add(m.id);
           }
-          if (batch.length === 0) return { ...result, outcome: 'idle', rescheduleAt: await this.nextRetry(setorId) };
+          if (batch.length === 0) {
+            await waitOut();
+            return { ...result, outcome: 'idle', rescheduleAt: await this.nextRetry(setorId) };
+          }
         }
         await this.loadCampaigns(batch, campaigns);
         const readAhead = unclaimed.size > 0;
@@ -262,19 +275,26 @@ export class RunDispatchLane {
               }
             }
           }
-          if (index > 0 && nextSendAt && nextSendAt.getTime() > this.clock.now().getTime()) await this.sleeper.sleep(nextSendAt.getTime() - this.clock.now().getTime());
-          if (unclaimed.has(batch[index]!.id)) {
-            // Claimed now, right before its send: a message paused, cancelled or moved meanwhile is not claimed.
+          // A message read ahead is claimed at its turn: before a wait within a claim's span (so that the claim's
+          // round trip does not delay the send; a batch claimed at once spans as long), after a longer one. A
+          // message paused, cancelled or moved by then is not claimed.
+          const claimNext = async (): Promise<boolean> => {
+            if (!unclaimed.has(batch[index]!.id)) return true;
             const ids = batch.slice(index, index + Math.max(1, chunk)).filter((m) => unclaimed.has(m.id)).map((m) => m.id);
             const claimed = new Map((await this.single((repos) => repos.campaigns.claimListed(setorId, ids, owner, this.clock.now()))).map((m) => [m.id, m]));
             for (const id of ids) unclaimed.delete(id);
             // Nothing claimed: the campaign stopped or the messages went elsewhere; the next turn reads again.
             if (claimed.size === 0) {
               batch = batch.slice(0, index);
-              break;
+              return false;
             }
             batch = [...batch.slice(0, index), ...batch.slice(index).flatMap((m) => (ids.includes(m.id) ? (claimed.has(m.id) ? [claimed.get(m.id)!] : []) : [m]))];
-          }
+            return true;
+          };
+          const wait = nextSendAt ? nextSendAt.getTime() - this.clock.now().getTime() : 0;
+          if (wait <= this.settings.batchSpanMs && !(await claimNext())) break;
+          if (nextSendAt && nextSendAt.getTime() > this.clock.now().getTime()) await this.sleeper.sleep(nextSendAt.getTime() - this.clock.now().getTime());
+          if (!(await claimNext())) break;
           const group = batch.slice(index, index + width);
           const planned = nextSendAt ? Math.max(nextSendAt.getTime(), started.getTime()) : null;
           const handedAt = planned === null ? 0 : this.clock.now().getTime();
