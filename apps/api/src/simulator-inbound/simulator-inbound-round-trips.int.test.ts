@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import request from 'supertest';
 import pg from 'pg';
 import { sql } from 'kysely';
+import { ReceiveInboundMessage, contactThreadLockKey, phoneMatchKey } from '@carteiro/core';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
 /**
@@ -105,5 +106,81 @@ describe('simulator inbound round trips', () => {
       'contact.tagged',
       'message.received',
     ]);
+  });
+
+  /** Polls `probe` until it answers true (10 s deadline). */
+  async function until(probe: () => Promise<boolean> | boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!(await probe())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  it('ten new numbers written to together share one transaction: at most 19 statements (with begin and commit), rule tags included', async () => {
+    const company = await api.createCompany({ company_rpm: 10_000 });
+    const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
+    const setor = await api.createSetor(company.id);
+    await api.connectSetor(company.id, setor.id);
+    const auth = { Authorization: `Bearer ${key}` };
+    const tag = async (name: string) => (await request(api.app).post('/v1/tags').set(auth).send({ name })).body.data.id as string;
+    const [budget, delivery] = [await tag('Orçamento'), await tag('Entrega')];
+    for (const [tagId, value, scope] of [
+      [budget, 'orçamento', 'contact'],
+      [delivery, 'entrega', 'conversation'],
+    ] as const) {
+      expect((await request(api.app).post('/v1/tag-rules').set(auth).send({ tag_id: tagId, match_type: 'contains', match_value: value, scope })).status).toBe(201);
+    }
+    const from = (n: number) => `+55119876511${String(n).padStart(2, '0')}`;
+    const inbound = (n: number) =>
+      request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setor.id, from: from(n), text: 'Quero um orçamento com entrega', name: `Contato ${n}` }).then((r) => r);
+    const receive = api.container.get(ReceiveInboundMessage);
+
+    // Both lanes held: the contact locks of the first two numbers are taken by this test's own transaction.
+    const holder = new pg.Client({ connectionString: api.database.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      for (const n of [0, 1]) await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [contactThreadLockKey(setor.id, phoneMatchKey(from(n)))]);
+      const blocked = [inbound(0), inbound(1)];
+      await until(async () => {
+        const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(api.database.db);
+        return Number(rows[0]!.n) === 2;
+      }, 'both lanes to wait for the locks');
+      transactions.length = 0;
+      const grouped = Array.from({ length: 10 }, (_, i) => inbound(10 + i));
+      await until(() => receive.waiting === 10, 'ten messages to wait for a lane');
+      await holder.query('ROLLBACK');
+      const answers = await Promise.all([...blocked, ...grouped]);
+      expect(answers.map((a) => a.status)).toEqual(Array(12).fill(201));
+      const groupAnswers = answers.slice(2).map((a) => a.body.data);
+      expect(groupAnswers.every((d) => d.contact_created && d.ticket_created && d.ticket_status === 'open')).toBe(true);
+      for (const d of groupAnswers) expect(new Set(d.tags_added)).toEqual(new Set([budget, delivery]));
+    } finally {
+      await holder.end();
+    }
+
+    // The group's transaction: the one that took several contact locks at once.
+    const group = transactions.filter((t) => t.some((q) => q.includes('insert into "messages"')) && t.some((q) => q.includes('unnest') && q.includes('pg_advisory_xact_lock')));
+    expect(group).toHaveLength(1);
+    // With begin and commit: the setor, the locks, the contacts and conversations, the rules, a ticket each, the tag
+    // links of each kind, the messages with their events.
+    expect(group[0]!.length + 2).toBeLessThanOrEqual(19);
+    // Its effects: ten contacts, tickets numbered 3 to 12 in arrival order, the tags, the events in order per message.
+    const { rows: tickets } = await sql<{ number: string; phone: string }>`
+      SELECT t.number, c.phone FROM tickets t JOIN contacts c ON c.id = t.contact_id WHERE t.company_id = ${company.id} ORDER BY t.number`.execute(api.database.db);
+    expect(tickets.map((t) => Number(t.number))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    // (The requests' arrival order is the sockets', not the test's.)
+    expect(new Set(tickets.slice(2).map((t) => t.phone))).toEqual(new Set(Array.from({ length: 10 }, (_, i) => from(10 + i))));
+    const { rows: links } = await sql<{ n: string }>`
+      SELECT (SELECT count(*) FROM ticket_tags WHERE company_id = ${company.id} AND tag_id = ${delivery})
+           + (SELECT count(*) FROM contact_tags WHERE tag_id = ${budget}) AS n`.execute(api.database.db);
+    expect(Number(links[0]!.n)).toBe(24);
+    const { rows: events } = await sql<{ event: string; contact: string }>`
+      SELECT event, data->>'contactId' AS contact FROM domain_events WHERE company_id = ${company.id} ORDER BY seq`.execute(api.database.db);
+    const perContact = new Map<string, string[]>();
+    for (const e of events) perContact.set(e.contact, [...(perContact.get(e.contact) ?? []), e.event]);
+    expect(perContact.size).toBe(12);
+    for (const list of perContact.values()) expect(list).toEqual(['contact.created', 'conversation.created', 'message.received', 'contact.tagged']);
   });
 });

@@ -14,7 +14,7 @@ import { assistantActive, createContact, type Contact, type ContactRepositories 
 import type { CompanyRepositories } from '../companies/index.js';
 import type { MessageRepositories } from './message-repositories.js';
 import type { Setor, SetorRepositories } from '../setores/index.js';
-import { runInboundTagRules, type TagRepositories, type TagRuleRepository } from '../tags/index.js';
+import { runInboundTagRules, type TagRepositories, type TagRepository, type TagRuleRepository } from '../tags/index.js';
 
 /** The longest push name kept as a contact's name. */
 export const MAX_INBOUND_NAME_LENGTH = 100;
@@ -146,6 +146,8 @@ export interface InboundThreads {
   assign(repos: Repositories, companyId: string, ticketId: string, at: Date, state?: unknown): Promise<void>;
   /** Step 5, conversation-scope rules: links the tags to the ticket; answers those newly linked. */
   tag(repos: Repositories, companyId: string, ticketId: string, tagIds: readonly string[], at: Date): Promise<string[]>;
+  /** `tag` for several tickets the transaction opened, in one write (an inbound group); without it they are tagged one by one. */
+  linkTags?(repos: Repositories, companyId: string, links: readonly { ticketId: string; tagId: string }[], at: Date): Promise<void>;
 }
 export const InboundThreads = Symbol.for('carteiro.InboundThreads');
 
@@ -179,6 +181,45 @@ interface GroupContext {
   pending: PendingInbound;
   /** By {@link providerKey}: the stored message, or null when none was (a key absent here was not looked up). */
   lookedUp: Map<string, MessageRecord | null>;
+  /** Contacts and tickets the group created: their tag links wait for the end of the group. */
+  createdContacts: Set<string>;
+  createdTickets: Set<string>;
+  /** Tag links waiting, by contact or ticket id (with the ticket's company). */
+  contactLinks: Map<string, { companyId: string | null; tagIds: Set<string> }>;
+  ticketLinks: Map<string, { companyId: string | null; tagIds: Set<string> }>;
+  /** When the last waiting link was made (their `created_at`). */
+  linkedAt: Date | null;
+}
+
+/** Links `tagIds` to `ownerId` at the end of the group; answers those it had not linked yet (all new: the owner is new). */
+function deferLinks(
+  group: GroupContext,
+  links: GroupContext['contactLinks'],
+  ownerId: string,
+  companyId: string | null,
+  tagIds: readonly string[],
+  at: Date,
+): string[] {
+  let waiting = links.get(ownerId);
+  if (!waiting) links.set(ownerId, (waiting = { companyId, tagIds: new Set() }));
+  const added = [...new Set(tagIds)].filter((tagId) => !waiting.tagIds.has(tagId));
+  for (const tagId of added) waiting.tagIds.add(tagId);
+  group.linkedAt = at;
+  return added;
+}
+
+async function flushLinks(repos: Repositories<TagRepositories>, threads: InboundThreads, group: GroupContext): Promise<void> {
+  const at = group.linkedAt;
+  if (at === null) return;
+  const contactLinks = [...group.contactLinks].flatMap(([contactId, { tagIds }]) => [...tagIds].map((tagId) => ({ contactId, tagId })));
+  if (contactLinks.length > 0) await repos.tags.linkContactTags(contactLinks, at);
+  const byCompany = new Map<string, { ticketId: string; tagId: string }[]>();
+  for (const [ticketId, { companyId, tagIds }] of group.ticketLinks) {
+    const list = byCompany.get(companyId!) ?? [];
+    for (const tagId of tagIds) list.push({ ticketId, tagId });
+    byCompany.set(companyId!, list);
+  }
+  for (const [companyId, links] of byCompany) await threads.linkTags!(repos, companyId, links, at);
 }
 
 /** The contact and conversation a group recorded for a message before handling it. */
@@ -309,6 +350,11 @@ export class ReceiveInboundMessage {
     private readonly batching: InboundBatching = DEFAULT_INBOUND_BATCHING,
   ) {}
 
+  /** Messages waiting for a group transaction (both lanes busy): for observability and tests. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
   async execute(input: InboundMessageInput): Promise<InboundMessageResult> {
     const checked = check(input);
     // A number with its country code (as providers send it) gives the lock key before the setor is read.
@@ -378,11 +424,19 @@ export class ReceiveInboundMessage {
       if (!listed) rules.set(companyId, (listed = repos.tagRules.listEnabled(companyId)));
       return listed;
     };
-    const shared: Repositories<InboundAreas> = { ...repos, tagRules };
+    const context: GroupContext = { pending: { messages: [], events: [] }, lookedUp: new Map(), createdContacts: new Set(), createdTickets: new Set(), contactLinks: new Map(), ticketLinks: new Map(), linkedAt: null };
+    // Tags the rules put on a contact the group created are linked at the end of the group, all in one insert: such a
+    // contact has no link but those the group made (it did not exist before), so every tag not yet linked by the group is new.
+    const tags: TagRepository = Object.create(repos.tags) as TagRepository;
+    tags.tagContact = async (contactId, tagIds, at) => {
+      if (!context.createdContacts.has(contactId)) return repos.tags.tagContact(contactId, tagIds, at);
+      return deferLinks(context, context.contactLinks, contactId, null, tagIds, at);
+    };
+    const shared: Repositories<InboundAreas> = { ...repos, tagRules, tags };
     // Every message's time, in arrival order, fixed before the group's writes.
     const times = group.map(() => this.clock.now());
     // The provider ids of the group looked up at once (a repeat is dropped before anything of it is written).
-    const lookedUp = new Map<string, MessageRecord | null>();
+    const { lookedUp } = context;
     const withIds = known.filter((item) => item.checked.providerMessageId !== null);
     if (withIds.length > 0) {
       for (const item of withIds) lookedUp.set(providerKey(item.input.setorId, item.checked.providerMessageId!), null);
@@ -414,7 +468,6 @@ export class ReceiveInboundMessage {
       if (result) prefetched.set(first.index, { ...result, candidateId: first.candidate.conversation.id });
     });
     // The messages and their events are written together at the end of the group (one insert).
-    const context: GroupContext = { pending: { messages: [], events: [] }, lookedUp };
     const outcomes: (InboundMessageResult | NotFoundError)[] = [];
     for (const [index, item] of group.entries()) {
       const setor = setores.get(item.input.setorId);
@@ -424,6 +477,7 @@ export class ReceiveInboundMessage {
           : new NotFoundError('Box', { setor_id: item.input.setorId }),
       );
     }
+    await flushLinks(shared, this.threads!, context);
     await flushPending(shared, context);
     return outcomes;
   }
@@ -482,6 +536,7 @@ export class ReceiveInboundMessage {
     // (2) Contact, conversation, window, affinity.
     const stored = prefetched ?? (await repos.contacts.insertOrLockInbound(createContact(this.ids.newId(), setor.companyId, from, checked.name, now)));
     let contact = stored.contact;
+    if (group && stored.created) group.createdContacts.add(contact.id);
     if (!stored.created && !contact.name && checked.name) {
       contact = { ...contact, name: checked.name, updatedAt: now };
       await repos.contacts.update(contact);
@@ -532,6 +587,7 @@ export class ReceiveInboundMessage {
       if (this.threads) {
         const joined = await this.threads.join(repos, threadMessage, assistantActive(contact, now));
         ticket = joined.ticket;
+        if (group && ticket.created) group.createdTickets.add(ticket.id);
         events.push(...joined.events);
         if ((ticket.created || ticket.reopened) && joined.needsAssignment !== false) {
           // The contact and the ticket first, then its assignment (conversation.assigned).
@@ -548,7 +604,12 @@ export class ReceiveInboundMessage {
         tagsAdded.push(...tagged.contactTagIds);
         later.push(...tagged.events);
         if (ticket && this.threads && conversationTagIds.length > 0) {
-          tagsAdded.push(...(await this.threads.tag(repos, setor.companyId, ticket.id, conversationTagIds, now)));
+          // A ticket the group opened has no tags but those the group put (linked at the end of the group, as for contacts).
+          if (group && this.threads.linkTags && group.createdTickets.has(ticket.id)) {
+            tagsAdded.push(...deferLinks(group, group.ticketLinks, ticket.id, setor.companyId, conversationTagIds, now));
+          } else {
+            tagsAdded.push(...(await this.threads.tag(repos, setor.companyId, ticket.id, conversationTagIds, now)));
+          }
         }
       }
     }

@@ -18,6 +18,8 @@ export interface TagRepository {
   delete(companyId: string, id: string): Promise<{ contacts: number; rules: number }>;
   /** Links the tags to the contact (idempotent); answers the ids that were not linked before. */
   tagContact(contactId: string, tagIds: readonly string[], now: Date): Promise<string[]>;
+  /** {@link tagContact} for several contacts in one write, answering nothing (an inbound group's links to contacts it created). */
+  linkContactTags(links: readonly { contactId: string; tagId: string }[], now: Date): Promise<void>;
   /** Ids of the contact's tags. */
   tagIdsOfContact(contactId: string): Promise<string[]>;
 }

@@ -185,4 +185,8 @@ export class TicketInboundThreads implements InboundThreads {
   async tag(repos: Repositories, companyId: string, ticketId: string, tagIds: readonly string[], at: Date): Promise<string[]> {
     return (repos as Repositories<TicketRepositories>).tickets.addTags(companyId, ticketId, tagIds, at);
   }
+
+  async linkTags(repos: Repositories, companyId: string, links: readonly { ticketId: string; tagId: string }[], at: Date): Promise<void> {
+    await (repos as Repositories<TicketRepositories>).tickets.linkTags(companyId, links, at);
+  }
 }

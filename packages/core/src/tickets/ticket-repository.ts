@@ -145,6 +145,8 @@ export interface TicketRepository {
   dueSnoozed(at: Date, limit: number): Promise<{ companyId: string; id: string }[]>;
   /** Links the tags (idempotent); answers the ids that were not linked before. */
   addTags(companyId: string, ticketId: string, tagIds: readonly string[], at: Date): Promise<string[]>;
+  /** {@link addTags} for several tickets in one write, answering nothing (an inbound group's links to tickets it opened). */
+  linkTags(companyId: string, links: readonly { ticketId: string; tagId: string }[], at: Date): Promise<void>;
   /** Unlinks the tags; answers the ids that were linked. */
   removeTags(ticketId: string, tagIds: readonly string[]): Promise<string[]>;
   /** Links the record; false when it was already linked. */

@@ -143,6 +143,15 @@ export class KyselyTagRepository implements TagRepository {
     return unique.filter((id) => added.has(id));
   }
 
+  async linkContactTags(links: readonly { contactId: string; tagId: string }[], now: Date): Promise<void> {
+    if (links.length === 0) return;
+    await this.db
+      .insertInto('contact_tags')
+      .values(links.map((l) => ({ contact_id: l.contactId, tag_id: l.tagId, created_at: now })))
+      .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing())
+      .execute();
+  }
+
   async tagIdsOfContact(contactId: string): Promise<string[]> {
     const rows = await this.db.selectFrom('contact_tags').select('tag_id').where('contact_id', '=', contactId).orderBy('created_at').execute();
     return rows.map((r) => r.tag_id);

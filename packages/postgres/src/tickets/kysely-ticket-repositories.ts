@@ -388,6 +388,15 @@ export class KyselyTicketRepository implements TicketRepository {
     return unique.filter((id) => added.has(id));
   }
 
+  async linkTags(companyId: string, links: readonly { ticketId: string; tagId: string }[], at: Date) {
+    if (links.length === 0) return;
+    await this.db
+      .insertInto('ticket_tags')
+      .values(links.map((l) => ({ ticket_id: l.ticketId, tag_id: l.tagId, company_id: companyId, created_at: at })))
+      .onConflict((oc) => oc.columns(['ticket_id', 'tag_id']).doNothing())
+      .execute();
+  }
+
   async removeTags(ticketId: string, tagIds: readonly string[]) {
     const unique = [...new Set(tagIds)];
     if (unique.length === 0) return [];

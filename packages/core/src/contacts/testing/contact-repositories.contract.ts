@@ -148,6 +148,13 @@ export function describeContactRepositoriesContract(
       expect(await repos.tags.tagContact(contact.id, [vip.id, vip.id], t0)).toEqual([vip.id]);
       expect(await repos.tags.tagContact(contact.id, [vip.id, lead.id], t0)).toEqual([lead.id]);
       expect((await repos.tags.tagIdsOfContact(contact.id)).sort()).toEqual([vip.id, lead.id].sort());
+      // Several contacts in one write (an inbound group), a link already there kept.
+      const second = createContact(ids.newId(), company.id, '+5511987654329', null, t0);
+      await repos.contacts.insert(second);
+      await repos.tags.linkContactTags([{ contactId: second.id, tagId: vip.id }, { contactId: second.id, tagId: lead.id }, { contactId: contact.id, tagId: vip.id }], t0);
+      await repos.tags.linkContactTags([], t0);
+      expect((await repos.tags.tagIdsOfContact(second.id)).sort()).toEqual([vip.id, lead.id].sort());
+      expect((await repos.tags.tagIdsOfContact(contact.id)).sort()).toEqual([vip.id, lead.id].sort());
     });
 
     it('advances rotation cursors from 0, one per key', async () => {

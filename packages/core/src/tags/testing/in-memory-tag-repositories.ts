@@ -76,6 +76,9 @@ export class InMemoryTagRepository implements TagRepository {
     }
     return added;
   }
+  async linkContactTags(links: readonly { contactId: string; tagId: string }[], now: Date) {
+    for (const link of links) await this.tagContact(link.contactId, [link.tagId], now);
+  }
   async tagIdsOfContact(contactId: string) {
     return this.links.filter((l) => l.contactId === contactId).map((l) => l.tagId);
   }

@@ -218,6 +218,10 @@ export class InMemoryTicketRepository implements TicketRepository {
     return added;
   }
 
+  async linkTags(companyId: string, links: readonly { ticketId: string; tagId: string }[], at: Date) {
+    for (const link of links) await this.addTags(companyId, link.ticketId, [link.tagId], at);
+  }
+
   async removeTags(ticketId: string, tagIds: readonly string[]) {
     const wanted = new Set(tagIds);
     const removed = ticketTags(this.store)

@@ -254,6 +254,11 @@ export function describeTicketRepositoriesContract(name: string, setup: () => Pr
       expect(await repos.tickets.removeTags(ticket.id, [t2.id, ids.newId()])).toEqual([t2.id]);
       expect(await repos.tickets.removeTags(ticket.id, [t2.id])).toEqual([]);
       expect((await repos.tickets.findById(company.id, ticket.id))?.tagIds).toEqual([t1.id]);
+      // Links in one write (an inbound group), a link already there kept.
+      await repos.tickets.linkTags(company.id, [{ ticketId: ticket.id, tagId: t1.id }, { ticketId: ticket.id, tagId: t2.id }], at(5));
+      await repos.tickets.linkTags(company.id, [], at(5));
+      expect((await repos.tickets.findById(company.id, ticket.id))?.tagIds).toEqual([t1.id, t2.id].sort());
+      expect(await repos.tickets.removeTags(ticket.id, [t2.id])).toEqual([t2.id]);
 
       const target = ids.newId();
       expect(await repos.tickets.link(company.id, ticket.id, { type: 'crm_opportunity', targetId: target, linkedAt: at(3) })).toBe(true);
