@@ -99,7 +99,7 @@ export class ReadTickets {
     private readonly clock: Clock,
   ) {}
 
-  /** Contacts and reply windows of tickets: one read for any number of tickets (`TicketRepository.viewParts`). */
+  /** Contacts and reply windows of tickets: the same one or two reads for any number of tickets (`TicketRepository.viewParts`). */
   private async views(companyId: string, tickets: readonly Ticket[]): Promise<TicketView[]> {
     if (tickets.length === 0) return [];
     const now = this.clock.now();
