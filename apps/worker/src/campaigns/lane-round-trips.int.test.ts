@@ -92,7 +92,7 @@ describe('paced lane round trips', () => {
     const count = (pattern: RegExp) => seen.filter((s) => pattern.test(s)).length;
     // Each message claimed on its own, outside any transaction; each stored once in the simulator outbox.
     expect(count(/^select \* from carteiro_claim_listed/)).toBe(20);
-    expect(count(/insert into simulator_messages/)).toBe(20);
+    expect(count(/from carteiro_simulator_record/)).toBe(20);
     // Recorded in four transactions of five: one lease renewal, one message update, one events insert, one counter
     // update each (the last one also completes the campaign).
     expect(count(/^update "dispatch_lanes" set "lease_until"/)).toBe(4);

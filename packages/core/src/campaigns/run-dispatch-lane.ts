@@ -48,10 +48,11 @@ export interface DispatchSettings {
   batchSpanMs: number;
   /**
    * A paced lane whose gaps are longer than a claim's span reads up to this many of its messages ahead, claims
-   * each on its own right before its send (so pause, cancel and moves act on the very next message, as a claim
-   * made then would), and records their outcomes in one transaction: one transaction per this many sends instead
-   * of two per send. Also bounded so that the sends between two records span at most a third of the lease, and by
-   * the longest gap waited in process. The campaign's counters show the sends when they are recorded.
+   * each on its own at its turn (when the gap before it begins, or after a gap longer than a claim's span: pause,
+   * cancel and moves act on the next message not yet claimed, as with batches claimed at once), and records their
+   * outcomes in one transaction: one transaction per this many sends instead of two per send. Also bounded so that
+   * the sends between two records span at most a third of the lease, and by the longest gap waited in process. The
+   * campaign's counters show the sends when they are recorded.
    */
   recordEvery: number;
   autoRetryBaseMs: number;

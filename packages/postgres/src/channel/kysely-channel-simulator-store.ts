@@ -101,22 +101,9 @@ export class KyselyChannelSimulatorStore implements ChannelSimulatorStore {
       // stored, in the same statement, so a key never exists without its message.
       // Inside the JSON the payload stays an object: jsonb_populate_record would keep a string as a jsonb string.
       const rows = batch.map(({ message }) => ({ ...toRow(message), payload: message.payload }));
-      const columns = sql.join(Object.keys(rows[0]!).map((column) => sql.id(column)));
+      // The statement lives in a function (0022-simulator-record), whose plan PostgreSQL keeps per session.
       const { rows: inserted } = await sql<{ client_message_id: string }>`
-        WITH input AS (
-          SELECT r.*, o.n FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) WITH ORDINALITY AS o(j, n),
-            LATERAL jsonb_populate_record(NULL::simulator_messages, o.j) AS r
-        ), firsts AS (
-          SELECT DISTINCT ON (client_message_id) * FROM input ORDER BY client_message_id, n
-        ), claimed AS (
-          INSERT INTO simulator_message_keys (client_message_id, sent_at)
-          SELECT client_message_id, sent_at FROM firsts
-          ON CONFLICT DO NOTHING
-          RETURNING client_message_id
-        )
-        INSERT INTO simulator_messages (${columns})
-        SELECT ${columns} FROM firsts WHERE client_message_id IN (SELECT client_message_id FROM claimed)
-        RETURNING client_message_id
+        SELECT client_message_id FROM carteiro_simulator_record(${JSON.stringify(rows)}::jsonb) AS t(client_message_id)
       `.execute(this.db);
       const created = new Set(inserted.map((r) => r.client_message_id));
       // The first row of a client id in the batch is the one inserted; later ones, and ids stored before, get the stored one.
