@@ -99,6 +99,11 @@ export interface InboundThreadMessage {
   at: Date;
   /** The contact was created by this transaction (so it has no ticket yet). */
   contactCreated?: boolean;
+  /**
+   * In an inbound group: a ticket opened for a contact the transaction created may be left for `insertOpened` (the
+   * join answers it `deferred`, numbered 0 until then).
+   */
+  deferOpen?: boolean;
 }
 
 /** A rating reply recorded on a closed ticket. */
@@ -118,6 +123,8 @@ export interface InboundJoinOutcome {
   needsAssignment?: boolean;
   /** The threads area's own state of the ticket, handed back to `assign` (opaque here). */
   state?: unknown;
+  /** Opened but not inserted yet (`deferOpen`): `insertOpened` inserts it and gives it its number. */
+  deferred?: boolean;
 }
 
 /**
@@ -146,6 +153,11 @@ export interface InboundThreads {
   assign(repos: Repositories, companyId: string, ticketId: string, at: Date, state?: unknown): Promise<void>;
   /** Step 5, conversation-scope rules: links the tags to the ticket; answers those newly linked. */
   tag(repos: Repositories, companyId: string, ticketId: string, tagIds: readonly string[], at: Date): Promise<string[]>;
+  /**
+   * Inserts the tickets joins left `deferred`, in one write per company, numbered in the order given; sets the number in
+   * their state and in their events, and answers the numbers in order.
+   */
+  insertOpened?(repos: Repositories, opened: readonly { state: unknown; events: readonly DomainEvent[] }[]): Promise<number[]>;
   /** `tag` for several tickets the transaction opened, in one write (an inbound group); without it they are tagged one by one. */
   linkTags?(repos: Repositories, companyId: string, links: readonly { ticketId: string; tagId: string }[], at: Date): Promise<void>;
 }
@@ -189,6 +201,18 @@ interface GroupContext {
   ticketLinks: Map<string, { companyId: string | null; tagIds: Set<string> }>;
   /** When the last waiting link was made (their `created_at`). */
   linkedAt: Date | null;
+  /** Tickets opened for contacts the group created, waiting for their insert (`InboundThreads.insertOpened`). */
+  opened: { state: unknown; events: readonly DomainEvent[]; summary: InboundTicketSummary }[];
+}
+
+/** Inserts the tickets the group opened so far and gives their answers their numbers. */
+async function flushOpened(repos: Repositories, threads: InboundThreads, group: GroupContext): Promise<void> {
+  if (group.opened.length === 0) return;
+  const opened = group.opened.splice(0);
+  const numbers = await threads.insertOpened!(repos, opened);
+  opened.forEach((o, i) => {
+    o.summary.number = numbers[i]!;
+  });
 }
 
 /** Links `tagIds` to `ownerId` at the end of the group; answers those it had not linked yet (all new: the owner is new). */
@@ -424,7 +448,7 @@ export class ReceiveInboundMessage {
       if (!listed) rules.set(companyId, (listed = repos.tagRules.listEnabled(companyId)));
       return listed;
     };
-    const context: GroupContext = { pending: { messages: [], events: [] }, lookedUp: new Map(), createdContacts: new Set(), createdTickets: new Set(), contactLinks: new Map(), ticketLinks: new Map(), linkedAt: null };
+    const context: GroupContext = { pending: { messages: [], events: [] }, lookedUp: new Map(), createdContacts: new Set(), createdTickets: new Set(), contactLinks: new Map(), ticketLinks: new Map(), linkedAt: null, opened: [] };
     // Tags the rules put on a contact the group created are linked at the end of the group, all in one insert: such a
     // contact has no link but those the group made (it did not exist before), so every tag not yet linked by the group is new.
     const tags: TagRepository = Object.create(repos.tags) as TagRepository;
@@ -477,6 +501,7 @@ export class ReceiveInboundMessage {
           : new NotFoundError('Box', { setor_id: item.input.setorId }),
       );
     }
+    await flushOpened(shared, this.threads!, context);
     await flushLinks(shared, this.threads!, context);
     await flushPending(shared, context);
     return outcomes;
@@ -572,7 +597,10 @@ export class ReceiveInboundMessage {
       preview: preview(checked),
       at: now,
       contactCreated: stored.created,
+      deferOpen: group !== null && this.threads?.insertOpened !== undefined,
     };
+    // A contact the group created and wrote to before reads its tickets: those the group opened are inserted first.
+    if (group && !stored.created && group.createdContacts.has(contact.id)) await flushOpened(repos, this.threads!, group);
 
     // (3) A rating reply stops here: no ticket is joined and no rule runs on it (no loops).
     const rating = this.threads ? await this.threads.ratingReply(repos, threadMessage) : null;
@@ -586,13 +614,17 @@ export class ReceiveInboundMessage {
       // (4) The ticket.
       if (this.threads) {
         const joined = await this.threads.join(repos, threadMessage, assistantActive(contact, now));
+        if (group && joined.deferred) group.opened.push({ state: joined.state, events: joined.events, summary: joined.ticket });
         ticket = joined.ticket;
         if (group && ticket.created) group.createdTickets.add(ticket.id);
         events.push(...joined.events);
         if ((ticket.created || ticket.reopened) && joined.needsAssignment !== false) {
           // The contact and the ticket first, then its assignment (conversation.assigned).
           // (The group's earlier messages and events first, so that the events keep their order.)
-          if (group) await flushPending(repos, group);
+          if (group) {
+            await flushOpened(repos, this.threads, group);
+            await flushPending(repos, group);
+          }
           await repos.events.record(events.splice(0));
           await this.threads.assign(repos, setor.companyId, ticket.id, now, joined.state);
         }

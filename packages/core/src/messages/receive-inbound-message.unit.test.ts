@@ -56,6 +56,10 @@ describe('inbound group commit', () => {
     expect(world.events('message.received').map((e) => e.data.messageId)).toEqual(results.map((r) => r.messageId));
     expect(world.events('contact.created')).toHaveLength(8);
     expect(world.events('conversation.created')).toHaveLength(8);
+    // Tickets opened in a group are inserted together at its end: the answers and the events carry their numbers.
+    const created = results.filter((r) => r.ticket!.created);
+    expect(world.events('conversation.created').map((e) => [e.data.ticketId, e.data.number])).toEqual(created.map((r) => [r.ticket!.id, r.ticket!.number]));
+    for (const r of created) expect((await world.repos.tickets.findById(r.companyId, r.ticket!.id))?.number).toBe(r.ticket!.number);
   });
 
   it('repeated provider ids in a group are dropped, whether stored before or earlier in the same group; nothing of them is written', async () => {

@@ -24,6 +24,8 @@ export interface InboundTicketInput {
   at: Date;
   /** The contact was created in this transaction: it has no ticket yet, so none is looked for. */
   contactCreated?: boolean;
+  /** With `contactCreated`: the new ticket is not inserted but answered `deferred` (number 0), for `insertOpenedTickets`. */
+  deferOpen?: boolean;
 }
 
 /** The ticket an inbound message joined, with how it got there and the events of the change. */
@@ -32,6 +34,8 @@ export interface InboundTicketResult {
   created: boolean;
   reopened: boolean;
   events: DomainEvent[];
+  /** Opened but not inserted (`deferOpen`). */
+  deferred?: boolean;
 }
 
 const MINUTE_MS = 60_000;
@@ -109,6 +113,12 @@ export async function joinInboundTicket(repos: Repositories<TicketRepositories>,
           lastMessage: input.message,
         },
       });
+    if (fresh && input.deferOpen === true) {
+      // Inserted later with the other tickets of the group (insertOpenedTickets), which numbers it.
+      const { state, events } = open(0);
+      const ticket = state!;
+      return { ticket, created: true, reopened: false, events: ticketOutbox(ticket, events, ids, systemActor), deferred: true };
+    }
     // The company's next number is taken by the insert itself (one statement); the ticket is then the same one with it.
     const number = await repos.tickets.insertNumbered(open(0).state!);
     if (number !== null) {
@@ -119,6 +129,28 @@ export async function joinInboundTicket(repos: Repositories<TicketRepositories>,
     // Another writer's ticket won the unique index of active tickets: join it.
   }
   throw new TicketActiveError(null);
+}
+
+/**
+ * Inserts tickets `joinInboundTicket` opened `deferred`, one write per company, numbered in the order given; the number
+ * is set in each ticket and in its `conversation.created`. Answers the numbers in order.
+ */
+export async function insertOpenedTickets(repos: Repositories<TicketRepositories>, opened: readonly { ticket: Ticket; events: readonly DomainEvent[] }[]): Promise<number[]> {
+  const numbers = new Map<string, number>();
+  const companies = [...new Set(opened.map((o) => o.ticket.companyId))];
+  for (const companyId of companies) {
+    const tickets = opened.filter((o) => o.ticket.companyId === companyId).map((o) => o.ticket);
+    const given = await repos.tickets.insertNumberedAll(companyId, tickets);
+    tickets.forEach((t, i) => numbers.set(t.id, given[i]!));
+  }
+  return opened.map(({ ticket, events }) => {
+    const number = numbers.get(ticket.id)!;
+    ticket.number = number;
+    for (const event of events) {
+      if (event.event === 'conversation.created' && event.data.ticketId === ticket.id) (event.data as Record<string, unknown>).number = number;
+    }
+    return number;
+  });
 }
 
 /**
@@ -162,6 +194,7 @@ export class TicketInboundThreads implements InboundThreads {
       message: { id: message.messageId, direction: 'inbound', type: 'message', preview: message.preview, at: message.at },
       at: message.at,
       contactCreated: message.contactCreated === true,
+      deferOpen: message.deferOpen === true,
     });
     const { ticket } = result;
     return {
@@ -170,7 +203,12 @@ export class TicketInboundThreads implements InboundThreads {
       // Only an open ticket of a team without agent can be auto-assigned (autoAssign's own first check).
       needsAssignment: (result.created || result.reopened) && ticket.status === 'open' && ticket.agentId === null && ticket.teamId !== null,
       state: ticket,
+      deferred: result.deferred === true,
     };
+  }
+
+  async insertOpened(repos: Repositories, opened: readonly { state: unknown; events: readonly DomainEvent[] }[]): Promise<number[]> {
+    return insertOpenedTickets(repos as Repositories<TicketRepositories>, opened.map((o) => ({ ticket: o.state as Ticket, events: o.events })));
   }
 
   async assign(repos: Repositories, companyId: string, ticketId: string, at: Date, state?: unknown): Promise<void> {

@@ -124,6 +124,12 @@ export interface TicketRepository {
    * active ticket (nothing inserted; the number is spent, as with the two calls).
    */
   insertNumbered(ticket: Ticket): Promise<number | null>;
+  /**
+   * Tickets of one company inserted in one write, numbered in the order given from the company's next number (an
+   * inbound group's tickets for contacts it created). Answers the numbers in that order; a ticket the unique index of
+   * active tickets refuses fails the whole write.
+   */
+  insertNumberedAll(companyId: string, tickets: readonly Ticket[]): Promise<number[]>;
   /** A page of the list in `request.sort` order; `hasMore` when more rows follow the page. */
   list(companyId: string, filter: TicketFilter, request: TicketListRequest): Promise<{ items: Ticket[]; hasMore: boolean }>;
   /**

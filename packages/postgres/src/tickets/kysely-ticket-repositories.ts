@@ -158,6 +158,26 @@ export class KyselyTicketRepository implements TicketRepository {
     return inserted === undefined ? null : Number(inserted.number);
   }
 
+  async insertNumberedAll(companyId: string, tickets: readonly Ticket[]): Promise<number[]> {
+    const count = tickets.length;
+    if (count === 0) return [];
+    // insertNumbered's counter upsert taking `count` numbers at once; the i-th ticket takes the i-th of them.
+    const rows = await this.db
+      .with('counter', (db) =>
+        db
+          .insertInto('ticket_counters')
+          .values({ company_id: companyId, last_number: count })
+          .onConflict((oc) => oc.column('company_id').doUpdateSet({ last_number: sql`ticket_counters.last_number + ${count}::bigint` }))
+          .returning('last_number'),
+      )
+      .insertInto('tickets')
+      .values(tickets.map((t, i) => ({ ...toRow(t), number: sql<number>`(SELECT last_number FROM counter) - ${count - 1 - i}::bigint` })))
+      .returning(['id', 'number'])
+      .execute();
+    const numbers = new Map(rows.map((r) => [r.id, Number(r.number)]));
+    return tickets.map((t) => numbers.get(t.id)!);
+  }
+
   async findById(companyId: string, id: string) {
     if (!isUuid(id)) return null;
     const row = await this.select().where('t.id', '=', id).where('t.company_id', '=', companyId).executeTakeFirst();

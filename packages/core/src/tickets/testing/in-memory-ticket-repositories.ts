@@ -116,6 +116,16 @@ export class InMemoryTicketRepository implements TicketRepository {
     return (await this.insert({ ...ticket, number })) ? number : null;
   }
 
+  async insertNumberedAll(companyId: string, tickets: readonly Ticket[]) {
+    const numbers: number[] = [];
+    for (const ticket of tickets) {
+      const number = await this.nextNumber(companyId);
+      if (!(await this.insert({ ...ticket, number }))) throw new TicketActiveError(null);
+      numbers.push(number);
+    }
+    return numbers;
+  }
+
   private matches(t: StoredTicket, companyId: string, filter: TicketFilter): boolean {
     if (t.companyId !== companyId || !filter.statuses.includes(t.status)) return false;
     if (filter.setorId && t.setorId !== filter.setorId) return false;

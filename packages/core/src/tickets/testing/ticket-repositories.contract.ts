@@ -65,6 +65,18 @@ export function describeTicketRepositoriesContract(name: string, setup: () => Pr
       expect(await repos.tickets.findById(company.id, 'not-a-uuid')).toBeNull();
     });
 
+    it('inserts several tickets of a company in one write, numbered in order from its next number', async () => {
+      const { repos, ids, company, setor, setor2, ana, bruno, open, conversation } = await fresh();
+      await open({ setorId: setor.id, contactId: ana.id });
+      const ticketOf = async (setorId: string, contactId: string) =>
+        newTicket({ id: ids.newId(), companyId: company.id, number: 0, status: 'open', setorId, contactId, conversationId: (await conversation(setorId, contactId)).id, source: 'inbound' }, at(1));
+      const batch = [await ticketOf(setor.id, bruno.id), await ticketOf(setor2.id, ana.id), await ticketOf(setor2.id, bruno.id)];
+      expect(await repos.tickets.insertNumberedAll(company.id, batch)).toEqual([2, 3, 4]);
+      expect(await repos.tickets.findById(company.id, batch[1]!.id)).toEqual({ ...batch[1]!, number: 3 });
+      expect(await repos.tickets.insertNumberedAll(company.id, [])).toEqual([]);
+      expect(await repos.tickets.nextNumber(company.id)).toBe(5);
+    });
+
     it('keeps one active ticket per setor and contact; a closed one may stand beside a new one', async () => {
       const { repos, ids, company, setor, setor2, ana, open, conversation } = await fresh();
       const first = await open({ setorId: setor.id, contactId: ana.id });
