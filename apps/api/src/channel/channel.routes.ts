@@ -16,7 +16,7 @@ import {
   type ProfileBatchResult as ProfileResult,
 } from '@carteiro/core';
 import type { ServiceRepositories } from '@carteiro/postgres';
-import { defineRoute, idParam } from '../http/route.js';
+import { defineRoute, idParam, type RouteContext } from '../http/route.js';
 import { component, pageQuery, s, typed } from '../http/schema.js';
 import { createdInstanceView, healthItemView, instanceView, profileResultView, simulatedMessageView } from './channel-views.js';
 
@@ -65,6 +65,16 @@ const profileItems = (item: Record<string, unknown>) =>
     properties: { items: { type: 'array', minItems: 1, maxItems: PROFILE_BATCH_MAX, items: item } },
   });
 const oneNumber = [{ required: ['setor_id'] }, { required: ['phone_number'] }];
+
+/** Both batch routes: each item's number (by box or phone) gets its name and/or photo; items fail independently. */
+async function updateProfiles({ body, principal, use }: RouteContext<unknown, unknown, ProfileBatchBody>) {
+  const results = await use(UpdateChannelProfiles).execute({
+    companyId: principal.company.id,
+    mode: principal.apiKey.mode,
+    items: body.items.map((i) => ({ setorId: i.setor_id?.toLowerCase(), phoneNumber: i.phone_number, name: i.name, pictureUrl: i.picture_url })),
+  });
+  return batchView(results);
+}
 
 /** POST /v1/channel/instances/profile/batch: up to 20 numbers, each by setor or phone, with name and/or photo. */
 export const profileBatchSchema = profileItems({
@@ -277,14 +287,7 @@ export const channelRoutes = [
     tag: 'Channel instances',
     body: { schema: profileBatchSchema },
     response: { status: 200, description: 'Per-item results.', data: ProfileBatchResult },
-    async handler({ body, principal, use }) {
-      const results = await use(UpdateChannelProfiles).execute({
-        companyId: principal.company.id,
-        mode: principal.apiKey.mode,
-        items: body.items.map((i) => ({ setorId: i.setor_id?.toLowerCase(), phoneNumber: i.phone_number, name: i.name, pictureUrl: i.picture_url })),
-      });
-      return batchView(results);
-    },
+    handler: updateProfiles,
   }),
   defineRoute({
     method: 'post',
@@ -296,14 +299,7 @@ export const channelRoutes = [
     tag: 'Channel instances',
     body: { schema: pictureBatchSchema },
     response: { status: 200, description: 'Per-item results.', data: ProfileBatchResult },
-    async handler({ body, principal, use }) {
-      const results = await use(UpdateChannelProfiles).execute({
-        companyId: principal.company.id,
-        mode: principal.apiKey.mode,
-        items: body.items.map((i) => ({ setorId: i.setor_id?.toLowerCase(), phoneNumber: i.phone_number, pictureUrl: i.picture_url })),
-      });
-      return batchView(results);
-    },
+    handler: updateProfiles,
   }),
   defineRoute({
     method: 'get',
