@@ -1,4 +1,4 @@
-import { zonedClock, zonedDateBr, zonedTime } from '../shared/zoned-time.js';
+import { zonedTime } from '../shared/zoned-time.js';
 
 /** What placeholders of one recipient are filled from, at the moment of sending. */
 export interface PersonalisationContext {
@@ -14,7 +14,10 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /** `Bom dia` before 12:00, `Boa tarde` before 18:00, `Boa noite` after (operations.md section 4). */
 export function saudacao(now: Date, timeZone: string): string {
-  const hour = zonedTime(now, timeZone).hour;
+  return greetingAt(zonedTime(now, timeZone).hour);
+}
+
+function greetingAt(hour: number): string {
   if (hour < 12) return 'Bom dia';
   if (hour < 18) return 'Boa tarde';
   return 'Boa noite';
@@ -23,12 +26,15 @@ export function saudacao(now: Date, timeZone: string): string {
 /** The value of every built-in placeholder, plus the recipient's own variables (which win). */
 export function placeholderValues(ctx: PersonalisationContext): Record<string, string> {
   const nome = ctx.name?.trim() ? ctx.name.trim() : ctx.phone;
+  // One reading of the zone's wall clock for the three (Intl's formatToParts is the costly part of a send's text).
+  const t = zonedTime(ctx.now, ctx.timeZone);
+  const pad = (n: number) => String(n).padStart(2, '0');
   return {
     nome,
     primeiro_nome: nome.split(/\s+/)[0] ?? nome,
-    saudacao: saudacao(ctx.now, ctx.timeZone),
-    hora: zonedClock(ctx.now, ctx.timeZone),
-    data: zonedDateBr(ctx.now, ctx.timeZone),
+    saudacao: greetingAt(t.hour),
+    hora: `${pad(t.hour)}:${pad(t.minute)}`,
+    data: `${pad(t.day)}/${pad(t.month)}/${t.year}`,
     telefone: ctx.phone,
     ...(ctx.variables ?? {}),
   };
