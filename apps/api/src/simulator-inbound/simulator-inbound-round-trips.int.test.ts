@@ -136,24 +136,24 @@ describe('simulator inbound round trips', () => {
       request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setor.id, from: from(n), text: 'Quero um orçamento com entrega', name: `Contato ${n}` }).then((r) => r);
     const receive = api.container.get(ReceiveInboundMessage);
 
-    // Both lanes held: the contact locks of the first two numbers are taken by this test's own transaction.
+    // The lane held: the contact lock of the first number is taken by this test's own transaction.
     const holder = new pg.Client({ connectionString: api.database.url });
     await holder.connect();
     try {
       await holder.query('BEGIN');
-      for (const n of [0, 1]) await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [contactThreadLockKey(setor.id, phoneMatchKey(from(n)))]);
-      const blocked = [inbound(0), inbound(1)];
+      await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [contactThreadLockKey(setor.id, phoneMatchKey(from(0)))]);
+      const blocked = [inbound(0)];
       await until(async () => {
         const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(api.database.db);
-        return Number(rows[0]!.n) === 2;
-      }, 'both lanes to wait for the locks');
+        return Number(rows[0]!.n) === 1;
+      }, 'the lane to wait for the lock');
       transactions.length = 0;
       const grouped = Array.from({ length: 10 }, (_, i) => inbound(10 + i));
-      await until(() => receive.waiting === 10, 'ten messages to wait for a lane');
+      await until(() => receive.waiting === 10, 'ten messages to wait for the lane');
       await holder.query('ROLLBACK');
       const answers = await Promise.all([...blocked, ...grouped]);
-      expect(answers.map((a) => a.status)).toEqual(Array(12).fill(201));
-      const groupAnswers = answers.slice(2).map((a) => a.body.data);
+      expect(answers.map((a) => a.status)).toEqual(Array(11).fill(201));
+      const groupAnswers = answers.slice(1).map((a) => a.body.data);
       expect(groupAnswers.every((d) => d.contact_created && d.ticket_created && d.ticket_status === 'open')).toBe(true);
       for (const d of groupAnswers) expect(new Set(d.tags_added)).toEqual(new Set([budget, delivery]));
     } finally {
@@ -166,26 +166,27 @@ describe('simulator inbound round trips', () => {
     // With begin and commit: the setor, the locks, the contacts and conversations, the rules, the tickets, the tag
     // links of each kind, the messages with their events.
     expect(group[0]!.length + 2).toBeLessThanOrEqual(10);
-    // Its effects: ten contacts, tickets numbered 3 to 12 in arrival order, the tags, the events in order per message.
+    // Its effects: ten contacts, tickets numbered 2 to 11, the tags, the events in order per message.
     const { rows: tickets } = await sql<{ number: string; phone: string }>`
       SELECT t.number, c.phone FROM tickets t JOIN contacts c ON c.id = t.contact_id WHERE t.company_id = ${company.id} ORDER BY t.number`.execute(api.database.db);
-    expect(tickets.map((t) => Number(t.number))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(tickets.map((t) => Number(t.number))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     // (The requests' arrival order is the sockets', not the test's.)
     const { rows: opened } = await sql<{ ticket: string; number: number }>`
       SELECT data->>'ticketId' AS ticket, (data->>'number')::int AS number FROM domain_events
       WHERE company_id = ${company.id} AND event = 'conversation.created'`.execute(api.database.db);
     const { rows: numbered } = await sql<{ id: string; number: string }>`SELECT id, number FROM tickets WHERE company_id = ${company.id}`.execute(api.database.db);
     expect(new Map(opened.map((o) => [o.ticket, o.number]))).toEqual(new Map(numbered.map((t) => [t.id, Number(t.number)])));
-    expect(new Set(tickets.slice(2).map((t) => t.phone))).toEqual(new Set(Array.from({ length: 10 }, (_, i) => from(10 + i))));
+    expect(tickets[0]!.phone).toBe(from(0));
+    expect(new Set(tickets.slice(1).map((t) => t.phone))).toEqual(new Set(Array.from({ length: 10 }, (_, i) => from(10 + i))));
     const { rows: links } = await sql<{ n: string }>`
       SELECT (SELECT count(*) FROM ticket_tags WHERE company_id = ${company.id} AND tag_id = ${delivery})
            + (SELECT count(*) FROM contact_tags WHERE tag_id = ${budget}) AS n`.execute(api.database.db);
-    expect(Number(links[0]!.n)).toBe(24);
+    expect(Number(links[0]!.n)).toBe(22);
     const { rows: events } = await sql<{ event: string; contact: string }>`
       SELECT event, data->>'contactId' AS contact FROM domain_events WHERE company_id = ${company.id} ORDER BY seq`.execute(api.database.db);
     const perContact = new Map<string, string[]>();
     for (const e of events) perContact.set(e.contact, [...(perContact.get(e.contact) ?? []), e.event]);
-    expect(perContact.size).toBe(12);
+    expect(perContact.size).toBe(11);
     for (const list of perContact.values()) expect(list).toEqual(['contact.created', 'conversation.created', 'message.received', 'contact.tagged']);
   });
 });

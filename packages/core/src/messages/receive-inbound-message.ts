@@ -176,7 +176,12 @@ export interface InboundBatching {
   /** The most group transactions of this process in flight at once. */
   concurrency: number;
 }
-export const DEFAULT_INBOUND_BATCHING: InboundBatching = { maxBatch: 32, concurrency: 2 };
+/**
+ * One group transaction at a time per process: the messages that arrive meanwhile make the next group bigger, which
+ * costs fewer statements a message than two smaller groups in parallel (benchmark on 2 cores, 16 in flight: 1.4 against
+ * 2.3 statements and about 3.0 against 3.8 ms of CPU a message); processes still run in parallel.
+ */
+export const DEFAULT_INBOUND_BATCHING: InboundBatching = { maxBatch: 32, concurrency: 1 };
 
 /** A message waiting for its group's transaction. */
 interface QueuedInbound {
@@ -374,7 +379,7 @@ export class ReceiveInboundMessage {
     private readonly batching: InboundBatching = DEFAULT_INBOUND_BATCHING,
   ) {}
 
-  /** Messages waiting for a group transaction (both lanes busy): for observability and tests. */
+  /** Messages waiting for a group transaction (every lane busy): for observability and tests. */
   get waiting(): number {
     return this.queue.length;
   }
