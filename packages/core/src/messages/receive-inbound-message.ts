@@ -424,9 +424,22 @@ export class ReceiveInboundMessage {
     const alone = (item: QueuedInbound) => this.recordAlone(item.input, item.checked).then(item.resolve, item.reject);
     if (group.length === 1) return alone(group[0]!);
     let outcomes: (InboundMessageResult | NotFoundError)[];
+    let rolledBack = false;
     try {
-      outcomes = await this.uow.transaction((repos) => this.recordGroup(repos, group));
-    } catch {
+      outcomes = await this.uow.transaction(async (repos) => {
+        try {
+          return await this.recordGroup(repos, group);
+        } catch (error) {
+          rolledBack = true;
+          throw error;
+        }
+      });
+    } catch (error) {
+      // A failure of the commit itself (a lost connection) may hide a commit that happened: no message runs again.
+      if (!rolledBack) {
+        for (const item of group) item.reject(error);
+        return;
+      }
       await Promise.all(group.map(alone));
       return;
     }

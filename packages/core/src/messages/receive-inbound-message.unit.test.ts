@@ -97,6 +97,26 @@ describe('inbound group commit', () => {
     expect(counted.transactions).toBe(2);
   });
 
+  it('a group whose commit fails is not run again (the commit may have happened): each of its messages gets the error', async () => {
+    const world = new MessagingWorld();
+    const company = await world.company();
+    const setor = await world.box(company);
+    let transactions = 0;
+    const uow: UnitOfWork<never> = {
+      transaction: async (work) => {
+        transactions += 1;
+        const result = await world.uow.transaction((repos) => work(repos as never));
+        if (transactions > 1) throw new Error('connection lost during commit');
+        return result;
+      },
+    };
+    const receive = new ReceiveInboundMessage(uow, world.clock, world.ids, [], new TicketInboundThreads(world.ids));
+    const settled = await Promise.allSettled([40, 41, 42].map((n) => receive.execute({ setorId: setor.id, from: `+55119876500${n}`, text: 'Oi' })));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(settled.slice(1).map((s) => ((s as PromiseRejectedResult).reason as Error).message)).toEqual(['connection lost during commit', 'connection lost during commit']);
+    expect(transactions).toBe(2);
+  });
+
   it('a failure inside a group rolls the group back and every message runs alone: only the failing one fails, nothing is written twice', async () => {
     const failFor = { text: 'falha' };
     const { world, setor, receive, counted, from } = await setup(failFor);
