@@ -103,7 +103,7 @@ describe('paced lane round trips', () => {
     // The simulator reads a number's session every 5 s, not before every send.
     expect(count(/from "simulator_session_ends"/)).toBeLessThanOrEqual(5);
     // Everything (lease, leftovers, context reads every 10 s, release) in under five statements a send, where a
-    // claim transaction and a record transaction per send took about twelve.
+    // claim transaction and a record transaction per send took 274 statements in 48 transactions.
     expect(seen.length).toBeLessThanOrEqual(100);
   });
 });
