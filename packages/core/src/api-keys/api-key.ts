@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { Random } from '../shared/random.js';
 import { ValidationError } from '../shared/errors.js';
 import { ALL_SCOPES, isScope } from './scopes.js';
@@ -27,8 +27,9 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 32;
 const KEY_PATTERN = /^ak_(live|test)_[0-9A-Za-z]{32}$/;
 
+/** SHA-256 in hex, one-shot (`crypto.hash`, Node ≥ 20.12: about half the cost of a Hash object, once per request). */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Compares two hashes without leaking, through timing, how many leading characters match. */
