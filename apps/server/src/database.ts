@@ -17,7 +17,7 @@ export interface OpenDatabase {
  * Connects to `DATABASE_URL`, or starts the embedded PostgreSQL in `DATA_DIR` (initialising it on
  * first use), then applies every pending migration.
  */
-export async function openDatabase(config: Config, options: { poolSize: number; applicationName: string }): Promise<OpenDatabase> {
+export async function openDatabase(config: Config, options: { poolSize: number; applicationName: string; preparedStatements?: boolean }): Promise<OpenDatabase> {
   let url = config.databaseUrl;
   let embedded: EmbeddedServer | null = null;
   if (!url) {

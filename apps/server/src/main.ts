@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   }
 
   startup = (async () => {
-    const database = await openDatabase(config, { poolSize: config.dbPoolSize, applicationName: `carteiro-${config.role}` });
+    const database = await openDatabase(config, { poolSize: config.dbPoolSize, applicationName: `carteiro-${config.role}`, preparedStatements: config.dbPreparedStatements });
     running.database = database;
     if (database.embedded) {
       const { port, clusterDir, placement } = database.embedded;

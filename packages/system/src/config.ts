@@ -24,6 +24,8 @@ export interface Config {
   logLevel: string;
   /** Connections per process to PostgreSQL. */
   dbPoolSize: number;
+  /** `DB_PREPARED_STATEMENTS=0` sends statements unnamed (for a pooler that cannot keep prepared statements). */
+  dbPreparedStatements: boolean;
   /** When set, `/metrics` asks for `Authorization: Bearer <token>` (docs/metrics.md). */
   metricsToken: string | undefined;
   /** When set, a separate listener serves `/metrics` on HOST:METRICS_PORT (how a ROLE=worker process is scraped). */
@@ -65,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     officialApiUrl: text(env, 'OFFICIAL_API_URL'),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     dbPoolSize: number(env, 'DB_POOL_SIZE', 20, (n) => Number.isInteger(n) && n > 0),
+    dbPreparedStatements: text(env, 'DB_PREPARED_STATEMENTS') !== '0',
     metricsToken: text(env, 'METRICS_TOKEN'),
     metricsPort: text(env, 'METRICS_PORT') === undefined ? undefined : number(env, 'METRICS_PORT', 0, (n) => Number.isInteger(n) && n >= 0 && n < 65536),
   };
