@@ -7,5 +7,5 @@ describeContactRepositoriesContract(
     const uow = new InMemoryUnitOfWork();
     return { uow, repos: uow.repos };
   },
-  { bulk: { size: 2_000, budgetMs: 2_000 } },
+  { bulk: { size: 2_000 } },
 );
