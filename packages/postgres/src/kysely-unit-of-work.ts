@@ -1,4 +1,4 @@
-import type { JobScheduler, Repositories, UnitOfWork } from '@carteiro/core';
+import { TransactionConflict, type JobScheduler, type Repositories, type UnitOfWork } from '@carteiro/core';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { postgresAreas } from './areas.js';
 import type { Database } from './shared/database.js';
@@ -43,7 +43,14 @@ export class KyselyUnitOfWork implements UnitOfWork<PostgresAreaRepositories> {
   ) {}
 
   transaction<T>(work: (repos: Repositories<PostgresAreaRepositories>) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(kyselyRepositories(trx, this.jobs)));
+    return this.db
+      .transaction()
+      .execute((trx) => work(kyselyRepositories(trx, this.jobs)))
+      .catch((error: unknown) => {
+        // deadlock_detected, serialization_failure: PostgreSQL rolled this transaction back to let the others go on.
+        const code = (error as { code?: unknown } | null)?.code;
+        throw code === '40P01' || code === '40001' ? new TransactionConflict(error) : error;
+      });
   }
 }
 

@@ -9,7 +9,7 @@ import { transition } from '../shared/decider.js';
 import { apiActor, type DomainEvent, type EventActor } from '../shared/domain-event.js';
 import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
-import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
+import { transactionWithRetry, type Repositories, type UnitOfWork } from '../shared/unit-of-work.js';
 import { zonedDay } from '../shared/zoned-time.js';
 import type { SetorRepositories } from '../setores/index.js';
 import { appointmentDecider, type Appointment, type AppointmentStatus, type Attendance } from './appointment.js';
@@ -501,7 +501,8 @@ export class CancelAppointment {
   ) {}
 
   async execute(companyId: string, id: string, input: { reason?: string | null; by?: 'api' | 'admin'; notify?: boolean }): Promise<{ appointment: Appointment; remindersCancelled: number }> {
-    return this.uow.transaction(async (repos) => {
+    // Every effect is in the transaction, so a deadlock's victim (against a lane claiming the reminder) runs again.
+    return transactionWithRetry(this.uow, async (repos) => {
       const current = await repos.appointments.findByIdForUpdate(companyId, id);
       if (!current) throw new NotFoundError('Appointment');
       // After the lock: a reminder being sent holds the row, and its send comes before this cancellation.

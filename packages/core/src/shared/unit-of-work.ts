@@ -20,7 +20,33 @@ export const Repositories = Symbol.for('carteiro.Repositories');
 
 /** Runs use-case steps atomically: all their writes land, or none does. */
 export interface UnitOfWork<Areas extends object = {}> {
-  /** Runs `work` in one transaction and commits when it resolves; rolls back when it throws. */
+  /**
+   * Runs `work` in one transaction and commits when it resolves; rolls back when it throws. When the store
+   * chose this transaction as the victim of a conflict between transactions (a deadlock, a serialization
+   * failure), it rejects with {@link TransactionConflict}: nothing was written, and the same work may run again.
+   */
   transaction<T>(work: (repos: Repositories<Areas>) => Promise<T>): Promise<T>;
 }
 export const UnitOfWork = Symbol.for('carteiro.UnitOfWork');
+
+/** The store rolled a transaction back to break a conflict with others (see {@link UnitOfWork.transaction}). */
+export class TransactionConflict extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`The transaction conflicted with another and was rolled back: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'TransactionConflict';
+  }
+}
+
+/**
+ * Runs `work` in a transaction, again (up to `attempts` in all) when it was a conflict's victim. Only for
+ * work whose every effect is inside the transaction: nothing it did outside (a provider call) is undone.
+ */
+export async function transactionWithRetry<Areas extends object, T>(uow: UnitOfWork<Areas>, work: (repos: Repositories<Areas>) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await uow.transaction(work);
+    } catch (error) {
+      if (!(error instanceof TransactionConflict) || attempt >= attempts) throw error;
+    }
+  }
+}
