@@ -6,31 +6,10 @@ import { CancelCampaign } from './cancel-campaign.js';
 import { PauseCampaign } from './pause-campaign.js';
 import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane, type DispatchSettings } from './run-dispatch-lane.js';
 import type { Sleeper } from './sleeper.js';
+import { recording } from './testing/recording-unit-of-work.js';
 
 const phone = (n: number) => `+55119${String(93000000 + n).padStart(8, '0')}`;
 
-/** The world's unit of work, noting the repository calls of each transaction (`area.method`). */
-function recording<U extends object>(uow: U): U & { transactions: string[][] } {
-  const recorded = Object.create(uow) as U & { transactions: string[][] };
-  recorded.transactions = [];
-  const inner = uow as unknown as { transaction(work: unknown): Promise<unknown> };
-  (recorded as unknown as { transaction(work: (repos: unknown) => Promise<unknown>): Promise<unknown> }).transaction = (work) =>
-    inner.transaction(((repos: Record<string, object>) => {
-      const calls: string[] = [];
-      recorded.transactions.push(calls);
-      const spied = new Proxy(repos, {
-        get: (target, area: string) =>
-          new Proxy(target[area]!, {
-            get: (repo, method: string) => {
-              const value = (repo as Record<string, unknown>)[method];
-              return typeof value === 'function' ? (...args: unknown[]) => (calls.push(`${area}.${method}`), value.apply(repo, args)) : value;
-            },
-          }),
-      });
-      return work(spied);
-    }) as never);
-  return recorded;
-}
 
 /** Moves the clock like the world's sleeper, and runs `action` during the n-th wait. */
 class ActingSleeper implements Sleeper {

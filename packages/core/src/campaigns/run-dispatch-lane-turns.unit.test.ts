@@ -3,6 +3,7 @@ import { FixedRandom } from '../testing/index.js';
 import { CampaignWorld } from '../testing/campaign-world.js';
 import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane, type DispatchSettings } from './run-dispatch-lane.js';
 import type { TimedSendStep, TimedSends } from './timed-sends.js';
+import { recording } from './testing/recording-unit-of-work.js';
 
 const phone = (n: number) => `+55119${String(92000000 + n).padStart(8, '0')}`;
 
@@ -18,28 +19,6 @@ function counting<U extends object>(uow: U): U & { count: number } {
   return counted;
 }
 
-/** The world's unit of work, noting every repository call of each transaction (`area.method`). */
-function recording<U extends object>(uow: U): U & { transactions: string[][] } {
-  const recorded = Object.create(uow) as U & { transactions: string[][] };
-  recorded.transactions = [];
-  const inner = uow as unknown as { transaction(work: unknown): Promise<unknown> };
-  (recorded as unknown as { transaction(work: (repos: unknown) => Promise<unknown>): Promise<unknown> }).transaction = (work) =>
-    inner.transaction(((repos: Record<string, object>) => {
-      const calls: string[] = [];
-      recorded.transactions.push(calls);
-      const spied = new Proxy(repos, {
-        get: (target, area: string) =>
-          new Proxy(target[area]!, {
-            get: (repo, method: string) => {
-              const value = (repo as Record<string, unknown>)[method];
-              return typeof value === 'function' ? (...args: unknown[]) => (calls.push(`${area}.${method}`), value.apply(repo, args)) : value;
-            },
-          }),
-      });
-      return work(spied);
-    }) as never);
-  return recorded;
-}
 
 /** No timed send is ever due; counts how often the lane asks. */
 class NoTimedSends implements TimedSends {
