@@ -68,7 +68,13 @@ async function main(): Promise<void> {
       if (running.server) {
         const s = running.server;
         await new Promise<void>((resolve) => {
-          s.close(() => resolve());
+          // A keep-alive socket busy at the close goes idle later and would hold the close open while its client
+          // keeps sending on it: idle sockets are closed until the last one is gone.
+          const idle = setInterval(() => s.closeIdleConnections(), 50);
+          s.close(() => {
+            clearInterval(idle);
+            resolve();
+          });
           s.closeIdleConnections();
         });
       }
