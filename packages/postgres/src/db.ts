@@ -26,16 +26,20 @@ export interface DbOptions {
  * the same query shape, so the set is small; past the bound, new texts go unnamed (an IN list of
  * every length, say, must not grow the server's memory without end).
  */
-const statementNames = new Map<string, string>();
+const statementNames = new Map<string, string | null>();
 const MAX_NAMED_STATEMENTS = 5_000;
 
 function statementName(text: string): string | null {
   const known = statementNames.get(text);
-  if (known) return known;
+  if (known !== undefined) return known;
   if (statementNames.size >= MAX_NAMED_STATEMENTS) return null;
   // A generic plan cannot infer ON CONFLICT's arbiter index when its predicate holds a parameter
-  // (`on conflict (setor_id, contact_id) where status <> $1`): such texts are planned every time.
-  if (/\bon conflict\b/i.test(text)) return null;
+  // (`on conflict (setor_id, contact_id) where status <> $1`): such texts are planned every time
+  // (the decision is kept, so the text is looked at once).
+  if (/\bon conflict\b/i.test(text)) {
+    statementNames.set(text, null);
+    return null;
+  }
   return rename(text);
 }
 
