@@ -1,6 +1,6 @@
-import { ManageSchedulingCatalog, parseClock, type ScheduleEntry } from '@carteiro/core';
-import { adminIdParam, defineRoute } from '../http/route.js';
-import { s, typed } from '../http/schema.js';
+import { ManageSchedulingCatalog, parseClock, type ErrorCode, type ScheduleEntry } from '@carteiro/core';
+import { adminIdParam, defineRoute, type HttpMethod, type RouteDefinition, type RouteResponse } from '../http/route.js';
+import { s, typed, type TypedSchema } from '../http/schema.js';
 import { AppointmentTypeSchema, ProfessionalSchema, UnitSchema } from './scheduling-schemas.js';
 import { appointmentTypeView, blockView, professionalView, reminderSettingsView, unitView } from './scheduling-views.js';
 
@@ -184,6 +184,40 @@ const ReminderSettings = s.object({
   effective_reminder_offsets_minutes: s.array(s.integer()),
 });
 
+type CatalogRecord = 'unit' | 'professional' | 'type';
+const recordNames: Record<CatalogRecord, string> = { unit: 'unit', professional: 'professional', type: 'appointment type' };
+
+/**
+ * A change to one catalogue record addressed by its own id (`/admin/v1/<records>/:id…`): the
+ * company is looked up from the record (404 when there is none), then `change` runs.
+ */
+function changeById<Body>(route: {
+  method: HttpMethod;
+  record: CatalogRecord;
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  body: TypedSchema<Body>;
+  response: RouteResponse;
+  errors?: readonly ErrorCode[];
+  change(catalog: ManageSchedulingCatalog, companyId: string, id: string, body: Body): Promise<unknown>;
+}): RouteDefinition {
+  const { record, body, change, ...rest } = route;
+  return defineRoute<string, Record<string, never>, Body>({
+    ...rest,
+    auth: admin,
+    params: { id: adminIdParam(recordNames[record]) },
+    tag,
+    body: { schema: body },
+    async handler({ params, body, use }) {
+      const catalog = use(ManageSchedulingCatalog);
+      const id = (params as { id: string }).id;
+      return change(catalog, await catalog.companyOf(record, id), id, body);
+    },
+  });
+}
+
 /** The operator's scheduling catalogue (business.md §8). */
 export const schedulingAdminRoutes = [
   defineRoute({
@@ -232,105 +266,74 @@ export const schedulingAdminRoutes = [
     },
   }),
   // Changes by id, as business.md §8 names them: the company is taken from the record.
-  defineRoute({
+  changeById({
     method: 'patch',
+    record: 'unit',
     path: '/admin/v1/units/:id',
-    auth: admin,
-    params: { id: adminIdParam('unit') },
     operationId: 'adminUpdateUnitById',
     summary: 'Update a unit (by id)',
-    tag,
-    body: { schema: typed<UnitBody>({ type: 'object', additionalProperties: false, properties: unitProperties }) },
+    body: typed<UnitBody>({ type: 'object', additionalProperties: false, properties: unitProperties }),
     response: { status: 200, description: 'Updated.', data: UnitSchema },
-    async handler({ params, body, use }) {
-      const catalog = use(ManageSchedulingCatalog);
-      return unitView(await catalog.updateUnit(await catalog.companyOf('unit', params.id), params.id, unitInput(body)));
-    },
+    change: async (catalog, companyId, id, body) => unitView(await catalog.updateUnit(companyId, id, unitInput(body))),
   }),
-  defineRoute({
+  changeById({
     method: 'patch',
+    record: 'professional',
     path: '/admin/v1/professionals/:id',
-    auth: admin,
-    params: { id: adminIdParam('professional') },
     operationId: 'adminUpdateProfessionalById',
     summary: 'Update a professional (by id)',
-    tag,
-    body: { schema: typed<ProfessionalBody>({ type: 'object', additionalProperties: false, properties: professionalProperties }) },
+    body: typed<ProfessionalBody>({ type: 'object', additionalProperties: false, properties: professionalProperties }),
     response: { status: 200, description: 'Updated.', data: ProfessionalSchema },
-    async handler({ params, body, use }) {
-      const catalog = use(ManageSchedulingCatalog);
-      return professionalView(await catalog.updateProfessional(await catalog.companyOf('professional', params.id), params.id, professionalInput(body)));
-    },
+    change: async (catalog, companyId, id, body) => professionalView(await catalog.updateProfessional(companyId, id, professionalInput(body))),
   }),
-  defineRoute({
+  changeById({
     method: 'put',
+    record: 'professional',
     path: '/admin/v1/professionals/:id/schedule',
-    auth: admin,
-    params: { id: adminIdParam('professional') },
     operationId: 'adminReplaceProfessionalScheduleById',
     summary: 'Replace a professional’s schedule (by id)',
     description: 'Weekdays 0-6 (0 Sunday), `HH:MM` in the unit’s zone; windows of one unit and weekday may not overlap.',
-    tag,
-    body: { schema: typed<{ schedule: ScheduleItem[] }>({ type: 'object', additionalProperties: false, required: ['schedule'], properties: { schedule: scheduleSchema } }) },
+    body: typed<{ schedule: ScheduleItem[] }>({ type: 'object', additionalProperties: false, required: ['schedule'], properties: { schedule: scheduleSchema } }),
     response: { status: 200, description: 'Updated.', data: ProfessionalSchema },
-    async handler({ params, body, use }) {
-      const catalog = use(ManageSchedulingCatalog);
-      return professionalView(await catalog.updateProfessional(await catalog.companyOf('professional', params.id), params.id, { schedule: schedule(body.schedule) }));
-    },
+    change: async (catalog, companyId, id, body) => professionalView(await catalog.updateProfessional(companyId, id, { schedule: schedule(body.schedule) })),
   }),
-  defineRoute({
+  changeById({
     method: 'put',
+    record: 'professional',
     path: '/admin/v1/professionals/:id/services',
-    auth: admin,
-    params: { id: adminIdParam('professional') },
     operationId: 'adminReplaceProfessionalServicesById',
     summary: 'Replace a professional’s services (by id)',
-    tag,
-    body: { schema: typed<{ services: ServiceItem[] }>({ type: 'object', additionalProperties: false, required: ['services'], properties: { services: servicesSchema } }) },
+    body: typed<{ services: ServiceItem[] }>({ type: 'object', additionalProperties: false, required: ['services'], properties: { services: servicesSchema } }),
     response: { status: 200, description: 'Updated.', data: ProfessionalSchema },
-    async handler({ params, body, use }) {
-      const catalog = use(ManageSchedulingCatalog);
-      return professionalView(await catalog.updateProfessional(await catalog.companyOf('professional', params.id), params.id, { services: services(body.services) }));
-    },
+    change: async (catalog, companyId, id, body) => professionalView(await catalog.updateProfessional(companyId, id, { services: services(body.services) })),
   }),
-  defineRoute({
+  changeById({
     method: 'post',
+    record: 'professional',
     path: '/admin/v1/professionals/:id/blocks',
-    auth: admin,
-    params: { id: adminIdParam('professional') },
     operationId: 'adminBlockProfessionalTimeById',
     summary: 'Block a professional’s time (by id)',
     description: '409 CONFLICT over an appointment or another block (the same exclusion constraint as bookings).',
-    tag,
-    body: {
-      schema: typed<{ starts_at: string; ends_at: string; reason?: string }>({
-        type: 'object',
-        additionalProperties: false,
-        required: ['starts_at', 'ends_at'],
-        properties: { starts_at: { type: 'string', format: 'date-time' }, ends_at: { type: 'string', format: 'date-time' }, reason: { type: 'string', maxLength: 500 } },
-      }),
-    },
+    body: typed<{ starts_at: string; ends_at: string; reason?: string }>({
+      type: 'object',
+      additionalProperties: false,
+      required: ['starts_at', 'ends_at'],
+      properties: { starts_at: { type: 'string', format: 'date-time' }, ends_at: { type: 'string', format: 'date-time' }, reason: { type: 'string', maxLength: 500 } },
+    }),
     response: { status: 201, description: 'Blocked.', data: Block },
     errors: ['CONFLICT'],
-    async handler({ params, body, use }) {
-      const catalog = use(ManageSchedulingCatalog);
-      return blockView(await catalog.addBlock(await catalog.companyOf('professional', params.id), params.id, { startsAt: new Date(body.starts_at), endsAt: new Date(body.ends_at), reason: body.reason ?? null }));
-    },
+    change: async (catalog, companyId, id, body) =>
+      blockView(await catalog.addBlock(companyId, id, { startsAt: new Date(body.starts_at), endsAt: new Date(body.ends_at), reason: body.reason ?? null })),
   }),
-  defineRoute({
+  changeById({
     method: 'patch',
+    record: 'type',
     path: '/admin/v1/appointment-types/:id',
-    auth: admin,
-    params: { id: adminIdParam('appointment type') },
     operationId: 'adminUpdateAppointmentTypeById',
     summary: 'Update an appointment type (by id)',
-    tag,
-    body: { schema: typed<TypeBody>({ type: 'object', additionalProperties: false, properties: typeProperties }) },
+    body: typed<TypeBody>({ type: 'object', additionalProperties: false, properties: typeProperties }),
     response: { status: 200, description: 'Updated.', data: AppointmentTypeSchema },
-    async handler({ params, body, use }) {
-      const catalog = use(ManageSchedulingCatalog);
-      return appointmentTypeView(await catalog.updateType(await catalog.companyOf('type', params.id), params.id, typeInput(body)));
-    },
+    change: async (catalog, companyId, id, body) => appointmentTypeView(await catalog.updateType(companyId, id, typeInput(body))),
   }),
   defineRoute({
     method: 'get',
