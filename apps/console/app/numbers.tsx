@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { hasScope, unwrap, type Schema } from './api.js';
 import { formatDateTime, t, type MessageKey } from './i18n.js';
-import { ErrorBox, Notice, ScopedButton, Sparkline, useApp, usePoll } from './ui.js';
+import { ErrorBox, Notice, ScopedButton, Sparkline, submitting, useApp, usePoll } from './ui.js';
 
 type Setor = Schema<'SetorListItem'>;
 type Health = Schema<'ChannelHealthItem'>;
@@ -110,17 +110,11 @@ function NewBox({ companyId, onCreated }: { companyId: string; onCreated: (name:
   return (
     <form
       class="inline-form"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setError(null);
-        try {
-          await unwrap(admin!.POST('/admin/v1/companies/{id}/setores', { params: { path: { id: companyId } }, body: { nome: name } }));
-          onCreated(name);
-          setName('');
-        } catch (err) {
-          setError(err);
-        }
-      }}
+      onSubmit={submitting(setError, async () => {
+        await unwrap(admin!.POST('/admin/v1/companies/{id}/setores', { params: { path: { id: companyId } }, body: { nome: name } }));
+        onCreated(name);
+        setName('');
+      })}
     >
       <label for="new-box">{t('numbers.newName')}</label>
       <input id="new-box" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { unwrap, type Schema } from './api.js';
 import { formatDateTime, t } from './i18n.js';
-import { CopyButton, ErrorBox, Notice, useApp, usePoll } from './ui.js';
+import { attempt, CopyButton, ErrorBox, Notice, submitting, useApp, usePoll } from './ui.js';
 
 type Scope = Schema<'AdminCreateApiKeyRequest'>['scopes'][number];
 type Company = Schema<'Company'>;
@@ -57,18 +57,12 @@ export function OperatorPage() {
         </form>
         <form
           class="inline-form"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            setError(null);
-            try {
-              const created = await unwrap(admin!.POST('/admin/v1/companies', { body: { name: newName } }));
-              setDraft(created.id);
-              setCompanyId(created.id);
-              setNewName('');
-            } catch (err) {
-              setError(err);
-            }
-          }}
+          onSubmit={submitting(setError, async () => {
+            const created = await unwrap(admin!.POST('/admin/v1/companies', { body: { name: newName } }));
+            setDraft(created.id);
+            setCompanyId(created.id);
+            setNewName('');
+          })}
         >
           <label for="company-name">{t('operator.companyName')}</label>
           <input id="company-name" required maxLength={200} value={newName} onInput={(e) => setNewName(e.currentTarget.value)} />
@@ -123,32 +117,26 @@ function SettingsForm({ company, onSaved }: { company: Company; onSaved: () => v
   return (
     <form
       class="grid-form"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setError(null);
+      onSubmit={submitting(setError, async () => {
         setNotice(null);
-        try {
-          await unwrap(
-            admin!.PATCH('/admin/v1/companies/{id}', {
-              params: { path: { id: company.id } },
-              body: {
-                name: form.name,
-                daily_limit: form.daily_limit,
-                concurrent_campaigns_limit: form.concurrent_campaigns_limit,
-                company_rpm: form.company_rpm,
-                safe_hours: { start: form.start, end: form.end },
-                timezone: form.timezone,
-                bulk_messaging_enabled: form.bulk_messaging_enabled,
-                multi_number_enabled: form.multi_number_enabled,
-              },
-            }),
-          );
-          setNotice(t('operator.saved'));
-          onSaved();
-        } catch (err) {
-          setError(err);
-        }
-      }}
+        await unwrap(
+          admin!.PATCH('/admin/v1/companies/{id}', {
+            params: { path: { id: company.id } },
+            body: {
+              name: form.name,
+              daily_limit: form.daily_limit,
+              concurrent_campaigns_limit: form.concurrent_campaigns_limit,
+              company_rpm: form.company_rpm,
+              safe_hours: { start: form.start, end: form.end },
+              timezone: form.timezone,
+              bulk_messaging_enabled: form.bulk_messaging_enabled,
+              multi_number_enabled: form.multi_number_enabled,
+            },
+          }),
+        );
+        setNotice(t('operator.saved'));
+        onSaved();
+      })}
     >
       <label>
         {t('operator.companyName')}
@@ -195,15 +183,11 @@ function ApiKeys({ companyId }: { companyId: string }) {
   const [grace, setGrace] = useState(86_400);
   const [issued, setIssued] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const run = async (work: () => Promise<void>) => {
-    setError(null);
-    try {
+  const run = (work: () => Promise<void>) =>
+    attempt(setError, async () => {
       await work();
       keys.reload();
-    } catch (e) {
-      setError(e);
-    }
-  };
+    })();
   return (
     <div class="card wide">
       <h2>{t('operator.keys')}</h2>
@@ -341,19 +325,13 @@ function BoxRow({ box, onSaved }: { box: Schema<'SetorWithWarming'>; onSaved: ()
       <strong>{box.nome}</strong> ({box.channel_type}) — {t('operator.warming', { stage: box.warming.stage, sent: box.warming.sent_today, limit: box.warming.daily_limit })}
       <form
         class="inline-form"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setError(null);
-          try {
-            await unwrap(
-              admin!.PATCH('/admin/v1/setores/{id}', { params: { path: { id: box.id } }, body: { warming_daily_limit: override === '' ? null : Number(override) } }),
-            );
-            setNotice(t('operator.saved'));
-            onSaved();
-          } catch (err) {
-            setError(err);
-          }
-        }}
+        onSubmit={submitting(setError, async () => {
+          await unwrap(
+            admin!.PATCH('/admin/v1/setores/{id}', { params: { path: { id: box.id } }, body: { warming_daily_limit: override === '' ? null : Number(override) } }),
+          );
+          setNotice(t('operator.saved'));
+          onSaved();
+        })}
       >
         <label for={id}>{t('operator.override')}</label>
         <input id={id} type="number" min={0} max={100000} value={override} onInput={(e) => setOverride(e.currentTarget.value)} />

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { unwrap, type Schema } from './api.js';
 import { formatDateTime, t } from './i18n.js';
-import { ErrorBox, Notice, useApp, usePoll } from './ui.js';
+import { ErrorBox, Notice, submitting, useApp, usePoll } from './ui.js';
 
 type Simulated = Schema<'SimulatedMessage'>;
 
@@ -73,18 +73,12 @@ function Inbound({ setores, defaultFrom }: { setores: Schema<'SetorListItem'>[];
   return (
     <form
       class="stack card wide"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setError(null);
+      onSubmit={submitting(setError, async () => {
         setNotice(null);
-        try {
-          await unwrap(admin!.POST('/admin/v1/simulator/inbound', { body: { setor_id: chosen, from: from || defaultFrom, text } }));
-          setNotice(t('simulator.sent'));
-          setText('');
-        } catch (err) {
-          setError(err);
-        }
-      }}
+        await unwrap(admin!.POST('/admin/v1/simulator/inbound', { body: { setor_id: chosen, from: from || defaultFrom, text } }));
+        setNotice(t('simulator.sent'));
+        setText('');
+      })}
     >
       <h2>{t('simulator.inbound')}</h2>
       <label>

@@ -48,6 +48,30 @@ export function usePoll<T>(load: () => Promise<T>, everyMs: number, deps: unknow
   return { data, error, reload: () => setTick((n) => n + 1) };
 }
 
+/**
+ * An action of a button or form that shows its failure: clears the error shown, runs `work` and
+ * shows what it threw (in the `ErrorBox` fed by `setError`).
+ */
+export function attempt(setError: (error: unknown) => void, work: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(e);
+    }
+  };
+}
+
+/** A form's `onSubmit` that stays on the page and runs `work` as `attempt` does. */
+export function submitting(setError: (error: unknown) => void, work: () => Promise<void>): (e: Event) => Promise<void> {
+  const run = attempt(setError, work);
+  return (e) => {
+    e.preventDefault();
+    return run();
+  };
+}
+
 /** The API's refusal, readable: code, message, the states a move is allowed from, the missing scope. */
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;

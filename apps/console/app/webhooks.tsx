@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { unwrap, type Schema } from './api.js';
 import { formatDateTime, t, type MessageKey } from './i18n.js';
-import { CopyButton, ErrorBox, Notice, ScopedButton, useApp, usePoll } from './ui.js';
+import { attempt, CopyButton, ErrorBox, Notice, ScopedButton, submitting, useApp, usePoll } from './ui.js';
 
 type Webhook = Schema<'Webhook'>;
 type EventName = Schema<'CreateWebhookRequest'>['events'][number];
@@ -36,19 +36,13 @@ export function WebhooksPage() {
       <ErrorBox error={list.error} />
       <form
         class="stack card"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setError(null);
-          try {
-            const created = await unwrap(api!.POST('/v1/webhooks', { body: { url, events } }));
-            setSecret(created.secret);
-            setUrl('');
-            setOpen(created.id);
-            list.reload();
-          } catch (err) {
-            setError(err);
-          }
-        }}
+        onSubmit={submitting(setError, async () => {
+          const created = await unwrap(api!.POST('/v1/webhooks', { body: { url, events } }));
+          setSecret(created.secret);
+          setUrl('');
+          setOpen(created.id);
+          list.reload();
+        })}
       >
         <h2>{t('webhooks.new')}</h2>
         <label>
@@ -110,16 +104,11 @@ function WebhookActions({ webhook, open, onToggle }: { webhook: Webhook; open: b
       <div class="actions">
         <ScopedButton
           scope="webhooks:manage"
-          onClick={async () => {
-            setError(null);
-            try {
-              await unwrap(api!.POST('/v1/webhooks/{id}/test', { params: { path: { id: webhook.id } } }));
-              setNotice(t('webhooks.tested'));
-              deliveries.reload();
-            } catch (e) {
-              setError(e);
-            }
-          }}
+          onClick={attempt(setError, async () => {
+            await unwrap(api!.POST('/v1/webhooks/{id}/test', { params: { path: { id: webhook.id } } }));
+            setNotice(t('webhooks.tested'));
+            deliveries.reload();
+          })}
         >
           {t('webhooks.test')}
         </ScopedButton>
@@ -160,16 +149,11 @@ function WebhookActions({ webhook, open, onToggle }: { webhook: Webhook; open: b
                   <td>
                     <ScopedButton
                       scope="webhooks:manage"
-                      onClick={async () => {
-                        setError(null);
-                        try {
-                          await unwrap(api!.POST('/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhook.id, deliveryId: d.id } } }));
-                          setNotice(t('webhooks.redelivered'));
-                          deliveries.reload();
-                        } catch (e) {
-                          setError(e);
-                        }
-                      }}
+                      onClick={attempt(setError, async () => {
+                        await unwrap(api!.POST('/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhook.id, deliveryId: d.id } } }));
+                        setNotice(t('webhooks.redelivered'));
+                        deliveries.reload();
+                      })}
                     >
                       {t('webhooks.redeliver')}
                     </ScopedButton>
