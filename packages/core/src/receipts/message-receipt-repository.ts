@@ -31,8 +31,16 @@ export type ReceiptLookup =
 export interface MessageReceiptRepository {
   /** The outbound message the lookup names, locked; null when none. */
   findForUpdate(lookup: ReceiptLookup): Promise<ReceiptTarget | null>;
+  /**
+   * `findForUpdate` of many lookups at once (a sweep of simulated receipts): one answer per lookup, in their
+   * order, null where none; a message named twice is answered twice. Every row found is locked until the
+   * transaction ends.
+   */
+  findManyForUpdate(lookups: readonly ReceiptLookup[]): Promise<(ReceiptTarget | null)[]>;
   /** Writes `deliveredAt` and `readAt` (and, for single sends, the status they imply). */
   save(target: ReceiptTarget): Promise<void>;
+  /** `save` of many distinct messages at once. */
+  saveMany(targets: readonly ReceiptTarget[]): Promise<void>;
 }
 export const MessageReceiptRepository = Symbol.for('carteiro.MessageReceiptRepository');
 

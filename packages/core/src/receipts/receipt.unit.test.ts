@@ -4,7 +4,7 @@ import { ManualClock } from '../shared/testing/manual-clock.js';
 import { SequentialIds } from '../shared/testing/deterministic.js';
 import type { CampaignMessage, MessageRecord, SimulatedMessage } from '../index.js';
 import { advanceReceipt } from './receipt.js';
-import { DeliverSimulatedReceipts, RecordReceipt, SIMULATED_RECEIPT_GIVE_UP_MS } from './record-receipt.js';
+import { DeliverSimulatedReceipts, RecordReceipt, recordReceiptsWithin, SIMULATED_RECEIPT_GIVE_UP_MS } from './record-receipt.js';
 
 const T0 = new Date('2026-01-15T12:00:00.000Z');
 const later = (ms: number) => new Date(T0.getTime() + ms);
@@ -127,6 +127,29 @@ describe('RecordReceipt', () => {
     const w = world();
     expect(await w.record.execute({ providerMessageId: 'wamid.other' }, 'read')).toMatchObject({ found: false, emitted: [] });
     expect(w.uow.store.events).toEqual([]);
+  });
+});
+
+describe('recordReceiptsWithin', () => {
+  it('applies a batch in order: a message named twice moves from what the first receipt left, each event once', async () => {
+    const w = world();
+    w.messages.get('msg-1')!.providerMessageId = 'wamid.1';
+    const outcomes = await w.uow.transaction((repos) =>
+      recordReceiptsWithin(repos, w.ids, [
+        { lookup: { providerMessageId: 'wamid.1' }, status: 'delivered', at: later(1) },
+        { lookup: { providerMessageId: 'wamid.other' }, status: 'delivered', at: later(1) },
+        { lookup: { messageId: 'msg-1' }, status: 'read', at: later(2) },
+        { lookup: { providerMessageId: 'wamid.1' }, status: 'delivered', at: later(3) },
+      ]),
+    );
+    expect(outcomes.map((o) => [o.found, o.emitted])).toEqual([
+      [true, ['delivered']],
+      [false, []],
+      [true, ['read']],
+      [true, []],
+    ]);
+    expect(w.messages.get('msg-1')).toMatchObject({ status: 'read', deliveredAt: later(1), readAt: later(2) });
+    expect(w.uow.store.events.map((e) => e.event)).toEqual(['message.delivered', 'message.read']);
   });
 });
 

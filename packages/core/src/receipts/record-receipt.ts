@@ -18,10 +18,49 @@ export interface ReceiptOutcome {
   readAt: Date | null;
 }
 
+/** One receipt of a batch: which message, which state, when. */
+export interface ReceiptInput {
+  lookup: ReceiptLookup;
+  status: ReceiptStatus;
+  at: Date;
+}
+
+const notFound = (): ReceiptOutcome => ({ found: false, kind: null, messageId: null, emitted: [], deliveredAt: null, readAt: null });
+
 /**
- * Applies one receipt inside the caller's transaction: locks the message, moves it forward
- * (`advanceReceipt`) and records `message.delivered` / `message.read` for what changed.
+ * Applies receipts inside the caller's transaction, in their order: locks their messages, moves each forward
+ * (`advanceReceipt`; a message named twice moves from what the first receipt left) and records
+ * `message.delivered` / `message.read` for what changed. A batch costs the same few statements as one receipt:
+ * the simulator's sweep applies a receipt per simulated send.
  */
+export async function recordReceiptsWithin(repos: Repositories<ReceiptRepositories>, ids: IdGenerator, inputs: readonly ReceiptInput[]): Promise<ReceiptOutcome[]> {
+  if (inputs.length === 0) return [];
+  const found = await repos.messageReceipts.findManyForUpdate(inputs.map((input) => input.lookup));
+  const current = new Map<string, ReceiptTarget>();
+  const changed = new Map<string, ReceiptTarget>();
+  const events: DomainEvent[] = [];
+  const outcomes = inputs.map((input, i): ReceiptOutcome => {
+    const hit = found[i];
+    if (!hit) return notFound();
+    const key = `${hit.kind}:${hit.id}`;
+    const target = current.get(key) ?? hit;
+    const advance = advanceReceipt(target, input.status, input.at);
+    if (advance.emitted.length > 0) {
+      const updated: ReceiptTarget = { ...target, deliveredAt: advance.deliveredAt, readAt: advance.readAt };
+      current.set(key, updated);
+      changed.set(key, updated);
+      for (const which of advance.emitted) events.push(receiptEvent(ids, updated, which, which === 'read' ? advance.readAt! : advance.deliveredAt!));
+    }
+    return { found: true, kind: target.kind, messageId: target.id, emitted: advance.emitted, deliveredAt: advance.deliveredAt, readAt: advance.readAt };
+  });
+  if (changed.size > 0) {
+    await repos.messageReceipts.saveMany([...changed.values()]);
+    await repos.events.record(events);
+  }
+  return outcomes;
+}
+
+/** One receipt inside the caller's transaction (`recordReceiptsWithin` of one). */
 export async function recordReceiptWithin(
   repos: Repositories<ReceiptRepositories>,
   ids: IdGenerator,
@@ -29,22 +68,8 @@ export async function recordReceiptWithin(
   status: ReceiptStatus,
   at: Date,
 ): Promise<ReceiptOutcome> {
-  const target = await repos.messageReceipts.findForUpdate(lookup);
-  if (!target) return { found: false, kind: null, messageId: null, emitted: [], deliveredAt: null, readAt: null };
-  const advance = advanceReceipt(target, status, at);
-  const outcome: ReceiptOutcome = {
-    found: true,
-    kind: target.kind,
-    messageId: target.id,
-    emitted: advance.emitted,
-    deliveredAt: advance.deliveredAt,
-    readAt: advance.readAt,
-  };
-  if (advance.emitted.length === 0) return outcome;
-  const updated: ReceiptTarget = { ...target, deliveredAt: advance.deliveredAt, readAt: advance.readAt };
-  await repos.messageReceipts.save(updated);
-  await repos.events.record(advance.emitted.map((which) => receiptEvent(ids, updated, which, which === 'read' ? advance.readAt! : advance.deliveredAt!)));
-  return outcome;
+  const [outcome] = await recordReceiptsWithin(repos, ids, [{ lookup, status, at }]);
+  return outcome!;
 }
 
 /** The `message.delivered` / `message.read` event of conversations.md §8. */
@@ -115,14 +140,18 @@ export class DeliverSimulatedReceipts {
       const batch = await this.uow.transaction(async (repos) => {
         const now = this.clock.now();
         const due = await repos.simulatorReceipts.claimDue(new Date(now.getTime() - delayMs), SIMULATED_RECEIPT_BATCH);
+        const inputs = due.map((receipt): ReceiptInput => ({
+          lookup: { providerMessageId: receipt.id, setorId: receipt.setorId },
+          status: 'delivered',
+          at: new Date(receipt.sentAt.getTime() + delayMs),
+        }));
+        const outcomes = await recordReceiptsWithin(repos, this.ids, inputs);
         const done: string[] = [];
         let count = 0;
-        for (const receipt of due) {
-          const at = new Date(receipt.sentAt.getTime() + delayMs);
-          const outcome = await recordReceiptWithin(repos, this.ids, { providerMessageId: receipt.id, setorId: receipt.setorId }, 'delivered', at);
-          if (outcome.found || now.getTime() - at.getTime() > SIMULATED_RECEIPT_GIVE_UP_MS) done.push(receipt.id);
+        outcomes.forEach((outcome, i) => {
+          if (outcome.found || now.getTime() - inputs[i]!.at.getTime() > SIMULATED_RECEIPT_GIVE_UP_MS) done.push(due[i]!.id);
           if (outcome.emitted.length > 0) count += 1;
-        }
+        });
         await repos.simulatorReceipts.markDone(done);
         return { claimed: due.length, done: done.length, count };
       });

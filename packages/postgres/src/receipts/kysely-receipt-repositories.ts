@@ -41,6 +41,40 @@ function messageState(status: string): ReceiptTarget['status'] {
   return status === 'failed' ? 'failed' : 'pending';
 }
 
+function messageTarget(m: MessageRow): ReceiptTarget {
+  return {
+    kind: 'message',
+    id: m.id,
+    companyId: m.company_id,
+    setorId: m.setor_id,
+    campaignId: null,
+    conversationId: m.conversation_id,
+    ticketId: m.ticket_id,
+    phone: m.phone,
+    providerMessageId: m.provider_message_id,
+    status: messageState(m.status),
+    deliveredAt: m.delivered_at,
+    readAt: m.read_at,
+  };
+}
+
+function campaignMessageTarget(c: CampaignMessageRow): ReceiptTarget {
+  return {
+    kind: 'campaign_message',
+    id: c.id,
+    companyId: c.company_id,
+    setorId: c.setor_id,
+    campaignId: c.campaign_id,
+    conversationId: null,
+    ticketId: null,
+    phone: c.phone,
+    providerMessageId: c.provider_message_id,
+    status: c.status === 'enviado' ? 'sent' : c.status === 'falha' ? 'failed' : 'pending',
+    deliveredAt: c.delivered_at,
+    readAt: c.read_at,
+  };
+}
+
 /**
  * Receipts over `messages` (outbound single sends) and `campaign_messages`, in plain SQL: a
  * provider id is looked up in single sends first (the partial index of outbound provider ids),
@@ -63,22 +97,7 @@ export class KyselyMessageReceiptRepository implements MessageReceiptRepository 
             AND (${setorId}::uuid IS NULL OR setor_id = ${setorId}::uuid)
           ORDER BY created_at LIMIT 1 FOR UPDATE`.execute(this.db);
     const m = message.rows[0];
-    if (m) {
-      return {
-        kind: 'message',
-        id: m.id,
-        companyId: m.company_id,
-        setorId: m.setor_id,
-        campaignId: null,
-        conversationId: m.conversation_id,
-        ticketId: m.ticket_id,
-        phone: m.phone,
-        providerMessageId: m.provider_message_id,
-        status: messageState(m.status),
-        deliveredAt: m.delivered_at,
-        readAt: m.read_at,
-      };
-    }
+    if (m) return messageTarget(m);
     const campaign = byId
       ? await sql<CampaignMessageRow>`
           SELECT id, company_id, campaign_id, coalesce(actual_setor_id, setor_id) AS setor_id, phone, provider_message_id, status, delivered_at, read_at
@@ -90,21 +109,68 @@ export class KyselyMessageReceiptRepository implements MessageReceiptRepository 
             AND (${setorId}::uuid IS NULL OR coalesce(actual_setor_id, setor_id) = ${setorId}::uuid)
           LIMIT 1 FOR UPDATE`.execute(this.db);
     const c = campaign.rows[0];
-    if (!c) return null;
-    return {
-      kind: 'campaign_message',
-      id: c.id,
-      companyId: c.company_id,
-      setorId: c.setor_id,
-      campaignId: c.campaign_id,
-      conversationId: null,
-      ticketId: null,
-      phone: c.phone,
-      providerMessageId: c.provider_message_id,
-      status: c.status === 'enviado' ? 'sent' : c.status === 'falha' ? 'failed' : 'pending',
-      deliveredAt: c.delivered_at,
-      readAt: c.read_at,
-    };
+    return c ? campaignMessageTarget(c) : null;
+  }
+
+  /**
+   * Provider-id lookups in two statements whatever their number (single sends first, then campaign messages for
+   * the rest), each row found as `findForUpdate` finds it and locked; lookups by id go one by one (the operator's
+   * route names one message at a time).
+   */
+  async findManyForUpdate(lookups: readonly ReceiptLookup[]): Promise<(ReceiptTarget | null)[]> {
+    const answers: (ReceiptTarget | null)[] = lookups.map(() => null);
+    const byProvider: { index: number; providerMessageId: string; setorId: string | null }[] = [];
+    for (const [index, lookup] of lookups.entries()) {
+      if ('messageId' in lookup) answers[index] = await this.findForUpdate(lookup);
+      else byProvider.push({ index, providerMessageId: lookup.providerMessageId, setorId: lookup.setorId ?? null });
+    }
+    if (byProvider.length === 0) return answers;
+    const pids = byProvider.map((l) => l.providerMessageId);
+    const setores = byProvider.map((l) => l.setorId);
+    const singles = await sql<MessageRow & { ord: string }>`
+      SELECT l.ord, m.* FROM unnest(${pids}::text[], ${setores}::uuid[]) WITH ORDINALITY AS l(pid, setor, ord)
+      CROSS JOIN LATERAL (
+        SELECT id, company_id, setor_id, conversation_id, ticket_id, phone, provider_message_id, status, delivered_at, read_at
+        FROM messages
+        WHERE provider_message_id = l.pid AND direction = 'outbound' AND (l.setor IS NULL OR setor_id = l.setor)
+        ORDER BY created_at LIMIT 1 FOR UPDATE
+      ) m`.execute(this.db);
+    for (const row of singles.rows) answers[byProvider[Number(row.ord) - 1]!.index] = messageTarget(row);
+    const rest = byProvider.filter((l) => answers[l.index] === null);
+    if (rest.length === 0) return answers;
+    const campaign = await sql<CampaignMessageRow & { ord: string }>`
+      SELECT l.ord, c.* FROM unnest(${rest.map((l) => l.providerMessageId)}::text[], ${rest.map((l) => l.setorId)}::uuid[]) WITH ORDINALITY AS l(pid, setor, ord)
+      CROSS JOIN LATERAL (
+        SELECT id, company_id, campaign_id, coalesce(actual_setor_id, setor_id) AS setor_id, phone, provider_message_id, status, delivered_at, read_at
+        FROM campaign_messages
+        WHERE provider_message_id = l.pid AND (l.setor IS NULL OR coalesce(actual_setor_id, setor_id) = l.setor)
+        LIMIT 1 FOR UPDATE
+      ) c`.execute(this.db);
+    for (const row of campaign.rows) answers[rest[Number(row.ord) - 1]!.index] = campaignMessageTarget(row);
+    return answers;
+  }
+
+  /** One statement per kind of message. */
+  async saveMany(targets: readonly ReceiptTarget[]): Promise<void> {
+    const singles = targets.filter((t) => t.kind === 'message');
+    const campaign = targets.filter((t) => t.kind === 'campaign_message');
+    if (singles.length > 0) {
+      await sql`
+        UPDATE messages m SET delivered_at = u.delivered_at, read_at = u.read_at,
+          status = CASE WHEN m.status IN ('sent', 'delivered', 'read')
+                        THEN (CASE WHEN u.read_at IS NOT NULL THEN 'read' WHEN u.delivered_at IS NOT NULL THEN 'delivered' ELSE m.status END)
+                        ELSE m.status END
+        FROM unnest(${singles.map((t) => t.id)}::uuid[], ${singles.map((t) => t.deliveredAt)}::timestamptz[], ${singles.map((t) => t.readAt)}::timestamptz[])
+          AS u(id, delivered_at, read_at)
+        WHERE m.id = u.id`.execute(this.db);
+    }
+    if (campaign.length > 0) {
+      await sql`
+        UPDATE campaign_messages c SET delivered_at = u.delivered_at, read_at = u.read_at
+        FROM unnest(${campaign.map((t) => t.id)}::uuid[], ${campaign.map((t) => t.deliveredAt)}::timestamptz[], ${campaign.map((t) => t.readAt)}::timestamptz[])
+          AS u(id, delivered_at, read_at)
+        WHERE c.id = u.id`.execute(this.db);
+    }
   }
 
   async save(target: ReceiptTarget): Promise<void> {

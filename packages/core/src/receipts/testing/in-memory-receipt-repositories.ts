@@ -85,6 +85,16 @@ export class InMemoryMessageReceiptRepository implements MessageReceiptRepositor
     };
   }
 
+  async findManyForUpdate(lookups: readonly ReceiptLookup[]): Promise<(ReceiptTarget | null)[]> {
+    const found: (ReceiptTarget | null)[] = [];
+    for (const lookup of lookups) found.push(await this.findForUpdate(lookup));
+    return found;
+  }
+
+  async saveMany(targets: readonly ReceiptTarget[]): Promise<void> {
+    for (const target of targets) await this.save(target);
+  }
+
   async save(target: ReceiptTarget): Promise<void> {
     if (target.kind === 'message') {
       const row = this.messages.get(target.id);

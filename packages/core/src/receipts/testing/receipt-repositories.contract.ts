@@ -88,6 +88,31 @@ export function describeReceiptRepositoriesContract(name: string, setup: () => P
       expect(await repos.messageReceipts.findForUpdate({ messageId: sent.id })).toMatchObject({ status: 'sent', deliveredAt: at(1), readAt: at(2) });
     });
 
+    it('finds many at once in the order asked (a message named twice answered twice) and saves many', async () => {
+      const { repos, setor, official, message } = await fresh();
+      const first = message({});
+      const second = message({ status: 'delivered', deliveredAt: at(1) } as Partial<MessageRecord>);
+      for (const m of [first, second]) await repos.messages.insert(m);
+      const found = await repos.messageReceipts.findManyForUpdate([
+        { providerMessageId: second.providerMessageId!, setorId: setor.id },
+        { providerMessageId: 'wamid.unknown' },
+        { providerMessageId: first.providerMessageId! },
+        { providerMessageId: first.providerMessageId!, setorId: official.id },
+        { messageId: first.id },
+        { providerMessageId: second.providerMessageId! },
+      ]);
+      expect(found.map((t) => t?.id ?? null)).toEqual([second.id, null, first.id, null, first.id, second.id]);
+      expect(found[0]).toMatchObject({ kind: 'message', setorId: setor.id, status: 'sent', deliveredAt: at(1), readAt: null });
+      expect(await repos.messageReceipts.findManyForUpdate([])).toEqual([]);
+      await repos.messageReceipts.saveMany([
+        { ...found[2]!, deliveredAt: at(3), readAt: null },
+        { ...found[0]!, deliveredAt: at(1), readAt: at(4) },
+      ]);
+      await repos.messageReceipts.saveMany([]);
+      expect(await repos.messages.findById(first.companyId, first.id)).toMatchObject({ status: 'delivered', deliveredAt: at(3), readAt: null });
+      expect(await repos.messages.findById(second.companyId, second.id)).toMatchObject({ status: 'read', deliveredAt: at(1), readAt: at(4) });
+    });
+
     it('never answers inbound messages, and reads failed and pending sends as such', async () => {
       const { repos, message } = await fresh();
       const inbound = message({ direction: 'inbound', status: 'received' });
