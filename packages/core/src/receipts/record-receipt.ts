@@ -19,7 +19,7 @@ export interface ReceiptOutcome {
 }
 
 /** One receipt of a batch: which message, which state, when. */
-export interface ReceiptInput {
+export interface ReceiptToRecord {
   lookup: ReceiptLookup;
   status: ReceiptStatus;
   at: Date;
@@ -33,7 +33,7 @@ const notFound = (): ReceiptOutcome => ({ found: false, kind: null, messageId: n
  * `message.delivered` / `message.read` for what changed. A batch costs the same few statements as one receipt:
  * the simulator's sweep applies a receipt per simulated send.
  */
-export async function recordReceiptsWithin(repos: Repositories<ReceiptRepositories>, ids: IdGenerator, inputs: readonly ReceiptInput[]): Promise<ReceiptOutcome[]> {
+export async function recordReceiptsWithin(repos: Repositories<ReceiptRepositories>, ids: IdGenerator, inputs: readonly ReceiptToRecord[]): Promise<ReceiptOutcome[]> {
   if (inputs.length === 0) return [];
   const found = await repos.messageReceipts.findManyForUpdate(inputs.map((input) => input.lookup));
   const current = new Map<string, ReceiptTarget>();
@@ -140,7 +140,7 @@ export class DeliverSimulatedReceipts {
       const batch = await this.uow.transaction(async (repos) => {
         const now = this.clock.now();
         const due = await repos.simulatorReceipts.claimDue(new Date(now.getTime() - delayMs), SIMULATED_RECEIPT_BATCH);
-        const inputs = due.map((receipt): ReceiptInput => ({
+        const inputs = due.map((receipt): ReceiptToRecord => ({
           lookup: { providerMessageId: receipt.id, setorId: receipt.setorId },
           status: 'delivered',
           at: new Date(receipt.sentAt.getTime() + delayMs),
