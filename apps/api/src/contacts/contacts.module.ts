@@ -11,6 +11,7 @@ import {
   ReadContactImport,
   ReadContacts,
   Repositories,
+  TagRuleCache,
   UnitOfWork,
   UpsertContact,
   type ContactRepositories,
@@ -38,16 +39,20 @@ export const contactsModule = new ContainerModule(({ bind }) => {
   bind(ManageContactFields)
     .toResolvedValue((uow: ServiceUnitOfWork, ids: IdGenerator, clock: Clock) => new ManageContactFields(uow, ids, clock), [UnitOfWork, IdGenerator, Clock])
     .inSingletonScope();
+  // The enabled tag rules inbound messages keep between transactions; the tag and rule writes drop a company's.
+  bind(TagRuleCache)
+    .toResolvedValue((clock: Clock) => new TagRuleCache(clock), [Clock])
+    .inSingletonScope();
   bind(ManageTags)
     .toResolvedValue(
-      (uow: ServiceUnitOfWork, repos: ServiceRepositories, ids: IdGenerator, clock: Clock) => new ManageTags(uow, repos, ids, clock),
-      [UnitOfWork, Repositories, IdGenerator, Clock],
+      (uow: ServiceUnitOfWork, repos: ServiceRepositories, ids: IdGenerator, clock: Clock, rules: TagRuleCache) => new ManageTags(uow, repos, ids, clock, rules),
+      [UnitOfWork, Repositories, IdGenerator, Clock, TagRuleCache],
     )
     .inSingletonScope();
   bind(ManageTagRules)
     .toResolvedValue(
-      (uow: ServiceUnitOfWork, repos: ServiceRepositories, ids: IdGenerator, clock: Clock) => new ManageTagRules(uow, repos, ids, clock),
-      [UnitOfWork, Repositories, IdGenerator, Clock],
+      (uow: ServiceUnitOfWork, repos: ServiceRepositories, ids: IdGenerator, clock: Clock, rules: TagRuleCache) => new ManageTagRules(uow, repos, ids, clock, rules),
+      [UnitOfWork, Repositories, IdGenerator, Clock, TagRuleCache],
     )
     .inSingletonScope();
   bind(CreateContactImport)

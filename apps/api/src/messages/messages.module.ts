@@ -1,6 +1,7 @@
 import {
   ChannelGateway,
   Clock,
+  DEFAULT_INBOUND_BATCHING,
   HandleSenderFailure,
   IdGenerator,
   InboundMessageListener,
@@ -9,6 +10,7 @@ import {
   ReceiveInboundMessage,
   Repositories,
   SendMessage,
+  TagRuleCache,
   TicketThreads,
   UnitOfWork,
 } from '@carteiro/core';
@@ -33,9 +35,16 @@ export const messagesModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind(ReceiveInboundMessage)
     .toResolvedValue(
-      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, listeners?: InboundMessageListener[], threads?: InboundThreads) =>
-        new ReceiveInboundMessage(uow, clock, ids, listeners ?? [], threads ?? null),
-      [UnitOfWork, Clock, IdGenerator, { serviceIdentifier: InboundMessageListener, isMultiple: true, optional: true }, { serviceIdentifier: InboundThreads, optional: true }],
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, listeners?: InboundMessageListener[], threads?: InboundThreads, rules?: TagRuleCache) =>
+        new ReceiveInboundMessage(uow, clock, ids, listeners ?? [], threads ?? null, DEFAULT_INBOUND_BATCHING, rules ?? null),
+      [
+        UnitOfWork,
+        Clock,
+        IdGenerator,
+        { serviceIdentifier: InboundMessageListener, isMultiple: true, optional: true },
+        { serviceIdentifier: InboundThreads, optional: true },
+        { serviceIdentifier: TagRuleCache, optional: true },
+      ],
     )
     .inSingletonScope();
 });

@@ -14,7 +14,7 @@ import { assistantActive, createContact, type Contact, type ContactRepositories 
 import type { CompanyRepositories } from '../companies/index.js';
 import type { MessageRepositories } from './message-repositories.js';
 import type { Setor, SetorRepositories } from '../setores/index.js';
-import { runInboundTagRules, type TagRepositories, type TagRepository, type TagRuleRepository } from '../tags/index.js';
+import { runInboundTagRules, type TagRepositories, type TagRepository, type TagRuleCache, type TagRuleRepository } from '../tags/index.js';
 
 /** The longest push name kept as a contact's name. */
 export const MAX_INBOUND_NAME_LENGTH = 100;
@@ -377,7 +377,21 @@ export class ReceiveInboundMessage {
     private readonly threads: InboundThreads | null = null,
     /** How messages arriving together share transactions. */
     private readonly batching: InboundBatching = DEFAULT_INBOUND_BATCHING,
+    /** The enabled tag rules kept between transactions (bounded staleness, see TagRuleCache); null reads them in each. */
+    private readonly rulesCache: TagRuleCache | null = null,
   ) {}
+
+  /** `repos.tagRules` answering `listEnabled` once per company for the transaction, through the cache when there is one. */
+  private rulesOf(repos: Repositories<InboundAreas>): TagRuleRepository {
+    const rules = new Map<string, ReturnType<TagRuleRepository['listEnabled']>>();
+    const tagRules: TagRuleRepository = Object.create(repos.tagRules) as TagRuleRepository;
+    tagRules.listEnabled = (companyId: string) => {
+      let listed = rules.get(companyId);
+      if (!listed) rules.set(companyId, (listed = this.rulesCache ? this.rulesCache.listEnabled(repos.tagRules, companyId) : repos.tagRules.listEnabled(companyId)));
+      return listed;
+    };
+    return tagRules;
+  }
 
   /** Messages waiting for a group transaction (every lane busy): for observability and tests. */
   get waiting(): number {
@@ -458,14 +472,8 @@ export class ReceiveInboundMessage {
     }
     const known = group.filter((item) => setores.get(item.input.setorId));
     await threads.lockAll!(repos, known.map((item) => ({ setorId: item.input.setorId, phoneKey: phoneMatchKey(item.from) })));
-    // The rules are read once per company for the group: the messages see them as of the group's start.
-    const rules = new Map<string, ReturnType<TagRuleRepository['listEnabled']>>();
-    const tagRules: TagRuleRepository = Object.create(repos.tagRules) as TagRuleRepository;
-    tagRules.listEnabled = (companyId: string) => {
-      let listed = rules.get(companyId);
-      if (!listed) rules.set(companyId, (listed = repos.tagRules.listEnabled(companyId)));
-      return listed;
-    };
+    // The rules are read once per company for the group (or taken from the cache): the messages see them as of the group's start.
+    const tagRules = this.rulesOf(repos);
     const context: GroupContext = { pending: { messages: [], events: [] }, lookedUp: new Map(), createdContacts: new Set(), createdTickets: new Set(), contactLinks: new Map(), ticketLinks: new Map(), linkedAt: null, opened: [] };
     // Tags the rules put on a contact the group created are linked at the end of the group, all in one insert: such a
     // contact has no link but those the group made (it did not exist before), so every tag not yet linked by the group is new.
@@ -550,7 +558,7 @@ export class ReceiveInboundMessage {
       const company = international ? null : await repos.companies.findById(setor.companyId);
       const from = early ?? normalizePhone(input.from, 'from', company?.defaultCountry);
       if (early === null) await this.threads?.lock(repos, setor.id, phoneMatchKey(from));
-      return this.handle(repos, setor, from, checked, now);
+      return this.handle(this.rulesCache ? { ...repos, tagRules: this.rulesOf(repos) } : repos, setor, from, checked, now);
     });
   }
 

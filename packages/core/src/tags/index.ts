@@ -6,3 +6,4 @@ export * from './tag-repository.js';
 export * from './tag-rule-repository.js';
 export * from './tag-rule.js';
 export * from './tag.js';
+export * from './tag-rule-cache.js';

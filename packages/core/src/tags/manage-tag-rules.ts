@@ -6,6 +6,7 @@ import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { checkRuleMatch, matchingRules, MAX_TAG_RULES, type TagRule, type TagRuleMatchType, type TagRuleScope } from './tag-rule.js';
 import type { TagRepositories } from './tag-repositories.js';
 import type { SetorRepositories } from '../setores/index.js';
+import type { TagRuleCache } from './tag-rule-cache.js';
 
 /** A rule's writable fields. */
 export interface TagRuleInput {
@@ -25,6 +26,8 @@ export class ManageTagRules {
     private readonly repos: Repositories<TagRepositories & SetorRepositories>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    /** The inbound messages' cache of enabled rules: a write drops the company's entry once committed. */
+    private readonly cache: TagRuleCache | null = null,
   ) {}
 
   private async checkSetores(companyId: string, setorIds: readonly string[] | undefined): Promise<void> {
@@ -37,7 +40,7 @@ export class ManageTagRules {
   async create(companyId: string, input: Required<Pick<TagRuleInput, 'tagId' | 'matchType' | 'matchValue'>> & TagRuleInput): Promise<TagRule> {
     checkRuleMatch(input.matchType, input.matchValue, input.caseSensitive ?? false);
     await this.checkSetores(companyId, input.setorIds);
-    return this.uow.transaction(async (repos) => {
+    const created = await this.uow.transaction(async (repos) => {
       if (!(await repos.tags.findById(companyId, input.tagId))) throw new NotFoundError('Tag', { tag_id: input.tagId });
       if ((await repos.tagRules.count(companyId)) >= MAX_TAG_RULES) {
         throw new DomainError('UNPROCESSABLE', `A company has at most ${MAX_TAG_RULES} tag rules`, { limit: MAX_TAG_RULES });
@@ -59,6 +62,8 @@ export class ManageTagRules {
       await repos.tagRules.insert(rule);
       return rule;
     });
+    this.cache?.invalidate(companyId);
+    return created;
   }
 
   list(companyId: string, page: PageRequest): Promise<Page<TagRule>> {
@@ -67,7 +72,7 @@ export class ManageTagRules {
 
   async update(companyId: string, id: string, input: TagRuleInput): Promise<TagRule> {
     await this.checkSetores(companyId, input.setorIds);
-    return this.uow.transaction(async (repos) => {
+    const updated = await this.uow.transaction(async (repos) => {
       const rule = await repos.tagRules.findById(companyId, id);
       if (!rule) throw new NotFoundError('Tag rule');
       if (input.tagId !== undefined && !(await repos.tags.findById(companyId, input.tagId))) throw new NotFoundError('Tag', { tag_id: input.tagId });
@@ -86,10 +91,14 @@ export class ManageTagRules {
       await repos.tagRules.update(next);
       return next;
     });
+    this.cache?.invalidate(companyId);
+    return updated;
   }
 
   async delete(companyId: string, id: string): Promise<void> {
-    if (!(await this.repos.tagRules.delete(companyId, id))) throw new NotFoundError('Tag rule');
+    const deleted = await this.repos.tagRules.delete(companyId, id);
+    this.cache?.invalidate(companyId);
+    if (!deleted) throw new NotFoundError('Tag rule');
   }
 
   /** The dry run: which enabled rules would match `text` on setor `setorId` (nothing is tagged). */

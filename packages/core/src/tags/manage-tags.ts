@@ -5,6 +5,7 @@ import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { MAX_TAGS, TAG_COLOR, type Tag } from './tag.js';
 import type { TagRepositories } from './tag-repositories.js';
+import type { TagRuleCache } from './tag-rule-cache.js';
 
 /** A tag's writable fields. */
 export interface TagInput {
@@ -30,6 +31,8 @@ export class ManageTags {
     private readonly repos: Repositories<TagRepositories>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    /** The inbound messages' cache of enabled rules: deleting a tag deletes its rules. */
+    private readonly cache: TagRuleCache | null = null,
   ) {}
 
   async create(companyId: string, input: TagInput & { name: string }): Promise<Tag> {
@@ -75,10 +78,12 @@ export class ManageTags {
   }
 
   async delete(companyId: string, id: string): Promise<{ contacts: number; rules: number }> {
-    return this.uow.transaction(async (repos) => {
+    const deleted = await this.uow.transaction(async (repos) => {
       const tag = await repos.tags.findById(companyId, id);
       if (!tag) throw new NotFoundError('Tag');
       return repos.tags.delete(companyId, id);
     });
+    this.cache?.invalidate(companyId);
+    return deleted;
   }
 }

@@ -279,20 +279,38 @@ export class KyselyMessageRepository implements MessageRepository {
   }
 
   async insertAllWithEvents(messages: readonly MessageRecord[], events: readonly DomainEvent[]): Promise<void> {
-    if (messages.length === 0) {
-      if (events.length > 0) await this.db.insertInto('domain_events').values(events.map(domainEventRow)).execute();
-      return;
-    }
-    if (events.length === 0) {
-      await this.db.insertInto('messages').values(messages.map(toRow)).execute();
-      return;
-    }
-    // A multi-row VALUES inserts its rows in order: the events' seq follows the order given.
-    await this.db
-      .with('recorded', (db) => db.insertInto('domain_events').values(events.map(domainEventRow)))
-      .insertInto('messages')
-      .values(messages.map(toRow))
-      .execute();
+    if (messages.length === 0 && events.length === 0) return;
+    // One statement of one text whatever the counts (prepared once per connection, and cheap to build): the rows travel
+    // as one array per column. A multi-row VALUES made a new text of hundreds of parameters for every group size, which
+    // Kysely compiled and PostgreSQL parsed and planned each time. The events are inserted in the order given (their seq).
+    const rows = messages.map(toRow);
+    const m = <K extends keyof ReturnType<typeof toRow>>(key: K) => rows.map((r) => r[key]);
+    const e = <T>(pick: (event: DomainEvent) => T) => events.map(pick);
+    await sql`
+      WITH recorded AS (
+        INSERT INTO domain_events (id, event, company_id, setor_id, occurred_at, data, actor, callback_url)
+        SELECT id, event, company_id, setor_id, occurred_at, data::jsonb, actor::jsonb, callback_url
+        FROM unnest(${e((x) => x.id)}::uuid[], ${e((x) => x.event)}::text[], ${e((x) => x.companyId)}::uuid[], ${e((x) => x.setorId)}::uuid[],
+                    ${e((x) => x.occurredAt)}::timestamptz[], ${e((x) => JSON.stringify(x.data))}::text[], ${e((x) => JSON.stringify(x.actor))}::text[],
+                    ${e((x) => x.callbackUrl ?? null)}::text[])
+          WITH ORDINALITY AS x(id, event, company_id, setor_id, occurred_at, data, actor, callback_url, ord)
+        ORDER BY ord
+      )
+      INSERT INTO "messages" (id, company_id, conversation_id, setor_id, contact_id, phone, sender_number, key_mode, content, parts, status,
+                            provider_message_id, error_code, error, reaction, edited_at, deleted_at, sent_at, created_at, updated_at, ticket_id,
+                            direction, type, author, activity, delivered_at, read_at)
+      SELECT id, company_id, conversation_id, setor_id, contact_id, phone, sender_number, key_mode, content::jsonb, parts::jsonb, status,
+             provider_message_id, error_code, error, reaction, edited_at, deleted_at, sent_at, created_at, updated_at, ticket_id,
+             direction, type, author::jsonb, activity::jsonb, delivered_at, read_at
+      FROM unnest(${m('id')}::uuid[], ${m('company_id')}::uuid[], ${m('conversation_id')}::uuid[], ${m('setor_id')}::uuid[], ${m('contact_id')}::uuid[],
+                  ${m('phone')}::text[], ${m('sender_number')}::text[], ${m('key_mode')}::text[], ${m('content')}::text[], ${m('parts')}::text[],
+                  ${m('status')}::text[], ${m('provider_message_id')}::text[], ${m('error_code')}::text[], ${m('error')}::text[], ${m('reaction')}::text[],
+                  ${m('edited_at')}::timestamptz[], ${m('deleted_at')}::timestamptz[], ${m('sent_at')}::timestamptz[], ${m('created_at')}::timestamptz[],
+                  ${m('updated_at')}::timestamptz[], ${m('ticket_id')}::uuid[], ${m('direction')}::text[], ${m('type')}::text[], ${m('author')}::text[],
+                  ${m('activity')}::text[], ${m('delivered_at')}::timestamptz[], ${m('read_at')}::timestamptz[])
+        AS x(id, company_id, conversation_id, setor_id, contact_id, phone, sender_number, key_mode, content, parts, status, provider_message_id,
+             error_code, error, reaction, edited_at, deleted_at, sent_at, created_at, updated_at, ticket_id, direction, type, author, activity,
+             delivered_at, read_at)`.execute(this.db);
   }
 
   async update(message: MessageRecord): Promise<void> {
