@@ -1,6 +1,7 @@
 import { AgentStatusListener, Clock, IdGenerator, ManageAgents, ManageQuickReplies, ManageTeams, Repositories, UnitOfWork } from '@carteiro/core';
 import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
 import { ContainerModule } from 'inversify';
+import { bindSingleton } from '@carteiro/system';
 
 const listeners = { serviceIdentifier: AgentStatusListener, isMultiple: true, optional: true } as const;
 
@@ -18,10 +19,5 @@ export const agentsModule = new ContainerModule(({ bind }) => {
       [UnitOfWork, Repositories, Clock, listeners],
     )
     .inSingletonScope();
-  bind(ManageQuickReplies)
-    .toResolvedValue(
-      (uow: ServiceUnitOfWork, repos: ServiceRepositories, ids: IdGenerator, clock: Clock) => new ManageQuickReplies(uow, repos, ids, clock),
-      [UnitOfWork, Repositories, IdGenerator, Clock],
-    )
-    .inSingletonScope();
+  bindSingleton(bind, ManageQuickReplies, [UnitOfWork, Repositories, IdGenerator, Clock]);
 });

@@ -18,8 +18,8 @@ import {
 } from '@carteiro/core';
 import { ChannelsSettings, channelsSettingsFrom, type ChannelsConfig } from '@carteiro/channels';
 import { QueueDefinitions } from '@carteiro/pgboss';
-import { Db, KyselyChannelSimulatorStore, type Database, type ServiceRepositories, type ServiceUnitOfWork } from '@carteiro/postgres';
-import { AppConfig, type Config } from '@carteiro/system';
+import { Db, KyselyChannelSimulatorStore, type Database } from '@carteiro/postgres';
+import { AppConfig, bindSingleton, type Config } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
 
@@ -34,39 +34,14 @@ export const channelModule = new ContainerModule(({ bind }) => {
   bind<ChannelSimulatorStore>(ChannelSimulatorStore)
     .toResolvedValue((db: Kysely<Database>) => new KyselyChannelSimulatorStore(db), [Db])
     .inSingletonScope();
-  bind(CreateChannelInstance)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new CreateChannelInstance(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
-    .inSingletonScope();
+  bindSingleton(bind, CreateChannelInstance, [UnitOfWork, Clock, IdGenerator]);
   const withGateway = [UnitOfWork, Repositories, ChannelGateway, Clock, IdGenerator] as const;
-  type WithGateway = [ServiceUnitOfWork, ServiceRepositories, ChannelGateway, Clock, IdGenerator];
-  bind(RequestInstanceQr)
-    .toResolvedValue((...deps: WithGateway) => new RequestInstanceQr(...deps), [...withGateway])
-    .inSingletonScope();
-  bind(GetInstanceStatus)
-    .toResolvedValue((...deps: WithGateway) => new GetInstanceStatus(...deps), [...withGateway])
-    .inSingletonScope();
-  bind(DisconnectChannelInstance)
-    .toResolvedValue((...deps: WithGateway) => new DisconnectChannelInstance(...deps), [...withGateway])
-    .inSingletonScope();
-  bind(CheckChannelHealth)
-    .toResolvedValue((...deps: WithGateway) => new CheckChannelHealth(...deps), [...withGateway])
-    .inSingletonScope();
-  bind(GetChannelHealth)
-    .toResolvedValue((repos: ServiceRepositories, clock: Clock) => new GetChannelHealth(repos, clock), [Repositories, Clock])
-    .inSingletonScope();
-  bind(ListChannelInstances)
-    .toResolvedValue((repos: ServiceRepositories) => new ListChannelInstances(repos), [Repositories])
-    .inSingletonScope();
-  bind(RefreshInstanceProfile)
-    .toResolvedValue(
-      (uow: ServiceUnitOfWork, repos: ServiceRepositories, gateway: ChannelGateway, clock: Clock) => new RefreshInstanceProfile(uow, repos, gateway, clock),
-      [UnitOfWork, Repositories, ChannelGateway, Clock],
-    )
-    .inSingletonScope();
-  bind(UpdateChannelProfiles)
-    .toResolvedValue(
-      (uow: ServiceUnitOfWork, repos: ServiceRepositories, gateway: ChannelGateway, clock: Clock) => new UpdateChannelProfiles(uow, repos, gateway, clock),
-      [UnitOfWork, Repositories, ChannelGateway, Clock],
-    )
-    .inSingletonScope();
+  bindSingleton(bind, RequestInstanceQr, [...withGateway]);
+  bindSingleton(bind, GetInstanceStatus, [...withGateway]);
+  bindSingleton(bind, DisconnectChannelInstance, [...withGateway]);
+  bindSingleton(bind, CheckChannelHealth, [...withGateway]);
+  bindSingleton(bind, GetChannelHealth, [Repositories, Clock]);
+  bindSingleton(bind, ListChannelInstances, [Repositories]);
+  bindSingleton(bind, RefreshInstanceProfile, [UnitOfWork, Repositories, ChannelGateway, Clock]);
+  bindSingleton(bind, UpdateChannelProfiles, [UnitOfWork, Repositories, ChannelGateway, Clock]);
 });

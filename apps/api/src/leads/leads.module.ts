@@ -19,6 +19,7 @@ import { QueueDefinitions } from '@carteiro/pgboss';
 import { ContainerModule } from 'inversify';
 import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
 import { NodeDnsResolver } from './node-dns-resolver.js';
+import { bindSingleton } from '@carteiro/system';
 
 /** The source live keys read: `LEAD_SOURCE` (sample|cnpja), the sample by default. */
 export function leadSourceName(env: NodeJS.ProcessEnv = process.env): string {
@@ -33,20 +34,14 @@ export const leadsModule = new ContainerModule(({ bind }) => {
   bind(StartLeadSearch)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new StartLeadSearch(uow, clock, ids, leadSourceName()), [UnitOfWork, Clock, IdGenerator])
     .inSingletonScope();
-  bind(ReadLeadSearch)
-    .toResolvedValue((repos: ServiceRepositories, clock: Clock) => new ReadLeadSearch(repos, clock), [Repositories, Clock])
-    .inSingletonScope();
-  bind(SaveLeadsToCrm)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new SaveLeadsToCrm(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
-    .inSingletonScope();
+  bindSingleton(bind, ReadLeadSearch, [Repositories, Clock]);
+  bindSingleton(bind, SaveLeadsToCrm, [UnitOfWork, Clock, IdGenerator]);
   // The plan quota of this area, as GET /v1/limits shows it: live-key searches of the company's day.
   bind<QuotaUsageCounter>(QuotaUsageCounter).toResolvedValue(
     (repos: ServiceRepositories) => ({ quota: 'lead_searches_per_day', count: (company, window) => repos.leadSearches.countLiveSince(company.id, window!.from) }),
     [Repositories],
   );
-  bind(ValidateChannel)
-    .toResolvedValue((repos: ServiceRepositories, gateway: ChannelGateway, clock: Clock) => new ValidateChannel(repos, gateway, clock), [Repositories, ChannelGateway, Clock])
-    .inSingletonScope();
+  bindSingleton(bind, ValidateChannel, [Repositories, ChannelGateway, Clock]);
   bind(ValidateEmailMx)
     .toResolvedValue((live: DnsResolver, test: DnsResolver, clock: Clock) => new ValidateEmailMx({ live, test }, clock), [DnsResolver, SimulatedDnsResolverToken, Clock])
     .inSingletonScope();
