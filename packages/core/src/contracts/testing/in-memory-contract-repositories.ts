@@ -1,4 +1,5 @@
 import type { Page, PageRequest } from '../../shared/pagination.js';
+import { InMemoryCompanyRecords } from '../../shared/testing/in-memory-company-records.js';
 import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { Contract } from '../contract.js';
 import type { ContractFilter, ContractRepositories, ContractRepository, ContractTemplateRepository, SigningEventLog } from '../contract-repositories.js';
@@ -11,23 +12,12 @@ const signingEvents = (store: InMemoryStore) => store.table('signingEvents', () 
 
 const copy = (c: Contract | undefined | null) => (c ? structuredClone(c) : null);
 
-export class InMemoryContractRepository implements ContractRepository {
-  constructor(private readonly store: InMemoryStore) {}
-  async insert(c: Contract) {
-    contracts(this.store).set(c.id, structuredClone(c));
-  }
-  async update(c: Contract) {
-    contracts(this.store).set(c.id, structuredClone(c));
-  }
-  async findById(companyId: string, id: string) {
-    const found = contracts(this.store).get(id);
-    return found?.companyId === companyId ? copy(found) : null;
+export class InMemoryContractRepository extends InMemoryCompanyRecords<Contract> implements ContractRepository {
+  constructor(store: InMemoryStore) {
+    super(store, contracts);
   }
   async findAnyById(id: string) {
     return copy(contracts(this.store).get(id));
-  }
-  async findByIdForUpdate(companyId: string, id: string) {
-    return this.findById(companyId, id);
   }
   async findByProviderRefForUpdate(provider: string, providerRef: string) {
     return copy([...contracts(this.store).values()].find((c) => c.provider === provider && c.providerRef === providerRef));
@@ -60,17 +50,9 @@ export class InMemoryContractRepository implements ContractRepository {
   }
 }
 
-export class InMemoryContractTemplateRepository implements ContractTemplateRepository {
-  constructor(private readonly store: InMemoryStore) {}
-  async insert(t: ContractTemplate) {
-    templates(this.store).set(t.id, structuredClone(t));
-  }
-  async update(t: ContractTemplate) {
-    templates(this.store).set(t.id, structuredClone(t));
-  }
-  async findById(companyId: string, id: string) {
-    const found = templates(this.store).get(id);
-    return found?.companyId === companyId ? structuredClone(found) : null;
+export class InMemoryContractTemplateRepository extends InMemoryCompanyRecords<ContractTemplate> implements ContractTemplateRepository {
+  constructor(store: InMemoryStore) {
+    super(store, templates);
   }
   async findAnyById(id: string) {
     const found = templates(this.store).get(id);

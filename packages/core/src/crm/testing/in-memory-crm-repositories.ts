@@ -1,4 +1,5 @@
 import type { Page, PageRequest } from '../../shared/pagination.js';
+import { InMemoryCompanyRecords } from '../../shared/testing/in-memory-company-records.js';
 import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { CrmRepositories, FunnelStageRepository, OpportunityFilter, OpportunityRepository, ProductConflict, ProductRepository } from '../crm-repositories.js';
 import type { FunnelStage } from '../funnel-stage.js';
@@ -70,21 +71,17 @@ export function matchesOpportunityFilter(o: Opportunity, filter: OpportunityFilt
   return true;
 }
 
-export class InMemoryOpportunityRepository implements OpportunityRepository {
-  constructor(private readonly store: InMemoryStore) {}
-  async insert(o: Opportunity) {
-    opportunities(this.store).set(o.id, structuredClone(o));
+export class InMemoryOpportunityRepository extends InMemoryCompanyRecords<Opportunity> implements OpportunityRepository {
+  constructor(store: InMemoryStore) {
+    super(store, opportunities);
   }
-  async update(o: Opportunity) {
-    opportunities(this.store).set(o.id, structuredClone(o));
+  /** A deleted opportunity is not found (`findByIdForUpdate` still finds it). */
+  override async findById(companyId: string, id: string) {
+    const found = await super.findById(companyId, id);
+    return found && !found.deletedAt ? found : null;
   }
-  async findById(companyId: string, id: string) {
-    const found = opportunities(this.store).get(id);
-    return found && found.companyId === companyId && !found.deletedAt ? structuredClone(found) : null;
-  }
-  async findByIdForUpdate(companyId: string, id: string) {
-    const found = opportunities(this.store).get(id);
-    return found && found.companyId === companyId ? structuredClone(found) : null;
+  override async findByIdForUpdate(companyId: string, id: string) {
+    return super.findById(companyId, id);
   }
   private matching(companyId: string, filter: OpportunityFilter) {
     return [...opportunities(this.store).values()].filter((o) => o.companyId === companyId && matchesOpportunityFilter(o, filter));

@@ -1,3 +1,4 @@
+import { InMemoryCompanyRecords } from '../../shared/testing/in-memory-company-records.js';
 import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { Page, PageRequest } from '../../shared/pagination.js';
 import type { Appointment } from '../appointment.js';
@@ -104,20 +105,9 @@ export class InMemorySchedulingCatalogRepository implements SchedulingCatalogRep
 const overlaps = (a: Interval, b: Interval) => a.from.getTime() < b.to.getTime() && b.from.getTime() < a.to.getTime();
 
 /** Appointments and busy time; `reserve` refuses overlaps of one professional as the exclusion constraint does. */
-export class InMemoryAppointmentRepository implements AppointmentRepository {
-  constructor(private readonly store: InMemoryStore) {}
-  async insert(a: Appointment) {
-    appointments(this.store).set(a.id, clone(a));
-  }
-  async update(a: Appointment) {
-    appointments(this.store).set(a.id, clone(a));
-  }
-  async findById(companyId: string, id: string) {
-    const a = appointments(this.store).get(id);
-    return a && a.companyId === companyId ? clone(a) : null;
-  }
-  findByIdForUpdate(companyId: string, id: string) {
-    return this.findById(companyId, id);
+export class InMemoryAppointmentRepository extends InMemoryCompanyRecords<Appointment> implements AppointmentRepository {
+  constructor(store: InMemoryStore) {
+    super(store, appointments);
   }
   findByIdForShare(companyId: string, id: string) {
     return this.findById(companyId, id);

@@ -11,6 +11,7 @@ import type {
 } from '../index.js';
 import type { WebhookEventQueue } from '../index.js';
 import type { WebhookRepository } from '../index.js';
+import { InMemoryCompanyRecords } from '../../shared/testing/in-memory-company-records.js';
 import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { WebhookRepositories } from '../webhook-repositories.js';
 
@@ -21,13 +22,9 @@ const attempts = (store: InMemoryStore) => store.table('webhookAttempts', () => 
 /** How many outbox events (`store.events`, in order) have been fanned out. */
 const cursor = (store: InMemoryStore) => store.table('webhookEventCursor', () => ({ taken: 0 }));
 
-export class InMemoryWebhookRepository implements WebhookRepository {
-  constructor(private readonly store: InMemoryStore) {}
-  async insert(webhook: Webhook) {
-    webhooks(this.store).set(webhook.id, structuredClone(webhook));
-  }
-  async update(webhook: Webhook) {
-    webhooks(this.store).set(webhook.id, structuredClone(webhook));
+export class InMemoryWebhookRepository extends InMemoryCompanyRecords<Webhook> implements WebhookRepository {
+  constructor(store: InMemoryStore) {
+    super(store, webhooks);
   }
   async delete(companyId: string, id: string) {
     const found = webhooks(this.store).get(id);
@@ -41,9 +38,8 @@ export class InMemoryWebhookRepository implements WebhookRepository {
     }
     return true;
   }
-  async findByIdInCompany(companyId: string, id: string) {
-    const found = webhooks(this.store).get(id);
-    return found && found.companyId === companyId ? structuredClone(found) : null;
+  findByIdInCompany(companyId: string, id: string) {
+    return this.findById(companyId, id);
   }
   async listByCompany(companyId: string, page: PageRequest) {
     const all = [...webhooks(this.store).values()]
