@@ -62,6 +62,8 @@ export function dispatchSettingsFrom(config: Config, env: NodeJS.ProcessEnv = pr
     sliceMs: num('CAMPAIGN_LANE_SLICE_MS', DEFAULT_DISPATCH_SETTINGS.sliceMs),
     // Sends of a paced lane recorded in one transaction (each still claimed on its own right before it goes).
     recordEvery: Math.floor(num('CAMPAIGN_LANE_RECORD_EVERY', DEFAULT_DISPATCH_SETTINGS.recordEvery)),
+    // Lane turns of this process recorded in one transaction at most (1: each turn alone).
+    recordGroupMax: Math.floor(num('CAMPAIGN_LANE_RECORD_GROUP', DEFAULT_DISPATCH_SETTINGS.recordGroupMax)),
     // How often a worker counts the lanes of every worker to take its share (lane-runner.ts).
     censusMs: num('CAMPAIGN_LANE_CENSUS_MS', 2_000),
   };

@@ -18,6 +18,7 @@ import { wakeLanes } from './lane-wakeups.js';
 import { minimumGapMs, pacingGapMs } from './pacing.js';
 import { isWithinSafeHours, nextSafeInstant } from './safe-hours.js';
 import { applyOutcome, failCampaign, recordChanges, type SendOutcome } from './settle-outcomes.js';
+import { LaneRecordGroups, recordLaneTurns, type LaneTurnRecord } from './lane-record-groups.js';
 import type { Sleeper } from './sleeper.js';
 import { noDispatchObserver, type DispatchObserver } from './dispatch-observer.js';
 import type { TimedSends } from './timed-sends.js';
@@ -66,6 +67,11 @@ export interface DispatchSettings {
   contextRefreshMs: number;
   /** How often a run looks for due timed sends (scheduled messages, reminders) between its own sends. */
   timedCheckMs: number;
+  /**
+   * Most lane turns of one process recorded in one transaction (`LaneRecordGroups`): turns that finish while
+   * another group is being written wait for it and are written together. 1: every turn in its own transaction.
+   */
+  recordGroupMax: number;
 }
 
 export const DEFAULT_DISPATCH_SETTINGS: DispatchSettings = {
@@ -80,6 +86,7 @@ export const DEFAULT_DISPATCH_SETTINGS: DispatchSettings = {
   unpacedConcurrency: 8,
   contextRefreshMs: 10_000,
   timedCheckMs: 5_000,
+  recordGroupMax: 64,
 };
 
 export type LaneOutcome = 'busy' | 'idle' | 'yielded' | 'sender_unavailable';
@@ -129,7 +136,12 @@ export class RunDispatchLane {
      * Absent: they run in a transaction of their own.
      */
     private readonly direct: Repositories<CampaignRepositories & ChannelRepositories & CompanyRepositories & SetorRepositories & UsageRepositories> | null = null,
-  ) {}
+  ) {
+    this.recorder = new LaneRecordGroups(uow, clock, ids, settings.recordGroupMax);
+  }
+
+  /** One per instance: the worker runs every lane of its process on one RunDispatchLane. */
+  private readonly recorder: LaneRecordGroups;
 
   /**
    * One atomic statement, or reads that need no common snapshot: outside any transaction when the direct
@@ -319,26 +331,20 @@ export class RunDispatchLane {
         }
         // Read ahead but never claimed: nothing to undo, they are still pending.
         const unsent = batch.slice(index).filter((m) => !unclaimed.has(m.id));
-        const renewed = await this.uow.transaction(async (repos) => {
-          const now2 = this.clock.now();
-          // The lane's own row first; recordChanges writes the rows the company's other lanes share last.
-          const held = senderFailed ? true : await repos.dispatchLanes.renew(setorId, owner, lease(), nextSendAt);
-          // Claimed but never handed to the channel (sender lost, or the worker stopping): back to pending.
-          const back = unsent.map((m) => ({
-            message: transition(campaignMessageDecider, m, { type: 'requeue', at: now2, notBefore: m.notBefore, auto: false }).state,
-            expectedStatus: 'enviando' as const,
-          }));
-          await repos.campaigns.updateMessages(back);
-          await recordChanges(repos, changes, this.ids, now2, { countSentOn: { setorId, company: ctx.company }, campaigns });
-          if (senderFailed) {
+        const turn: LaneTurnRecord = { setorId, owner, leaseUntil: lease(), nextSendAt, unsent, changes, company: ctx.company, campaigns };
+        if (senderFailed) {
+          const failure: { code: SendFailureCode; error: string } = senderFailed;
+          await this.uow.transaction(async (repos) => {
+            const now2 = this.clock.now();
+            await recordLaneTurns(repos, this.ids, now2, [turn]);
             // Then every pending message of the setor moves on to the rest of the pool.
-            await this.senderFailure.within(repos, { setorId, code: senderFailed.code, error: senderFailed.error });
-            await this.senderUnavailable(repos, setorId, senderFailed.code, senderFailed.error, now2);
-            return true;
-          }
-          return held;
-        });
-        if (senderFailed) return { ...result, outcome: 'sender_unavailable' };
+            await this.senderFailure.within(repos, { setorId, code: failure.code, error: failure.error });
+            await this.senderUnavailable(repos, setorId, failure.code, failure.error, now2);
+          });
+          return { ...result, outcome: 'sender_unavailable' };
+        }
+        // With the other lanes of this process recording at the same moment (LaneRecordGroups).
+        const renewed = await this.recorder.record(turn);
         if (!renewed) return { ...result, outcome: 'busy' };
         // Only live sends count against warming (as recordChanges counts them).
         const claimedSends = changes.filter((c) => c.message.status === 'enviado' && campaigns.get(c.message.campaignId)?.mode === 'live').length;

@@ -58,7 +58,11 @@ export async function recordChanges(
   changes: readonly MessageChange[],
   ids: IdGenerator,
   now: Date,
-  options: { countSentOn?: { setorId: string; company: Company }; campaigns?: ReadonlyMap<string, Campaign> } = {},
+  options: {
+    /** The lanes whose live sends count against their setor's and company's daily usage (a message counts on the setor that sent it). */
+    countSentOn?: { setorId: string; company: Company } | readonly { setorId: string; company: Company }[];
+    campaigns?: ReadonlyMap<string, Campaign>;
+  } = {},
 ): Promise<{ written: CampaignMessage[] }> {
   if (changes.length === 0) return { written: [] };
   const writtenIds = new Set(await repos.campaigns.updateMessages(changes));
@@ -66,7 +70,7 @@ export async function recordChanges(
   const campaignIds = [...new Set(written.map((c) => c.message.campaignId))].sort();
   const events: DomainEvent[] = [];
   const settled: { campaignId: string; delta: { enviados: number; falhas: number; pulados: number } }[] = [];
-  let sentLive = 0;
+  const sentLive = new Map<string, number>();
   for (const campaignId of campaignIds) {
     const campaign = options.campaigns?.get(campaignId) ?? (await repos.campaigns.findById(campaignId));
     if (!campaign) continue;
@@ -79,7 +83,10 @@ export async function recordChanges(
       delta.pulados += d.pulados;
       delta.refund += d.refund;
       if (change.message.status === 'enviado' || change.message.status === 'falha') events.push(messageOutcomeEvent(change.message, ids, now));
-      if (change.message.status === 'enviado' && campaign.mode === 'live') sentLive += 1;
+      if (change.message.status === 'enviado' && campaign.mode === 'live') {
+        const on = change.message.actualSetorId ?? change.message.setorId;
+        sentLive.set(on, (sentLive.get(on) ?? 0) + 1);
+      }
     }
     if (delta.refund !== 0) await repos.companies.adjustBalance(campaign.companyId, delta.refund);
     if (delta.enviados || delta.falhas || delta.pulados) settled.push({ campaignId, delta: { enviados: delta.enviados, falhas: delta.falhas, pulados: delta.pulados } });
@@ -96,11 +103,18 @@ export async function recordChanges(
     }
   }
   await repos.events.record(completed);
-  if (sentLive > 0 && options.countSentOn) {
-    const { setorId, company } = options.countSentOn;
-    await repos.usage.addSent(company.id, setorId, zonedDay(now, company.timezone), sentLive);
+  const lanes = options.countSentOn === undefined ? [] : 'setorId' in options.countSentOn ? [options.countSentOn] : options.countSentOn;
+  // In key order (company, then setor): transactions recording several lanes lock the shared daily rows alike.
+  const counted = [...new Map(lanes.map((lane) => [lane.setorId, lane])).values()].sort((a, b) => compareKeys(a.company.id, b.company.id) || compareKeys(a.setorId, b.setorId));
+  for (const { setorId, company } of counted) {
+    const sent = sentLive.get(setorId) ?? 0;
+    if (sent > 0) await repos.usage.addSent(company.id, setorId, zonedDay(now, company.timezone), sent);
   }
   return { written: written.map((c) => c.message) };
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Completes a processando campaign with nothing left to send (the sweep's safety net). */
