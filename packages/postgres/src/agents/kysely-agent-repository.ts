@@ -2,22 +2,15 @@ import type { Agent, AgentFilters, AgentRepository, AgentStatus, Page, PageReque
 import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { fieldsOf } from '../shared/row-fields.js';
 import type { AgentsTable } from './agents-tables.js';
 
 type AgentRow = Selectable<AgentsTable> & { team_ids: string[] };
 
 function toAgent(row: AgentRow): Agent {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    name: row.name,
-    email: row.email,
+    ...fieldsOf(row, ['id', 'company_id', 'name', 'email', 'active', 'team_ids', 'last_assigned_at', 'created_at', 'updated_at']),
     status: row.status as AgentStatus,
-    active: row.active,
-    teamIds: row.team_ids,
-    lastAssignedAt: row.last_assigned_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
   };
 }
 

@@ -2,21 +2,14 @@ import type { MediaType, Page, PageRequest, QuickReply, QuickReplyFilters, Quick
 import { pageOffset, placeholdersOf, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { fieldsOf } from '../shared/row-fields.js';
 import type { QuickRepliesTable } from './agents-tables.js';
 
 function toQuickReply(row: Selectable<QuickRepliesTable>): QuickReply {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    setorId: row.setor_id,
-    shortcut: row.shortcut,
-    title: row.title,
-    text: row.text,
-    mediaUrl: row.media_url,
+    ...fieldsOf(row, ['id', 'company_id', 'setor_id', 'shortcut', 'title', 'text', 'media_url', 'created_at', 'updated_at']),
     mediaType: row.media_type as MediaType | null,
     placeholders: placeholdersOf(row.text),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
   };
 }
 

@@ -2,20 +2,15 @@ import type { BillingRepositories, BillingRepository, CreditKind, LowBalanceLeve
 import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { fieldsOf } from '../shared/row-fields.js';
 import type { PaymentsTable } from './billing-tables.js';
 
 function toPayment(row: Selectable<PaymentsTable>): Payment {
   return {
-    id: row.id,
-    companyId: row.company_id,
+    ...fieldsOf(row, ['id', 'company_id', 'units', 'external_ref', 'balance_after', 'paid_at', 'created_at']),
     kind: row.kind as CreditKind,
-    units: row.units,
     amountCents: Number(row.amount_cents),
     method: row.method as PaymentMethod,
-    externalRef: row.external_ref,
-    balanceAfter: row.balance_after,
-    paidAt: row.paid_at,
-    createdAt: row.created_at,
   };
 }
 

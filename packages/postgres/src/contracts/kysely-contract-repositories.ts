@@ -17,6 +17,7 @@ import type {
 import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContractTemplatesTable, ContractsTable } from './contracts-tables.js';
 
 const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
@@ -28,18 +29,11 @@ interface StoredSigner extends Omit<ContractSigner, 'signedAt' | 'refusedAt'> {
 
 function toContract(row: Selectable<ContractsTable>): Contract {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    title: row.title,
+    ...fieldsOf(row, ['id', 'company_id', 'title', 'client_id', 'opportunity_id', 'template_id', 'content', 'expires_in_days', 'provider', 'provider_ref']),
     status: row.status as ContractStatus,
     value: row.value_cents === null ? null : Number(row.value_cents),
-    clientId: row.client_id,
-    opportunityId: row.opportunity_id,
-    templateId: row.template_id,
     variables: row.variables as Record<string, string>,
-    content: row.content,
     signers: (row.signers as StoredSigner[]).map((s) => ({ ...s, signedAt: date(s.signedAt), refusedAt: date(s.refusedAt) })),
-    expiresInDays: row.expires_in_days,
     sentAt: date(row.sent_at),
     expiresAt: date(row.expires_at),
     signedAt: date(row.signed_at),
@@ -48,8 +42,6 @@ function toContract(row: Selectable<ContractsTable>): Contract {
     sendingSince: date(row.sending_since),
     document: (row.document as ContractDocument | null) ?? null,
     delivery: (row.delivery as ContractDelivery | null) ?? null,
-    provider: row.provider,
-    providerRef: row.provider_ref,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -57,30 +49,15 @@ function toContract(row: Selectable<ContractsTable>): Contract {
 
 function contractRow(c: Contract) {
   return {
-    id: c.id,
-    company_id: c.companyId,
-    title: c.title,
-    status: c.status,
+    ...columnsOf(c, [
+      'id', 'companyId', 'title', 'status', 'clientId', 'opportunityId', 'templateId', 'content', 'expiresInDays', 'sentAt', 'expiresAt', 'signedAt', 'refusedAt', 'cancelledAt',
+      'sendingSince', 'provider', 'providerRef', 'createdAt', 'updatedAt',
+    ]),
     value_cents: c.value,
-    client_id: c.clientId,
-    opportunity_id: c.opportunityId,
-    template_id: c.templateId,
     variables: JSON.stringify(c.variables),
-    content: c.content,
     signers: JSON.stringify(c.signers),
-    expires_in_days: c.expiresInDays,
-    sent_at: c.sentAt,
-    expires_at: c.expiresAt,
-    signed_at: c.signedAt,
-    refused_at: c.refusedAt,
-    cancelled_at: c.cancelledAt,
-    sending_since: c.sendingSince,
     document: c.document === null ? null : JSON.stringify(c.document),
     delivery: c.delivery === null ? null : JSON.stringify(c.delivery),
-    provider: c.provider,
-    provider_ref: c.providerRef,
-    created_at: c.createdAt,
-    updated_at: c.updatedAt,
   };
 }
 
@@ -162,13 +139,8 @@ export class KyselyContractRepository implements ContractRepository {
 
 function toTemplate(row: Selectable<ContractTemplatesTable>): ContractTemplate {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    name: row.name,
-    description: row.description,
-    body: row.body,
+    ...fieldsOf(row, ['id', 'company_id', 'name', 'description', 'body', 'active']),
     variables: row.variables as TemplateVariable[],
-    active: row.active,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

@@ -20,20 +20,14 @@ import type {
 import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { CrmOpportunitiesTable, CrmProductsTable, CrmStagesTable } from './crm-tables.js';
 
 const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
 
 function toStage(row: Selectable<CrmStagesTable>): FunnelStage {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    name: row.name,
-    position: row.position,
-    isWon: row.is_won,
-    isLost: row.is_lost,
-    winProbability: row.win_probability,
-    color: row.color,
+    ...fieldsOf(row, ['id', 'company_id', 'name', 'position', 'is_won', 'is_lost', 'win_probability', 'color']),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -108,14 +102,8 @@ export class KyselyFunnelStageRepository implements FunnelStageRepository {
 
 function toProduct(row: Selectable<CrmProductsTable>): Product {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    name: row.name,
+    ...fieldsOf(row, ['id', 'company_id', 'name', 'sku', 'unit', 'description', 'active']),
     price: Number(row.price_cents),
-    sku: row.sku,
-    unit: row.unit,
-    description: row.description,
-    active: row.active,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -177,19 +165,10 @@ export class KyselyProductRepository implements ProductRepository {
 
 function toOpportunity(row: Selectable<CrmOpportunitiesTable>): Opportunity {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    title: row.title,
+    ...fieldsOf(row, ['id', 'company_id', 'title', 'stage_id', 'client_id', 'assignee_id', 'ticket_id', 'description', 'expected_close_date', 'lost_reason']),
     value: row.value_cents === null ? null : Number(row.value_cents),
     productsTotal: Number(row.products_total_cents),
     status: row.status as OpportunityStatus,
-    stageId: row.stage_id,
-    clientId: row.client_id,
-    assigneeId: row.assignee_id,
-    ticketId: row.ticket_id,
-    description: row.description,
-    expectedCloseDate: row.expected_close_date,
-    lostReason: row.lost_reason,
     closedAt: date(row.closed_at),
     products: row.products as OpportunityProduct[],
     deletedAt: date(row.deleted_at),
@@ -200,24 +179,12 @@ function toOpportunity(row: Selectable<CrmOpportunitiesTable>): Opportunity {
 
 function opportunityRow(o: Opportunity) {
   return {
-    id: o.id,
-    company_id: o.companyId,
-    title: o.title,
+    ...columnsOf(o, [
+      'id', 'companyId', 'title', 'status', 'stageId', 'clientId', 'assigneeId', 'ticketId', 'description', 'expectedCloseDate', 'lostReason', 'closedAt', 'deletedAt', 'createdAt', 'updatedAt',
+    ]),
     value_cents: o.value,
     products_total_cents: o.productsTotal,
-    status: o.status,
-    stage_id: o.stageId,
-    client_id: o.clientId,
-    assignee_id: o.assigneeId,
-    ticket_id: o.ticketId,
-    description: o.description,
-    expected_close_date: o.expectedCloseDate,
-    lost_reason: o.lostReason,
-    closed_at: o.closedAt,
     products: JSON.stringify(o.products),
-    deleted_at: o.deletedAt,
-    created_at: o.createdAt,
-    updated_at: o.updatedAt,
   };
 }
 

@@ -2,51 +2,27 @@ import type { ChannelCheck, ChannelCheckRepository, Lead, LeadRepositories, Lead
 import { pageOffset, toPage } from '@carteiro/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { LeadSearchesTable } from './leads-tables.js';
 
 function toSearch(row: Selectable<LeadSearchesTable>): LeadSearch {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    apiKeyId: row.api_key_id,
-    mode: row.mode,
+    ...fieldsOf(row, [
+      'id', 'company_id', 'api_key_id', 'mode', 'source', 'returned', 'total', 'credits_used', 'dataset_month', 'cursor', 'pages_read', 'error', 'created_at', 'started_at',
+      'completed_at', 'expires_at',
+    ]),
     status: row.status as LeadSearchStatus,
     criteria: row.criteria as LeadSearchCriteria,
-    source: row.source,
-    returned: row.returned,
-    total: row.total,
-    creditsUsed: row.credits_used,
-    datasetMonth: row.dataset_month,
-    cursor: row.cursor,
-    pagesRead: row.pages_read,
-    error: row.error,
-    createdAt: row.created_at,
-    startedAt: row.started_at,
-    completedAt: row.completed_at,
-    expiresAt: row.expires_at,
   };
 }
 
 function toRow(s: LeadSearch) {
   return {
-    id: s.id,
-    company_id: s.companyId,
-    api_key_id: s.apiKeyId,
-    mode: s.mode,
-    status: s.status,
+    ...columnsOf(s, [
+      'id', 'companyId', 'apiKeyId', 'mode', 'status', 'source', 'returned', 'total', 'creditsUsed', 'datasetMonth', 'cursor', 'pagesRead', 'error', 'createdAt', 'startedAt',
+      'completedAt', 'expiresAt',
+    ]),
     criteria: JSON.stringify(s.criteria),
-    source: s.source,
-    returned: s.returned,
-    total: s.total,
-    credits_used: s.creditsUsed,
-    dataset_month: s.datasetMonth,
-    cursor: s.cursor,
-    pages_read: s.pagesRead,
-    error: s.error,
-    created_at: s.createdAt,
-    started_at: s.startedAt,
-    completed_at: s.completedAt,
-    expires_at: s.expiresAt,
   };
 }
 

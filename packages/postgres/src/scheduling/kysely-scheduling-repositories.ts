@@ -22,6 +22,7 @@ import {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { AppointmentTypesTable, AppointmentsTable, ScheduledMessagesTable, SchedulingProfessionalsTable, SchedulingUnitsTable } from './scheduling-tables.js';
 
 const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
@@ -29,13 +30,8 @@ const json = (value: unknown): string => JSON.stringify(value);
 
 function toUnit(row: Selectable<SchedulingUnitsTable>): Unit {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    name: row.name,
+    ...fieldsOf(row, ['id', 'company_id', 'name', 'timezone', 'open_on_holidays', 'active']),
     address: row.address as Unit['address'],
-    timezone: row.timezone,
-    openOnHolidays: row.open_on_holidays,
-    active: row.active,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -43,11 +39,7 @@ function toUnit(row: Selectable<SchedulingUnitsTable>): Unit {
 
 function toProfessional(row: Selectable<SchedulingProfessionalsTable>): Professional {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    name: row.name,
-    phone: row.phone,
-    active: row.active,
+    ...fieldsOf(row, ['id', 'company_id', 'name', 'phone', 'active']),
     schedule: row.schedule as Professional['schedule'],
     services: row.services as Professional['services'],
     createdAt: new Date(row.created_at),
@@ -57,21 +49,9 @@ function toProfessional(row: Selectable<SchedulingProfessionalsTable>): Professi
 
 function toType(row: Selectable<AppointmentTypesTable>): AppointmentType {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    name: row.name,
-    durationMinutes: row.duration_minutes,
-    bufferBeforeMinutes: row.buffer_before_minutes,
-    bufferAfterMinutes: row.buffer_after_minutes,
-    slotIntervalMinutes: row.slot_interval_minutes,
-    minNoticeMinutes: row.min_notice_minutes,
-    maxAdvanceDays: row.max_advance_days,
+    ...fieldsOf(row, ['id', 'company_id', 'name', 'duration_minutes', 'buffer_before_minutes', 'buffer_after_minutes', 'slot_interval_minutes', 'min_notice_minutes', 'max_advance_days', 'unit_ids', 'reminder_offsets_minutes', 'reminder_text', 'active']),
     price: row.price === null ? null : Number(row.price),
-    unitIds: row.unit_ids,
-    reminderOffsetsMinutes: row.reminder_offsets_minutes,
-    reminderText: row.reminder_text,
     reminderTemplate: (row.reminder_template as AppointmentType['reminderTemplate']) ?? null,
-    active: row.active,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -79,23 +59,9 @@ function toType(row: Selectable<AppointmentTypesTable>): AppointmentType {
 
 function typeRow(t: AppointmentType) {
   return {
-    id: t.id,
-    company_id: t.companyId,
-    name: t.name,
-    duration_minutes: t.durationMinutes,
-    buffer_before_minutes: t.bufferBeforeMinutes,
-    buffer_after_minutes: t.bufferAfterMinutes,
-    slot_interval_minutes: t.slotIntervalMinutes,
-    min_notice_minutes: t.minNoticeMinutes,
-    max_advance_days: t.maxAdvanceDays,
+    ...columnsOf(t, ['id', 'companyId', 'name', 'durationMinutes', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'slotIntervalMinutes', 'minNoticeMinutes', 'maxAdvanceDays', 'unitIds', 'reminderOffsetsMinutes', 'reminderText', 'active', 'createdAt', 'updatedAt']),
     price: t.price === null ? null : t.price.toFixed(2),
-    unit_ids: t.unitIds,
-    reminder_offsets_minutes: t.reminderOffsetsMinutes,
-    reminder_text: t.reminderText,
     reminder_template: t.reminderTemplate === null ? null : json(t.reminderTemplate),
-    active: t.active,
-    created_at: t.createdAt,
-    updated_at: t.updatedAt,
   };
 }
 
@@ -191,25 +157,13 @@ export class KyselySchedulingCatalogRepository implements SchedulingCatalogRepos
 
 function toAppointment(row: Selectable<AppointmentsTable>): Appointment {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    appointmentTypeId: row.appointment_type_id,
-    professionalId: row.professional_id,
-    unitId: row.unit_id,
-    clientId: row.client_id,
-    clientName: row.client_name,
-    clientPhone: row.client_phone,
+    ...fieldsOf(row, ['id', 'company_id', 'appointment_type_id', 'professional_id', 'unit_id', 'client_id', 'client_name', 'client_phone', 'timezone', 'description', 'ticket_id', 'setor_id', 'cancel_reason']),
     startsAt: new Date(row.starts_at),
     endsAt: new Date(row.ends_at),
-    timezone: row.timezone,
     status: row.status as Appointment['status'],
-    description: row.description,
-    ticketId: row.ticket_id,
-    setorId: row.setor_id,
     keyMode: row.key_mode as Appointment['keyMode'],
     confirmedAt: date(row.confirmed_at),
     cancelledAt: date(row.cancelled_at),
-    cancelReason: row.cancel_reason,
     cancelledBy: row.cancelled_by as Appointment['cancelledBy'],
     history: (row.history as Array<Appointment['history'][number] & { at: string }>).map((h) => ({ ...h, at: new Date(h.at) })),
     createdAt: new Date(row.created_at),
@@ -219,29 +173,11 @@ function toAppointment(row: Selectable<AppointmentsTable>): Appointment {
 
 function appointmentRow(a: Appointment) {
   return {
-    id: a.id,
-    company_id: a.companyId,
-    appointment_type_id: a.appointmentTypeId,
-    professional_id: a.professionalId,
-    unit_id: a.unitId,
-    client_id: a.clientId,
-    client_name: a.clientName,
-    client_phone: a.clientPhone,
-    starts_at: a.startsAt,
-    ends_at: a.endsAt,
-    timezone: a.timezone,
-    status: a.status,
-    description: a.description,
-    ticket_id: a.ticketId,
-    setor_id: a.setorId,
-    key_mode: a.keyMode,
-    confirmed_at: a.confirmedAt,
-    cancelled_at: a.cancelledAt,
-    cancel_reason: a.cancelReason,
-    cancelled_by: a.cancelledBy,
+    ...columnsOf(a, [
+      'id', 'companyId', 'appointmentTypeId', 'professionalId', 'unitId', 'clientId', 'clientName', 'clientPhone', 'startsAt', 'endsAt', 'timezone', 'status',
+      'description', 'ticketId', 'setorId', 'keyMode', 'confirmedAt', 'cancelledAt', 'cancelReason', 'cancelledBy', 'createdAt', 'updatedAt',
+    ]),
     history: json(a.history),
-    created_at: a.createdAt,
-    updated_at: a.updatedAt,
   };
 }
 
@@ -355,30 +291,18 @@ export class KyselyAppointmentRepository implements AppointmentRepository {
 
 function toScheduled(row: Selectable<ScheduledMessagesTable>): ScheduledMessage {
   return {
-    id: row.id,
-    companyId: row.company_id,
+    ...fieldsOf(row, [
+      'id', 'company_id', 'appointment_id', 'offset_minutes', 'client_id', 'client_name', 'phone', 'setor_id', 'respect_safe_hours', 'waiting_reason', 'attempts',
+      'claimed_by', 'message_id', 'error_code', 'error', 'skip_reason',
+    ]),
     kind: row.kind as TimedSendKind,
-    appointmentId: row.appointment_id,
-    offsetMinutes: row.offset_minutes,
-    clientId: row.client_id,
-    clientName: row.client_name,
-    phone: row.phone,
-    setorId: row.setor_id,
     keyMode: row.key_mode as ScheduledMessage['keyMode'],
     content: row.content as ScheduledMessage['content'],
     sendAt: new Date(row.send_at),
     effectiveSendAt: new Date(row.effective_send_at),
-    respectSafeHours: row.respect_safe_hours,
-    waitingReason: row.waiting_reason,
     status: row.status as ScheduledMessage['status'],
-    attempts: row.attempts,
-    claimedBy: row.claimed_by,
     claimedAt: date(row.claimed_at),
     sentAt: date(row.sent_at),
-    messageId: row.message_id,
-    errorCode: row.error_code,
-    error: row.error,
-    skipReason: row.skip_reason,
     cancelledAt: date(row.cancelled_at),
     charge: (row.charge as ScheduledMessage['charge']) ?? null,
     createdAt: new Date(row.created_at),
@@ -388,34 +312,12 @@ function toScheduled(row: Selectable<ScheduledMessagesTable>): ScheduledMessage 
 
 function scheduledRow(m: ScheduledMessage) {
   return {
-    id: m.id,
-    company_id: m.companyId,
-    kind: m.kind,
-    appointment_id: m.appointmentId,
-    offset_minutes: m.offsetMinutes,
-    client_id: m.clientId,
-    client_name: m.clientName,
-    phone: m.phone,
-    setor_id: m.setorId,
-    key_mode: m.keyMode,
+    ...columnsOf(m, [
+      'id', 'companyId', 'kind', 'appointmentId', 'offsetMinutes', 'clientId', 'clientName', 'phone', 'setorId', 'keyMode', 'sendAt', 'effectiveSendAt', 'respectSafeHours',
+      'waitingReason', 'status', 'attempts', 'claimedBy', 'claimedAt', 'sentAt', 'messageId', 'errorCode', 'error', 'skipReason', 'cancelledAt', 'createdAt', 'updatedAt',
+    ]),
     content: json(m.content),
-    send_at: m.sendAt,
-    effective_send_at: m.effectiveSendAt,
-    respect_safe_hours: m.respectSafeHours,
-    waiting_reason: m.waitingReason,
-    status: m.status,
-    attempts: m.attempts,
-    claimed_by: m.claimedBy,
-    claimed_at: m.claimedAt,
-    sent_at: m.sentAt,
-    message_id: m.messageId,
-    error_code: m.errorCode,
-    error: m.error,
-    skip_reason: m.skipReason,
-    cancelled_at: m.cancelledAt,
     charge: m.charge === null ? null : json(m.charge),
-    created_at: m.createdAt,
-    updated_at: m.updatedAt,
   };
 }
 

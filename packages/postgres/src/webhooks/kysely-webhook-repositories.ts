@@ -17,6 +17,7 @@ import type {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import { defaultPartitionName, dropPartitionsBefore } from '../shared/time-partitions.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './webhooks-tables.js';
 
@@ -25,14 +26,8 @@ export const WEBHOOKS_NOTIFY_CHANNEL = 'carteiro_webhooks';
 
 function toWebhook(row: Selectable<WebhooksTable>): Webhook {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    url: row.url,
+    ...fieldsOf(row, ['id', 'company_id', 'url', 'secret', 'active', 'created_at', 'updated_at']),
     events: row.events as EventName[],
-    secret: row.secret,
-    active: row.active,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
   };
 }
 
@@ -40,20 +35,11 @@ const date = (value: Date | string | null): Date | null => (value === null ? nul
 
 function toDelivery(row: Selectable<WebhookDeliveriesTable>): WebhookDelivery {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    webhookId: row.webhook_id,
-    callbackUrl: row.callback_url,
-    eventId: row.event_id,
+    ...fieldsOf(row, ['id', 'company_id', 'webhook_id', 'callback_url', 'event_id', 'payload', 'attempts', 'round_attempts', 'last_status_code', 'last_error']),
     event: row.event as EventName,
-    payload: row.payload,
     status: row.status as DeliveryStatus,
-    attempts: row.attempts,
-    roundAttempts: row.round_attempts,
     nextAttemptAt: date(row.next_attempt_at),
     lockedUntil: date(row.locked_until),
-    lastStatusCode: row.last_status_code,
-    lastError: row.last_error,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     completedAt: date(row.completed_at),
@@ -62,20 +48,9 @@ function toDelivery(row: Selectable<WebhookDeliveriesTable>): WebhookDelivery {
 
 function deliveryRow(d: WebhookDelivery) {
   return {
-    id: d.id,
-    company_id: d.companyId,
-    webhook_id: d.webhookId,
-    callback_url: d.callbackUrl,
-    event_id: d.eventId,
-    event: d.event,
-    payload: d.payload,
-    status: d.status,
-    attempts: d.attempts,
-    round_attempts: d.roundAttempts,
+    ...columnsOf(d, ['id', 'companyId', 'webhookId', 'callbackUrl', 'eventId', 'event', 'payload', 'status', 'attempts', 'roundAttempts', 'lastStatusCode', 'lastError']),
     next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
     locked_until: d.lockedUntil?.toISOString() ?? null,
-    last_status_code: d.lastStatusCode,
-    last_error: d.lastError,
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),
     completed_at: d.completedAt?.toISOString() ?? null,
@@ -84,12 +59,7 @@ function deliveryRow(d: WebhookDelivery) {
 
 function toAttempt(row: Selectable<WebhookAttemptsTable>): DeliveryAttempt {
   return {
-    deliveryId: row.delivery_id,
-    number: row.number,
-    startedAt: row.started_at,
-    durationMs: row.duration_ms,
-    statusCode: row.status_code,
-    error: row.error,
+    ...fieldsOf(row, ['delivery_id', 'number', 'started_at', 'duration_ms', 'status_code', 'error']),
     result: row.result as DeliveryAttempt['result'],
   };
 }
