@@ -2,7 +2,7 @@ import type { Agent, AgentFilters, AgentRepository, AgentStatus, Page, PageReque
 import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { fieldsOf } from '../shared/row-fields.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { AgentsTable } from './agents-tables.js';
 
 type AgentRow = Selectable<AgentsTable> & { team_ids: string[] };
@@ -52,17 +52,7 @@ export class KyselyAgentRepository implements AgentRepository {
   async insertUnique(agent: Agent): Promise<Agent | null> {
     const inserted = await this.db
       .insertInto('agents')
-      .values({
-        id: agent.id,
-        company_id: agent.companyId,
-        name: agent.name,
-        email: agent.email,
-        status: agent.status,
-        active: agent.active,
-        last_assigned_at: agent.lastAssignedAt,
-        created_at: agent.createdAt,
-        updated_at: agent.updatedAt,
-      })
+      .values(columnsOf(agent, ['id', 'companyId', 'name', 'email', 'status', 'active', 'lastAssignedAt', 'createdAt', 'updatedAt']))
       .onConflict((oc) => oc.doNothing())
       .returning('id')
       .executeTakeFirst();

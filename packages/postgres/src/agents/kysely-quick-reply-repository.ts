@@ -2,7 +2,7 @@ import type { MediaType, Page, PageRequest, QuickReply, QuickReplyFilters, Quick
 import { pageOffset, placeholdersOf, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { fieldsOf } from '../shared/row-fields.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { QuickRepliesTable } from './agents-tables.js';
 
 function toQuickReply(row: Selectable<QuickRepliesTable>): QuickReply {
@@ -33,18 +33,7 @@ export class KyselyQuickReplyRepository implements QuickReplyRepository {
   async insertUnique(reply: QuickReply): Promise<QuickReply | null> {
     const inserted = await this.db
       .insertInto('quick_replies')
-      .values({
-        id: reply.id,
-        company_id: reply.companyId,
-        setor_id: reply.setorId,
-        shortcut: reply.shortcut,
-        title: reply.title,
-        text: reply.text,
-        media_url: reply.mediaUrl,
-        media_type: reply.mediaType,
-        created_at: reply.createdAt,
-        updated_at: reply.updatedAt,
-      })
+      .values(columnsOf(reply, ['id', 'companyId', 'setorId', 'shortcut', 'title', 'text', 'mediaUrl', 'mediaType', 'createdAt', 'updatedAt']))
       .onConflict((oc) => oc.doNothing())
       .returning('id')
       .executeTakeFirst();
@@ -56,15 +45,7 @@ export class KyselyQuickReplyRepository implements QuickReplyRepository {
     if (holder && holder.id !== reply.id) return holder;
     await this.db
       .updateTable('quick_replies')
-      .set({
-        setor_id: reply.setorId,
-        shortcut: reply.shortcut,
-        title: reply.title,
-        text: reply.text,
-        media_url: reply.mediaUrl,
-        media_type: reply.mediaType,
-        updated_at: reply.updatedAt,
-      })
+      .set(columnsOf(reply, ['setorId', 'shortcut', 'title', 'text', 'mediaUrl', 'mediaType', 'updatedAt']))
       .where('id', '=', reply.id)
       .where('company_id', '=', reply.companyId)
       .execute();

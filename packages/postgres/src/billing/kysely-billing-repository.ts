@@ -2,7 +2,7 @@ import type { BillingRepositories, BillingRepository, CreditKind, LowBalanceLeve
 import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { fieldsOf } from '../shared/row-fields.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { PaymentsTable } from './billing-tables.js';
 
 function toPayment(row: Selectable<PaymentsTable>): Payment {
@@ -48,18 +48,7 @@ export class KyselyBillingRepository implements BillingRepository {
   async insertPayment(payment: Payment) {
     const result = await this.db
       .insertInto('payments')
-      .values({
-        id: payment.id,
-        company_id: payment.companyId,
-        kind: payment.kind,
-        units: payment.units,
-        amount_cents: payment.amountCents,
-        method: payment.method,
-        external_ref: payment.externalRef,
-        balance_after: payment.balanceAfter,
-        paid_at: payment.paidAt,
-        created_at: payment.createdAt,
-      })
+      .values(columnsOf(payment, ['id', 'companyId', 'kind', 'units', 'amountCents', 'method', 'externalRef', 'balanceAfter', 'paidAt', 'createdAt']))
       .onConflict((oc) => oc.columns(['company_id', 'external_ref']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;

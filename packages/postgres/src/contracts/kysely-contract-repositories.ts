@@ -152,17 +152,7 @@ export class KyselyContractTemplateRepository implements ContractTemplateReposit
   async insert(t: ContractTemplate) {
     await this.db
       .insertInto('contract_templates')
-      .values({
-        id: t.id,
-        company_id: t.companyId,
-        name: t.name,
-        description: t.description,
-        body: t.body,
-        variables: JSON.stringify(t.variables),
-        active: t.active,
-        created_at: t.createdAt,
-        updated_at: t.updatedAt,
-      })
+      .values({ ...columnsOf(t, ['id', 'companyId', 'name', 'description', 'body', 'active', 'createdAt', 'updatedAt']), variables: JSON.stringify(t.variables) })
       .execute();
   }
 

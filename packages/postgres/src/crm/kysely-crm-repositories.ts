@@ -117,18 +117,7 @@ export class KyselyProductRepository implements ProductRepository {
   async insert(product: Product): Promise<ProductConflict | null> {
     const inserted = await this.db
       .insertInto('crm_products')
-      .values({
-        id: product.id,
-        company_id: product.companyId,
-        name: product.name,
-        price_cents: product.price,
-        sku: product.sku,
-        unit: product.unit,
-        description: product.description,
-        active: product.active,
-        created_at: product.createdAt,
-        updated_at: product.updatedAt,
-      })
+      .values({ ...columnsOf(product, ['id', 'companyId', 'name', 'sku', 'unit', 'description', 'active', 'createdAt', 'updatedAt']), price_cents: product.price })
       .onConflict((oc) => oc.doNothing())
       .returning('id')
       .executeTakeFirst();

@@ -70,16 +70,7 @@ export class KyselyWebhookRepository implements WebhookRepository {
   async insert(webhook: Webhook): Promise<void> {
     await this.db
       .insertInto('webhooks')
-      .values({
-        id: webhook.id,
-        company_id: webhook.companyId,
-        url: webhook.url,
-        events: webhook.events,
-        secret: webhook.secret,
-        active: webhook.active,
-        created_at: webhook.createdAt,
-        updated_at: webhook.updatedAt,
-      })
+      .values(columnsOf(webhook, ['id', 'companyId', 'url', 'events', 'secret', 'active', 'createdAt', 'updatedAt']))
       .execute();
   }
 
