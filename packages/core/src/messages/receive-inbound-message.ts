@@ -104,7 +104,17 @@ export interface InboundThreadMessage {
    * join answers it `deferred`, numbered 0 until then).
    */
   deferOpen?: boolean;
+  /**
+   * In an inbound group, for a contact stored before it: the contact's active ticket as the group knows it (read with
+   * `findActiveAll`, or as an earlier message of the group left it; null: none). Absent: `join` reads it.
+   */
+  active?: unknown;
+  /** With `active`: a joined ticket is left for `saveJoined` at the end of the group (answered in `pendingSave`). */
+  deferSave?: boolean;
 }
+
+/** The key of a setor and contact in `InboundThreads.findActiveAll`'s answer. */
+export const inboundThreadKey = (setorId: string, contactId: string) => `${setorId}|${contactId}`;
 
 /** A rating reply recorded on a closed ticket. */
 export interface InboundRatingOutcome {
@@ -125,6 +135,8 @@ export interface InboundJoinOutcome {
   state?: unknown;
   /** Opened but not inserted yet (`deferOpen`): `insertOpened` inserts it and gives it its number. */
   deferred?: boolean;
+  /** Joined but not saved yet (`deferSave`): `saveJoined` writes `state` where the stored version is `expectedVersion`. */
+  pendingSave?: { id: string; state: unknown; expectedVersion: number };
 }
 
 /**
@@ -158,6 +170,13 @@ export interface InboundThreads {
    * their state and in their events, and answers the numbers in order.
    */
   insertOpened?(repos: Repositories, opened: readonly { state: unknown; events: readonly DomainEvent[] }[]): Promise<number[]>;
+  /**
+   * The active tickets of an inbound group's stored contacts in one read, by {@link inboundThreadKey} (opaque states
+   * handed back to `join` as `InboundThreadMessage.active`). Without it (or `saveJoined`) each join reads and saves its own.
+   */
+  findActiveAll?(repos: Repositories, pairs: readonly { setorId: string; contactId: string }[]): Promise<Map<string, unknown>>;
+  /** Saves the tickets joins left `pendingSave`, in one write; throws when one changed meanwhile (the group runs again alone). */
+  saveJoined?(repos: Repositories, saves: readonly { state: unknown; expectedVersion: number }[]): Promise<void>;
   /** `tag` for several tickets the transaction opened, in one write (an inbound group); without it they are tagged one by one. */
   linkTags?(repos: Repositories, companyId: string, links: readonly { ticketId: string; tagId: string }[], at: Date): Promise<void>;
 }
@@ -208,6 +227,21 @@ interface GroupContext {
   linkedAt: Date | null;
   /** Tickets opened for contacts the group created, waiting for their insert (`InboundThreads.insertOpened`). */
   opened: { state: unknown; events: readonly DomainEvent[]; summary: InboundTicketSummary }[];
+  /**
+   * The active ticket of each stored contact of the group, by {@link inboundThreadKey}, as the group knows it (read at
+   * once, then as each message left it; null: none). A contact absent here has its ticket read by `join`.
+   */
+  active: Map<string, unknown>;
+  /** Joined tickets waiting for their save (`InboundThreads.saveJoined`), by id: the latest state, the version stored. */
+  saves: Map<string, { state: unknown; expectedVersion: number }>;
+}
+
+/** Saves the tickets the group joined so far (one write). */
+async function flushSaves(repos: Repositories, threads: InboundThreads, group: GroupContext): Promise<void> {
+  if (group.saves.size === 0) return;
+  const saves = [...group.saves.values()];
+  group.saves.clear();
+  await threads.saveJoined!(repos, saves);
 }
 
 /** Inserts the tickets the group opened so far and gives their answers their numbers. */
@@ -474,7 +508,18 @@ export class ReceiveInboundMessage {
     await threads.lockAll!(repos, known.map((item) => ({ setorId: item.input.setorId, phoneKey: phoneMatchKey(item.from) })));
     // The rules are read once per company for the group (or taken from the cache): the messages see them as of the group's start.
     const tagRules = this.rulesOf(repos);
-    const context: GroupContext = { pending: { messages: [], events: [] }, lookedUp: new Map(), createdContacts: new Set(), createdTickets: new Set(), contactLinks: new Map(), ticketLinks: new Map(), linkedAt: null, opened: [] };
+    const context: GroupContext = {
+      pending: { messages: [], events: [] },
+      lookedUp: new Map(),
+      createdContacts: new Set(),
+      createdTickets: new Set(),
+      contactLinks: new Map(),
+      ticketLinks: new Map(),
+      linkedAt: null,
+      opened: [],
+      active: new Map(),
+      saves: new Map(),
+    };
     // Tags the rules put on a contact the group created are linked at the end of the group, all in one insert: such a
     // contact has no link but those the group made (it did not exist before), so every tag not yet linked by the group is new.
     const tags: TagRepository = Object.create(repos.tags) as TagRepository;
@@ -517,6 +562,17 @@ export class ReceiveInboundMessage {
       const result = recorded[i];
       if (result) prefetched.set(first.index, { ...result, candidateId: first.candidate.conversation.id });
     });
+    // The active tickets of the contacts stored before the group, read at once; their joins are saved at once at the end.
+    if (threads.findActiveAll && threads.saveJoined) {
+      const pairs = new Map<string, { setorId: string; contactId: string }>();
+      for (const first of prefetched.values()) {
+        if (!first.created) pairs.set(inboundThreadKey(first.conversation.setorId, first.contact.id), { setorId: first.conversation.setorId, contactId: first.contact.id });
+      }
+      if (pairs.size > 0) {
+        const found = await threads.findActiveAll(repos, [...pairs.values()]);
+        for (const key of pairs.keys()) context.active.set(key, found.get(key) ?? null);
+      }
+    }
     // The messages and their events are written together at the end of the group (one insert).
     const outcomes: (InboundMessageResult | NotFoundError)[] = [];
     for (const [index, item] of group.entries()) {
@@ -528,6 +584,7 @@ export class ReceiveInboundMessage {
       );
     }
     await flushOpened(shared, this.threads!, context);
+    await flushSaves(shared, this.threads!, context);
     await flushLinks(shared, this.threads!, context);
     await flushPending(shared, context);
     return outcomes;
@@ -612,6 +669,9 @@ export class ReceiveInboundMessage {
     if (!this.threads && conversation.id === candidate.id) {
       events.push(event('conversation.created', { conversationId: conversation.id, contactId: contact.id, setorId: setor.id }));
     }
+    // In a group, the contact's active ticket as the group knows it (see GroupContext.active).
+    const threadKey = inboundThreadKey(setor.id, contact.id);
+    const active = group && !stored.created && group.active.has(threadKey) ? group.active.get(threadKey) : undefined;
     const threadMessage: InboundThreadMessage = {
       companyId: setor.companyId,
       setor,
@@ -624,6 +684,7 @@ export class ReceiveInboundMessage {
       at: now,
       contactCreated: stored.created,
       deferOpen: group !== null && this.threads?.insertOpened !== undefined,
+      ...(active !== undefined ? { active, deferSave: true } : {}),
     };
     // A contact the group created and wrote to before reads its tickets: those the group opened are inserted first.
     if (group && !stored.created && group.createdContacts.has(contact.id)) await flushOpened(repos, this.threads!, group);
@@ -641,6 +702,15 @@ export class ReceiveInboundMessage {
       if (this.threads) {
         const joined = await this.threads.join(repos, threadMessage, assistantActive(contact, now));
         if (group && joined.deferred) group.opened.push({ state: joined.state, events: joined.events, summary: joined.ticket });
+        if (group && joined.pendingSave) {
+          const waiting = group.saves.get(joined.pendingSave.id);
+          // A ticket joined twice in the group is written once: its latest state, where the version is still the one read.
+          group.saves.set(joined.pendingSave.id, { state: joined.pendingSave.state, expectedVersion: waiting?.expectedVersion ?? joined.pendingSave.expectedVersion });
+        }
+        if (group && active !== undefined && !joined.deferred) {
+          if (joined.state === undefined) group.active.delete(threadKey);
+          else group.active.set(threadKey, joined.state);
+        }
         ticket = joined.ticket;
         if (group && ticket.created) group.createdTickets.add(ticket.id);
         events.push(...joined.events);
@@ -649,6 +719,7 @@ export class ReceiveInboundMessage {
           // (The group's earlier messages and events first, so that the events keep their order.)
           if (group) {
             await flushOpened(repos, this.threads, group);
+            await flushSaves(repos, this.threads, group);
             await flushPending(repos, group);
           }
           await repos.events.record(events.splice(0));

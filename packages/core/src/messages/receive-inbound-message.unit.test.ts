@@ -130,4 +130,79 @@ describe('inbound group commit', () => {
     expect(world.events('contact.created')).toHaveLength(5);
     expect(new Set(stored.map((r) => r.ticket!.number)).size).toBe(5);
   });
+
+  /** The world's unit of work counting ticket reads and saves; `conflictOnce` makes the first saveAll find a ticket moved on. */
+  function ticketCountingUow(world: MessagingWorld, conflictOnce = false) {
+    const calls = { findActive: 0, findActiveAll: 0, save: 0, saveAll: 0, transactions: 0 };
+    let conflict = conflictOnce;
+    const uow: UnitOfWork<never> = {
+      transaction: (work) => {
+        calls.transactions += 1;
+        return world.uow.transaction((repos) => {
+          const tickets = Object.create(repos.tickets) as typeof repos.tickets;
+          tickets.findActive = (setorId, contactId) => ((calls.findActive += 1), repos.tickets.findActive(setorId, contactId));
+          tickets.findActiveAll = (pairs) => ((calls.findActiveAll += 1), repos.tickets.findActiveAll(pairs));
+          tickets.save = (ticket, version) => ((calls.save += 1), repos.tickets.save(ticket, version));
+          tickets.saveAll = async (saves) => {
+            calls.saveAll += 1;
+            if (conflict) {
+              // Another writer (an agent) moved the first ticket on between the group's read and its save.
+              conflict = false;
+              const stored = (await repos.tickets.findById(saves[0]!.ticket.companyId, saves[0]!.ticket.id))!;
+              await repos.tickets.save({ ...stored, priority: 'urgent', version: stored.version + 1 }, stored.version);
+            }
+            return repos.tickets.saveAll(saves);
+          };
+          return work({ ...repos, tickets } as never);
+        });
+      },
+    };
+    return { uow, calls };
+  }
+
+  it('stored contacts of a group: their active tickets are read in one call and saved in one call, a ticket written twice saved once', async () => {
+    const world = new MessagingWorld();
+    const company = await world.company();
+    const setor = await world.box(company);
+    const { uow, calls } = ticketCountingUow(world);
+    const receive = new ReceiveInboundMessage(uow, world.clock, world.ids, [], new TicketInboundThreads(world.ids));
+    const from = (n: number) => `+55119876501${String(n).padStart(2, '0')}`;
+    const firsts = await Promise.all([1, 2, 3, 4].map((n) => receive.execute({ setorId: setor.id, from: from(n), text: `Oi ${n}` })));
+    for (const key of Object.keys(calls) as (keyof typeof calls)[]) calls[key] = 0;
+
+    const numbers = [9, 1, 2, 3, 4, 4];
+    const results = await Promise.all(numbers.map((n, i) => receive.execute({ setorId: setor.id, from: from(n), text: `De novo ${i}` })));
+    // The first alone (the lane free), the others in one group: one read and one save of the four stored contacts' tickets.
+    expect(calls).toEqual({ findActive: 0, findActiveAll: 1, save: 0, saveAll: 1, transactions: 2 });
+    const ticketOf = new Map(firsts.map((r, i) => [i + 1, r.ticket!]));
+    results.slice(1).forEach((r, i) => {
+      const n = numbers[i + 1]!;
+      expect(r).toMatchObject({ contactCreated: false, ticket: { id: ticketOf.get(n)!.id, number: ticketOf.get(n)!.number, created: false, reopened: false } });
+    });
+    // Each ticket as its last message left it, its version moved once per message.
+    const last = await world.repos.tickets.findById(company.id, ticketOf.get(4)!.id);
+    expect(last).toMatchObject({ lastMessage: { id: results[5]!.messageId, preview: 'De novo 5' }, version: 3 });
+    const three = await world.repos.tickets.findById(company.id, ticketOf.get(3)!.id);
+    expect(three).toMatchObject({ lastMessage: { id: results[3]!.messageId }, version: 2 });
+  });
+
+  it('a joined ticket another writer changed before the group saved it: the group rolls back and every message runs alone', async () => {
+    const world = new MessagingWorld();
+    const company = await world.company();
+    const setor = await world.box(company);
+    const { uow, calls } = ticketCountingUow(world, true);
+    const receive = new ReceiveInboundMessage(uow, world.clock, world.ids, [], new TicketInboundThreads(world.ids));
+    const from = (n: number) => `+55119876502${String(n).padStart(2, '0')}`;
+    const firsts = await Promise.all([1, 2, 3].map((n) => receive.execute({ setorId: setor.id, from: from(n), text: 'Oi' })));
+    calls.transactions = 0;
+    const results = await Promise.all([9, 1, 2, 3].map((n) => receive.execute({ setorId: setor.id, from: from(n), text: 'De novo' })));
+    // One alone, the group of three rolled back, then those three alone.
+    expect(calls.transactions).toBe(5);
+    results.slice(1).forEach((r, i) => expect(r.ticket).toMatchObject({ id: firsts[i]!.ticket!.id, created: false }));
+    for (const [i, first] of firsts.entries()) {
+      const stored = await world.repos.tickets.findById(company.id, first.ticket!.id);
+      expect(stored?.lastMessage?.id).toBe(results[i + 1]!.messageId);
+    }
+    expect(world.events('message.received')).toHaveLength(7);
+  });
 });

@@ -3,7 +3,7 @@ import { systemActor, type DomainEvent } from '../shared/domain-event.js';
 import { transition } from '../shared/decider.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories } from '../shared/unit-of-work.js';
-import type { InboundJoinOutcome, InboundRatingOutcome, InboundThreadMessage, InboundThreads } from '../messages/index.js';
+import { inboundThreadKey, type InboundJoinOutcome, type InboundRatingOutcome, type InboundThreadMessage, type InboundThreads } from '../messages/index.js';
 import { ticketDecider, type Ticket, type TicketEvent, type TicketLastMessage } from './ticket.js';
 import { autoAssign, type AssignmentRepositories } from './ticket-assignment.js';
 import { ticketOutbox } from './ticket-events.js';
@@ -26,6 +26,10 @@ export interface InboundTicketInput {
   contactCreated?: boolean;
   /** With `contactCreated`: the new ticket is not inserted but answered `deferred` (number 0), for `insertOpenedTickets`. */
   deferOpen?: boolean;
+  /** The active ticket as the caller knows it (read with its group, or as the group left it); null: none. Absent: read here. */
+  active?: Ticket | null;
+  /** With `active`: a joined ticket is not saved but answered in `pendingSave`, for `saveAll` at the end of the group. */
+  deferSave?: boolean;
 }
 
 /** The ticket an inbound message joined, with how it got there and the events of the change. */
@@ -36,6 +40,8 @@ export interface InboundTicketResult {
   events: DomainEvent[];
   /** Opened but not inserted (`deferOpen`). */
   deferred?: boolean;
+  /** Joined but not saved (`deferSave`): the ticket to write where the stored version is `expectedVersion`. */
+  pendingSave?: { ticket: Ticket; expectedVersion: number };
 }
 
 const MINUTE_MS = 60_000;
@@ -47,6 +53,13 @@ export function contactThreadLockKey(setorId: string, phoneKey: string): string 
 
 /** Applies `contactWrote` (and, for a closed ticket, the reopening before it) and saves the ticket. */
 async function write(repos: Repositories<TicketRepositories>, ids: IdGenerator, ticket: Ticket, input: InboundTicketInput, reopen: boolean) {
+  const { next, events } = written(ticket, input, reopen);
+  const saved = await repos.tickets.save(next, ticket.version);
+  return { saved, ticket: next, events: ticketOutbox(next, events, ids, systemActor) };
+}
+
+/** The ticket after `contactWrote` (and the reopening before it), with the next version, and the decider's events. */
+function written(ticket: Ticket, input: InboundTicketInput, reopen: boolean) {
   let state: Ticket = ticket;
   const events: TicketEvent[] = [];
   if (reopen) {
@@ -58,8 +71,7 @@ async function write(repos: Repositories<TicketRepositories>, ids: IdGenerator, 
   state = wrote.state!;
   events.push(...wrote.events);
   const next: Ticket = { ...state, version: ticket.version + 1 };
-  const saved = await repos.tickets.save(next, ticket.version);
-  return { saved, ticket: next, events: ticketOutbox(next, events, ids, systemActor) };
+  return { next, events };
 }
 
 /**
@@ -77,7 +89,13 @@ export async function joinInboundTicket(repos: Repositories<TicketRepositories>,
   for (let attempt = 0; attempt < 3; attempt += 1) {
     // A contact inserted by this transaction has no ticket (tickets reference it): open one straight away.
     const fresh = attempt === 0 && input.contactCreated === true;
-    const active = fresh ? null : await repos.tickets.findActive(input.setor.id, input.contactId);
+    const known = attempt === 0 && input.active !== undefined;
+    const active = fresh ? null : known ? input.active! : await repos.tickets.findActive(input.setor.id, input.contactId);
+    if (active && known && input.deferSave === true) {
+      // Saved with the group's other joined tickets at its end (one write), where its version is still this one.
+      const { next, events } = written(active, input, false);
+      return { ticket: next, created: false, reopened: false, events: ticketOutbox(next, events, ids, systemActor), pendingSave: { ticket: next, expectedVersion: active.version } };
+    }
     if (active) {
       const joined = await write(repos, ids, active, input, false);
       if (joined.saved) return { ticket: joined.ticket, created: false, reopened: false, events: joined.events };
@@ -195,6 +213,7 @@ export class TicketInboundThreads implements InboundThreads {
       at: message.at,
       contactCreated: message.contactCreated === true,
       deferOpen: message.deferOpen === true,
+      ...(message.active !== undefined ? { active: message.active as Ticket | null, deferSave: message.deferSave === true } : {}),
     });
     const { ticket } = result;
     return {
@@ -204,7 +223,20 @@ export class TicketInboundThreads implements InboundThreads {
       needsAssignment: (result.created || result.reopened) && ticket.status === 'open' && ticket.agentId === null && ticket.teamId !== null,
       state: ticket,
       deferred: result.deferred === true,
+      ...(result.pendingSave ? { pendingSave: { id: ticket.id, state: result.pendingSave.ticket, expectedVersion: result.pendingSave.expectedVersion } } : {}),
     };
+  }
+
+  async findActiveAll(repos: Repositories, pairs: readonly { setorId: string; contactId: string }[]): Promise<Map<string, unknown>> {
+    const found = await (repos as Repositories<TicketRepositories>).tickets.findActiveAll(pairs);
+    return new Map(found.map((t) => [inboundThreadKey(t.setorId, t.contactId), t]));
+  }
+
+  async saveJoined(repos: Repositories, saves: readonly { state: unknown; expectedVersion: number }[]): Promise<void> {
+    if (saves.length === 0) return;
+    const saved = await (repos as Repositories<TicketRepositories>).tickets.saveAll(saves.map((s) => ({ ticket: s.state as Ticket, expectedVersion: s.expectedVersion })));
+    // Changed by another writer since the group read it (an agent's move): the group rolls back and runs alone.
+    if (saved.length !== saves.length) throw new Error(`${saves.length - saved.length} ticket(s) of an inbound group changed meanwhile`);
   }
 
   async insertOpened(repos: Repositories, opened: readonly { state: unknown; events: readonly DomainEvent[] }[]): Promise<number[]> {

@@ -107,6 +107,8 @@ export interface TicketRepository {
   lockById(companyId: string, id: string): Promise<Ticket | null>;
   /** The ticket of the setor and contact that is not closed. */
   findActive(setorId: string, contactId: string): Promise<Ticket | null>;
+  /** {@link findActive} of several setor and contact pairs in one read (an inbound group's stored contacts); a pair without one is absent. */
+  findActiveAll(pairs: readonly { setorId: string; contactId: string }[]): Promise<Ticket[]>;
   /** The latest closed ticket of the setor and contact closed at or after `since` (reopen window). */
   findReopenable(setorId: string, contactId: string, since: Date): Promise<Ticket | null>;
   /**
@@ -116,6 +118,8 @@ export interface TicketRepository {
    * contact is active throws `TicketActiveError`.
    */
   save(ticket: Ticket, expectedVersion: number): Promise<boolean>;
+  /** {@link save} of several tickets in one write (an inbound group's joined tickets); answers the ids written. */
+  saveAll(saves: readonly { ticket: Ticket; expectedVersion: number }[]): Promise<string[]>;
   /** The company's next ticket number (1, 2, …); the counter row stays locked until the transaction ends. */
   nextNumber(companyId: string): Promise<number>;
   /**

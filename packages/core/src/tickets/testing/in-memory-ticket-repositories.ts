@@ -86,6 +86,22 @@ export class InMemoryTicketRepository implements TicketRepository {
     return found ? this.withTags(found) : null;
   }
 
+  async findActiveAll(pairs: readonly { setorId: string; contactId: string }[]) {
+    const found: Ticket[] = [];
+    for (const key of new Set(pairs.map((p) => `${p.setorId}|${p.contactId}`))) {
+      const [setorId, contactId] = key.split('|') as [string, string];
+      const ticket = await this.findActive(setorId, contactId);
+      if (ticket) found.push(ticket);
+    }
+    return found;
+  }
+
+  async saveAll(saves: readonly { ticket: Ticket; expectedVersion: number }[]) {
+    const saved: string[] = [];
+    for (const { ticket, expectedVersion } of saves) if (await this.save(ticket, expectedVersion)) saved.push(ticket.id);
+    return saved;
+  }
+
   async findReopenable(setorId: string, contactId: string, since: Date) {
     const found = [...tickets(this.store).values()]
       .filter((t) => t.setorId === setorId && t.contactId === contactId && t.status === 'closed' && t.closedAt && t.closedAt.getTime() >= since.getTime())

@@ -120,6 +120,42 @@ export function describeTicketRepositoriesContract(name: string, setup: () => Pr
       expect((await repos.tickets.findById(company.id, ticket.id))?.priority).toBe('urgent');
     });
 
+    it("reads the active tickets of several setor and contact pairs at once, and saves several over their expected versions", async () => {
+      const { repos, company, setor, setor2, ana, bruno, open } = await fresh();
+      const first = await open({ setorId: setor.id, contactId: ana.id });
+      const second = await open({ setorId: setor2.id, contactId: bruno.id });
+      const closed = await open({ setorId: setor.id, contactId: bruno.id });
+      expect(await repos.tickets.save({ ...closed, status: 'closed', closedAt: at(2), waitingSince: null, version: 2 }, 1)).toBe(true);
+      const pairs = [
+        { setorId: setor.id, contactId: ana.id },
+        { setorId: setor2.id, contactId: bruno.id },
+        { setorId: setor.id, contactId: bruno.id },
+        { setorId: setor2.id, contactId: ana.id },
+      ];
+      const found = await repos.tickets.findActiveAll(pairs);
+      expect(new Map(found.map((t) => [t.id, t]))).toEqual(new Map([[first.id, first], [second.id, second]]));
+      expect(await repos.tickets.findActiveAll([])).toEqual([]);
+
+      const wrote = (t: Ticket, seconds: number): Ticket => ({
+        ...t,
+        lastMessage: { id: '00000000-0000-4000-8000-00000000c002', direction: 'inbound', type: 'message', preview: 'Oi', at: at(seconds) },
+        lastActivityAt: at(seconds),
+        priority: 'high',
+        version: t.version + 1,
+        updatedAt: at(seconds),
+      });
+      // The second's version moved meanwhile: only the first is written.
+      expect(await repos.tickets.save({ ...second, version: 2 }, 1)).toBe(true);
+      const saved = await repos.tickets.saveAll([
+        { ticket: { ...wrote(first, 5), number: 777, createdAt: at(99) }, expectedVersion: 1 },
+        { ticket: wrote(second, 5), expectedVersion: 1 },
+      ]);
+      expect(saved).toEqual([first.id]);
+      expect(await repos.tickets.findById(company.id, first.id)).toEqual(wrote(first, 5));
+      expect((await repos.tickets.findById(company.id, second.id))?.priority).toBeNull();
+      expect(await repos.tickets.saveAll([])).toEqual([]);
+    });
+
     it('finds the latest ticket closed within the reopen window', async () => {
       const { repos, setor, ana, open } = await fresh();
       const ticket = await open({ setorId: setor.id, contactId: ana.id });
