@@ -90,8 +90,9 @@ describe('paced lane round trips', () => {
     const detail = (await request(api.app).get(`/v1/campaigns/${created.body.data.id}`).set(t.auth)).body.data;
     expect(detail).toMatchObject({ status: 'concluido', total_enviados: 20 });
     const count = (pattern: RegExp) => seen.filter((s) => pattern.test(s)).length;
-    // Each message claimed on its own, outside any transaction; each stored once in the simulator outbox.
-    expect(count(/^select \* from carteiro_claim_listed/)).toBe(20);
+    // Each message claimed on its own, outside any transaction (the statement the lanes of a process share); each
+    // stored once in the simulator outbox.
+    expect(count(/^select \* from carteiro_claim_grouped/)).toBe(20);
     expect(count(/from carteiro_simulator_record/)).toBe(20);
     // Recorded in four transactions of five: one lease renewal, one message update, one events insert, one counter
     // update each (the last one also completes the campaign).

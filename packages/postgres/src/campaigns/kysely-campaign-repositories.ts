@@ -21,6 +21,7 @@ import { isUuid, pageOffset, toPage } from '@carteiro/core';
 import DataLoader from 'dataloader';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { GroupedStatements } from '../shared/grouped-statements.js';
 import type { CampaignMessagesTable, CampaignsTable, DispatchLanesTable, IdempotencyKeysTable } from './campaigns-tables.js';
 
 /**
@@ -159,6 +160,44 @@ function toMessage(row: MessageRow): CampaignMessage {
 }
 
 const UNFINISHED = ['pendente', 'processando', 'pausado'];
+
+interface ClaimRequest {
+  setorId: string;
+  ids: readonly string[];
+  by: string;
+  now: Date;
+}
+
+/** One grouped claim statement per database (pool): the lanes of a worker share it whatever repository they hold. */
+const claimGroups = new WeakMap<Kysely<Database>, GroupedStatements<ClaimRequest, CampaignMessage[]>>();
+
+function groupedClaims(db: Kysely<Database>): GroupedStatements<ClaimRequest, CampaignMessage[]> {
+  let group = claimGroups.get(db);
+  if (!group) {
+    group = new GroupedStatements(async (requests) => {
+      const ids = requests.flatMap((r) => r.ids);
+      const column = <T>(f: (r: ClaimRequest) => T) => requests.flatMap((r) => r.ids.map(() => f(r)));
+      // 0025-campaign-claims-grouped: each id with its lane's setor, owner and clock.
+      const statement = sql<MessageRow>`
+        SELECT * FROM carteiro_claim_grouped(${pgArray(ids)}::uuid[], ${pgArray(column((r) => r.setorId))}::uuid[],
+          ${column((r) => r.by)}::text[], ${column((r) => r.now.toISOString())}::timestamptz[])
+      `;
+      // Many lanes' rows at once can meet a transaction moving messages between boxes in the other order: the
+      // deadlock's victim (nothing claimed) runs once more rather than failing every lane of the batch.
+      const { rows } = await statement.execute(db).catch((error: { code?: string }) => {
+        if (error?.code === '40P01') return statement.execute(db);
+        throw error;
+      });
+      const claimed = rows.map(toMessage);
+      return requests.map((r) => {
+        const asked = new Set(r.ids);
+        return claimed.filter((m) => asked.has(m.id) && m.claimedBy === r.by);
+      });
+    });
+    claimGroups.set(db, group);
+  }
+  return group;
+}
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export class KyselyCampaignRepository implements CampaignRepository {
@@ -408,11 +447,16 @@ export class KyselyCampaignRepository implements CampaignRepository {
 
   async claimListed(setorId: string, ids: readonly string[], by: string, now: Date): Promise<CampaignMessage[]> {
     if (ids.length === 0) return [];
-    // One statement, no transaction needed around it (0021-campaign-claims: the function keeps its plan).
+    const order = new Map(ids.map((id, i) => [id, i]));
+    if (!this.db.isTransaction) {
+      // Outside a transaction the claims of every lane of this process made at once share one statement.
+      const claimed = await groupedClaims(this.db).submit({ setorId, ids, by, now });
+      return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    }
+    // One statement (0021-campaign-claims: the function keeps its plan).
     const result = await sql<MessageRow>`
       SELECT * FROM carteiro_claim_listed(${setorId}::uuid, ${pgArray(ids)}::uuid[], ${by}, ${now}::timestamptz)
     `.execute(this.db);
-    const order = new Map(ids.map((id, i) => [id, i]));
     return result.rows.map(toMessage).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   }
 

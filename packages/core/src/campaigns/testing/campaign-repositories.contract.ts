@@ -114,6 +114,24 @@ export function describeCampaignRepositoriesContract(name: string, setup: () => 
       expect(await repos.campaigns.claimListed(setores[1]!, [], 'lane-b', at(3))).toEqual([]);
     });
 
+    it('claims listed by several lanes at once: each gets its own, a message named by two lanes goes to one', async () => {
+      const { repos, setores } = await fresh('processando', {}, 12);
+      const a = await repos.campaigns.pendingAhead(setores[0]!, 3, at(1));
+      const b = await repos.campaigns.pendingAhead(setores[1]!, 3, at(1));
+      const [first, second, third, fourth] = await Promise.all([
+        repos.campaigns.claimListed(setores[0]!, [a[0]!.id], 'lane-a', at(2)),
+        repos.campaigns.claimListed(setores[1]!, b.map((m) => m.id).reverse(), 'lane-b', at(2)),
+        repos.campaigns.claimListed(setores[0]!, [a[1]!.id, a[2]!.id], 'lane-a', at(3)),
+        repos.campaigns.claimListed(setores[0]!, [a[2]!.id], 'lane-c', at(3)),
+      ]);
+      expect(first!.map((m) => [m.id, m.claimedBy, m.claimedAt])).toEqual([[a[0]!.id, 'lane-a', at(2)]]);
+      expect(second!.map((m) => [m.id, m.claimedBy])).toEqual(b.map((m) => [m.id, 'lane-b']).reverse());
+      // a[2] went to exactly one of the two lanes that named it.
+      expect(third!.some((m) => m.id === a[2]!.id) !== fourth!.some((m) => m.id === a[2]!.id)).toBe(true);
+      expect(third!.map((m) => m.id)).toContain(a[1]!.id);
+      expect([...third!, ...fourth!].every((m) => m.status === 'enviando')).toBe(true);
+    });
+
     it('never hands one message to two concurrent claims', async () => {
       const { uow, setores, campaign, repos } = await fresh('processando', {}, 40);
       const claims = await Promise.all(

@@ -1,0 +1,43 @@
+/**
+ * Calls that each need one statement, made by many callers at once outside any transaction, answered by one
+ * statement for all of them: a call made while no statement is in flight goes at once, alone; calls made
+ * meanwhile wait for it and go together in the next one (at most `max`). Light load keeps one round trip per
+ * call; under load the batches grow with the load, and the statements (each a write to the socket and a
+ * wake-up of a PostgreSQL backend) stay few.
+ *
+ * `run` answers one result per request, in their order; when it throws, every request of that batch fails with
+ * its error.
+ */
+export class GroupedStatements<Request, Result> {
+  private waiting: { request: Request; resolve: (result: Result) => void; reject: (error: unknown) => void }[] = [];
+  private inFlight = false;
+
+  constructor(
+    private readonly run: (requests: readonly Request[]) => Promise<Result[]>,
+    private readonly max = 256,
+  ) {}
+
+  submit(request: Request): Promise<Result> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ request, resolve, reject });
+      if (!this.inFlight) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.inFlight = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, this.max);
+        try {
+          const results = await this.run(batch.map((w) => w.request));
+          batch.forEach((w, i) => w.resolve(results[i]!));
+        } catch (error) {
+          for (const w of batch) w.reject(error);
+        }
+      }
+    } finally {
+      this.inFlight = false;
+    }
+  }
+}
