@@ -12,7 +12,7 @@ import {
 import { defineRoute, idParam } from '../http/route.js';
 import { s, typed } from '../http/schema.js';
 import { AppointmentDetailSchema, AppointmentSchema, AppointmentTypeSchema, clientInput, idempotencyHeader, Local, ProfessionalSchema, UnitSchema } from './scheduling-schemas.js';
-import { createdOrReplayed, idempotencyOf } from './idempotent-create.js';
+import { callerAndClient, createOnce } from './idempotent-create.js';
 import { appointmentDetailView, appointmentTypeView, appointmentView, professionalView, unitView } from './scheduling-views.js';
 
 const read = { scope: 'appointments:read' } as const;
@@ -218,27 +218,23 @@ export const appointmentsRoutes = [
     response: { status: 201, description: 'Booked.', data: AppointmentDetailSchema, meta: s.object({ idempotent_replay: s.boolean() }) },
     errors: ['NOT_FOUND', 'SLOT_TAKEN', 'UNPROCESSABLE', 'PLAN_LIMIT_REACHED', 'INVALID_NUMBER', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
     async handler({ body, headers, principal, use, res }) {
-      const { body: data, replay } = await use(BookAppointment).execute(
-        {
-          companyId: principal.company.id,
-          keyMode: principal.apiKey.mode,
-          appointmentTypeId: body.appointment_type_id,
-          startsAt: new Date(body.starts_at),
-          clientId: body.client_id ?? null,
-          phone: body.phone ?? null,
-          name: body.name ?? null,
-          professionalId: body.professional_id ?? null,
-          unitId: body.unit_id ?? null,
-          description: body.description ?? null,
-          ticketId: body.ticket_id ?? null,
-          setorId: body.setor_id ?? null,
-          reminderOffsetsMinutes: body.reminder_offsets_minutes ?? null,
-          allowOutsideHours: body.allow_outside_hours ?? false,
-        },
-        appointmentDetailView,
-        idempotencyOf(headers, '/v1/appointments', body),
+      return createOnce({ headers, res }, '/v1/appointments', body, (idempotency) =>
+        use(BookAppointment).execute(
+          {
+            ...callerAndClient(principal, body),
+            appointmentTypeId: body.appointment_type_id,
+            startsAt: new Date(body.starts_at),
+            professionalId: body.professional_id ?? null,
+            unitId: body.unit_id ?? null,
+            description: body.description ?? null,
+            ticketId: body.ticket_id ?? null,
+            reminderOffsetsMinutes: body.reminder_offsets_minutes ?? null,
+            allowOutsideHours: body.allow_outside_hours ?? false,
+          },
+          appointmentDetailView,
+          idempotency,
+        ),
       );
-      return createdOrReplayed(res, data, replay);
     },
   }),
   defineRoute({

@@ -1,5 +1,5 @@
 // The idempotent creates of the scheduling routes (POST /v1/appointments, POST /v1/scheduled-messages).
-import { requestFingerprint, type IdempotencyInput } from '@carteiro/core';
+import { requestFingerprint, type IdempotencyInput, type Principal } from '@carteiro/core';
 import type { Response } from 'express';
 import { reply, type Reply } from '../http/route.js';
 
@@ -7,6 +7,32 @@ import { reply, type Reply } from '../http/route.js';
 export function idempotencyOf(headers: Record<string, string | undefined>, path: string, body: unknown): IdempotencyInput | undefined {
   const key = headers['Idempotency-Key'];
   return key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path, body }) };
+}
+
+/** The fields of `clientInput` (and the box) as a create's command takes them, with the caller's company and key mode. */
+export function callerAndClient(principal: Principal, body: { client_id?: string; phone?: string; name?: string; setor_id?: string }) {
+  return {
+    companyId: principal.company.id,
+    keyMode: principal.apiKey.mode,
+    clientId: body.client_id ?? null,
+    phone: body.phone ?? null,
+    name: body.name ?? null,
+    setorId: body.setor_id ?? null,
+  };
+}
+
+/**
+ * `POST path` with `body`, once per `Idempotency-Key`: `create` runs with the request's
+ * idempotency (see `idempotencyOf`) and its answer is sent as `createdOrReplayed` does.
+ */
+export async function createOnce<T>(
+  request: { headers: Record<string, string | undefined>; res: Response },
+  path: string,
+  body: unknown,
+  create: (idempotency: IdempotencyInput | undefined) => Promise<{ body: T; replay: boolean }>,
+): Promise<T | Reply> {
+  const { body: data, replay } = await create(idempotencyOf(request.headers, path, body));
+  return createdOrReplayed(request.res, data, replay);
 }
 
 /** A create's answer: the data, or on a replay the same data with `meta.idempotent_replay` and the `Idempotent-Replayed` header. */

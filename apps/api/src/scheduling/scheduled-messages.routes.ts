@@ -2,7 +2,7 @@ import { CancelScheduledMessage, ReadScheduledMessages, ScheduleMessage, type Ti
 import { defineRoute, idParam } from '../http/route.js';
 import { pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { clientInput, idempotencyHeader, ScheduledMessageSchema } from './scheduling-schemas.js';
-import { createdOrReplayed, idempotencyOf } from './idempotent-create.js';
+import { callerAndClient, createOnce } from './idempotent-create.js';
 import { scheduledMessageView } from './scheduling-views.js';
 
 interface ScheduleBody {
@@ -94,25 +94,21 @@ export const scheduledMessagesRoutes = [
     response: { status: 201, description: 'Scheduled.', data: ScheduledMessageSchema, meta: s.object({ idempotent_replay: s.boolean() }) },
     errors: ['PLAN_LIMIT_REACHED', 'NOT_FOUND', 'INVALID_NUMBER', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
     async handler({ body, headers, principal, use, res }) {
-      const { body: data, replay } = await use(ScheduleMessage).execute(
-        {
-          companyId: principal.company.id,
-          keyMode: principal.apiKey.mode,
-          clientId: body.client_id ?? null,
-          phone: body.phone ?? null,
-          name: body.name ?? null,
-          setorId: body.setor_id ?? null,
-          text: body.text ?? null,
-          mediaUrl: body.media_url ?? null,
-          mediaType: body.media_type ?? null,
-          mediaFilename: body.media_filename ?? null,
-          sendAt: new Date(body.send_at),
-          respectSafeHours: body.respect_safe_hours ?? true,
-        },
-        scheduledMessageView,
-        idempotencyOf(headers, '/v1/scheduled-messages', body),
+      return createOnce({ headers, res }, '/v1/scheduled-messages', body, (idempotency) =>
+        use(ScheduleMessage).execute(
+          {
+            ...callerAndClient(principal, body),
+            text: body.text ?? null,
+            mediaUrl: body.media_url ?? null,
+            mediaType: body.media_type ?? null,
+            mediaFilename: body.media_filename ?? null,
+            sendAt: new Date(body.send_at),
+            respectSafeHours: body.respect_safe_hours ?? true,
+          },
+          scheduledMessageView,
+          idempotency,
+        ),
       );
-      return createdOrReplayed(res, data, replay);
     },
   }),
   defineRoute({
