@@ -19,7 +19,8 @@ import {
 } from '@carteiro/core';
 import { QueueDefinitions } from '@carteiro/pgboss';
 import { ContainerModule } from 'inversify';
-import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
+import type { ServiceUnitOfWork } from '@carteiro/postgres';
+import { bindSingleton } from '@carteiro/system';
 
 /** The Idempotency-Key runner of POST /v1/contacts and POST /v1/imports (the records are the campaigns'). */
 export const ContactIdempotency = Symbol.for('carteiro.api.ContactIdempotency');
@@ -27,41 +28,17 @@ export const ContactIdempotency = Symbol.for('carteiro.api.ContactIdempotency');
 /** Contacts, custom fields, tags, tag rules and imports (routes: contacts.routes.ts, tags.routes.ts, imports.routes.ts). */
 export const contactsModule = new ContainerModule(({ bind }) => {
   bind(QueueDefinitions).toConstantValue(contactQueueDefinitions);
-  bind(ReadContacts)
-    .toResolvedValue((repos: ServiceRepositories, clock: Clock) => new ReadContacts(repos, clock), [Repositories, Clock])
-    .inSingletonScope();
-  bind(UpsertContact)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new UpsertContact(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
-    .inSingletonScope();
-  bind(ManageContacts)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new ManageContacts(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
-    .inSingletonScope();
-  bind(ManageContactFields)
-    .toResolvedValue((uow: ServiceUnitOfWork, ids: IdGenerator, clock: Clock) => new ManageContactFields(uow, ids, clock), [UnitOfWork, IdGenerator, Clock])
-    .inSingletonScope();
+  bindSingleton(bind, ReadContacts, [Repositories, Clock]);
+  bindSingleton(bind, UpsertContact, [UnitOfWork, Clock, IdGenerator]);
+  bindSingleton(bind, ManageContacts, [UnitOfWork, Clock, IdGenerator]);
+  bindSingleton(bind, ManageContactFields, [UnitOfWork, IdGenerator, Clock]);
   // The enabled tag rules inbound messages keep between transactions; the tag and rule writes drop a company's.
-  bind(TagRuleCache)
-    .toResolvedValue((clock: Clock) => new TagRuleCache(clock), [Clock])
-    .inSingletonScope();
-  bind(ManageTags)
-    .toResolvedValue(
-      (uow: ServiceUnitOfWork, repos: ServiceRepositories, ids: IdGenerator, clock: Clock, rules: TagRuleCache) => new ManageTags(uow, repos, ids, clock, rules),
-      [UnitOfWork, Repositories, IdGenerator, Clock, TagRuleCache],
-    )
-    .inSingletonScope();
-  bind(ManageTagRules)
-    .toResolvedValue(
-      (uow: ServiceUnitOfWork, repos: ServiceRepositories, ids: IdGenerator, clock: Clock, rules: TagRuleCache) => new ManageTagRules(uow, repos, ids, clock, rules),
-      [UnitOfWork, Repositories, IdGenerator, Clock, TagRuleCache],
-    )
-    .inSingletonScope();
-  bind(CreateContactImport)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new CreateContactImport(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
-    .inSingletonScope();
+  bindSingleton(bind, TagRuleCache, [Clock]);
+  bindSingleton(bind, ManageTags, [UnitOfWork, Repositories, IdGenerator, Clock, TagRuleCache]);
+  bindSingleton(bind, ManageTagRules, [UnitOfWork, Repositories, IdGenerator, Clock, TagRuleCache]);
+  bindSingleton(bind, CreateContactImport, [UnitOfWork, Clock, IdGenerator]);
   bind(ContactIdempotency)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new IdempotentRequests<ContactRepositories & TagRepositories>(uow, clock), [UnitOfWork, Clock])
     .inSingletonScope();
-  bind(ReadContactImport)
-    .toResolvedValue((repos: ServiceRepositories) => new ReadContactImport(repos), [Repositories])
-    .inSingletonScope();
+  bindSingleton(bind, ReadContactImport, [Repositories]);
 });
