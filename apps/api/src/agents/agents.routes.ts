@@ -107,6 +107,12 @@ const quickReplyInput = (b: QuickReplyBody) => ({
 
 const companyId = { id: adminIdParam('company') };
 
+/** A page of a company's agents chosen by the filters of `AgentQuery`, with their open tickets (GET /v1/agents and the operator's list). */
+async function agentsPage(agents: ManageAgents, companyId: string, query: AgentQuery) {
+  const page = await agents.list(companyId, { teamId: query.team_id?.toLowerCase(), status: query.status, active: query.active }, { page: query.page, limit: query.limit });
+  return { ...page, items: page.items.map((x) => agentView(x.agent, x.openTickets)) };
+}
+
 // ---- Routes ------------------------------------------------------------------------------------
 
 /** Agents, team members and settings, quick replies (conversations.md §6, §9). */
@@ -125,12 +131,7 @@ export const agentsRoutes = [
     }),
     response: { status: 200, description: 'A page of agents.', data: s.page(Agent) },
     async handler({ query, principal, use }) {
-      const page = await use(ManageAgents).list(
-        principal.company.id,
-        { teamId: query.team_id?.toLowerCase(), status: query.status, active: query.active },
-        { page: query.page, limit: query.limit },
-      );
-      return { ...page, items: page.items.map((x) => agentView(x.agent, x.openTickets)) };
+      return agentsPage(use(ManageAgents), principal.company.id, query);
     },
   }),
   defineRoute({
@@ -217,12 +218,7 @@ export const agentsRoutes = [
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     async handler({ params, query, use }) {
       await use(AdminService).getCompany(params.id);
-      const page = await use(ManageAgents).list(
-        params.id,
-        { teamId: query.team_id?.toLowerCase(), status: query.status, active: query.active },
-        { page: query.page, limit: query.limit },
-      );
-      return { ...page, items: page.items.map((x) => agentView(x.agent, x.openTickets)) };
+      return agentsPage(use(ManageAgents), params.id, query);
     },
   }),
   defineRoute({
