@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { CarteiroApiError, hasScope, idempotencyKey, unwrap, type Schema } from './api.js';
 import { formatDateTime, formatWait, locale, t, type MessageKey } from './i18n.js';
-import { ErrorBox, Notice, ProgressBar, ScopedButton, useApp, usePoll } from './ui.js';
+import { ErrorBox, Notice, Pager, ProgressBar, ScopedButton, useApp, usePoll } from './ui.js';
 import { parseRecipients, preview } from './recipients.js';
 
 type Campaign = Schema<'CampaignListItem'>;
@@ -203,15 +203,7 @@ export function CampaignDetailPage({ id }: { id: string }) {
               </tbody>
             </table>
           </div>
-          <div class="pager">
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('detail.prev')}
-            </button>
-            <span>{t('detail.page', { page: recipients.data.page, pages: Math.max(1, recipients.data.totalPages) })}</span>
-            <button type="button" disabled={page >= recipients.data.totalPages} onClick={() => setPage(page + 1)}>
-              {t('detail.next')}
-            </button>
-          </div>
+          <Pager page={page} shown={recipients.data.page} pages={Math.max(1, recipients.data.totalPages)} onPage={setPage} />
         </>
       )}
     </section>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { unwrap, type Schema } from './api.js';
 import { formatDateTime, t } from './i18n.js';
-import { attempt, CopyButton, ErrorBox, Notice, submitting, useApp, usePoll } from './ui.js';
+import { attempt, CheckList, CopyButton, ErrorBox, Notice, submitting, useApp, usePoll } from './ui.js';
 
 type Scope = Schema<'AdminCreateApiKeyRequest'>['scopes'][number];
 type Company = Schema<'Company'>;
@@ -213,17 +213,7 @@ function ApiKeys({ companyId }: { companyId: string }) {
             <option value="live">live</option>
           </select>
         </label>
-        <fieldset>
-          <legend>{t('operator.keyScopes')}</legend>
-          <div class="checks">
-            {SCOPES.map((scope) => (
-              <label class="check" key={scope}>
-                <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => setScopes(e.currentTarget.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))} />
-                {scope}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <CheckList legend={t('operator.keyScopes')} options={SCOPES} chosen={scopes} onChange={setScopes} />
         <div>
           <button type="submit" class="primary">
             {t('operator.createKey')}

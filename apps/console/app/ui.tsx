@@ -72,6 +72,38 @@ export function submitting(setError: (error: unknown) => void, work: () => Promi
   };
 }
 
+/** A set of checkboxes, one per option, choosing a subset of `options` (kept in the order they were chosen). */
+export function CheckList<T extends string>({ legend, options, chosen, onChange }: { legend: string; options: readonly T[]; chosen: readonly T[]; onChange: (chosen: T[]) => void }) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      <div class="checks">
+        {options.map((option) => (
+          <label class="check" key={option}>
+            <input type="checkbox" checked={chosen.includes(option)} onChange={(e) => onChange(e.currentTarget.checked ? [...chosen, option] : chosen.filter((x) => x !== option))} />
+            {option}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Previous and next page buttons around "page X of Y"; `shown` is the page the list on screen is (default `page`). */
+export function Pager({ page, pages, shown = page, onPage }: { page: number; pages: number; shown?: number; onPage: (page: number) => void }) {
+  return (
+    <div class="pager">
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t('detail.prev')}
+      </button>
+      <span>{t('detail.page', { page: shown, pages })}</span>
+      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {t('detail.next')}
+      </button>
+    </div>
+  );
+}
+
 /** The API's refusal, readable: code, message, the states a move is allowed from, the missing scope. */
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { unwrap, type Schema } from './api.js';
 import { formatDateTime, t, type MessageKey } from './i18n.js';
-import { attempt, CopyButton, ErrorBox, Notice, ScopedButton, submitting, useApp, usePoll } from './ui.js';
+import { attempt, CheckList, CopyButton, ErrorBox, Notice, Pager, ScopedButton, submitting, useApp, usePoll } from './ui.js';
 
 type Webhook = Schema<'Webhook'>;
 type EventName = Schema<'CreateWebhookRequest'>['events'][number];
@@ -49,17 +49,7 @@ export function WebhooksPage() {
           {t('webhooks.url')}
           <input type="url" required value={url} placeholder="https://" onInput={(e) => setUrl(e.currentTarget.value)} />
         </label>
-        <fieldset>
-          <legend>{t('webhooks.events')}</legend>
-          <div class="checks">
-            {EVENTS.map((ev) => (
-              <label class="check" key={ev}>
-                <input type="checkbox" checked={events.includes(ev)} onChange={(e) => setEvents(e.currentTarget.checked ? [...events, ev] : events.filter((x) => x !== ev))} />
-                {ev}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <CheckList legend={t('webhooks.events')} options={EVENTS} chosen={events} onChange={setEvents} />
         <ScopedButton scope="webhooks:manage" class="primary" type="submit">
           {t('webhooks.create')}
         </ScopedButton>
@@ -162,15 +152,7 @@ function WebhookActions({ webhook, open, onToggle }: { webhook: Webhook; open: b
               ))}
             </tbody>
           </table>
-          <div class="pager">
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('detail.prev')}
-            </button>
-            <span>{t('detail.page', { page, pages })}</span>
-            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              {t('detail.next')}
-            </button>
-          </div>
+          <Pager page={page} pages={pages} onPage={setPage} />
         </div>
       )}
     </>
