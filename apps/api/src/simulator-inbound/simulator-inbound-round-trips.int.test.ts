@@ -189,4 +189,54 @@ describe('simulator inbound round trips', () => {
     expect(perContact.size).toBe(11);
     for (const list of perContact.values()) expect(list).toEqual(['contact.created', 'conversation.created', 'message.received', 'contact.tagged']);
   });
+
+  it('ten stored contacts written to together: their tickets read and saved in one statement each, at most 9 statements with begin and commit', async () => {
+    const company = await api.createCompany({ company_rpm: 10_000 });
+    const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
+    const setor = await api.createSetor(company.id);
+    await api.connectSetor(company.id, setor.id);
+    const auth = { Authorization: `Bearer ${key}` };
+    const tagId = (await request(api.app).post('/v1/tags').set(auth).send({ name: 'Orçamento' })).body.data.id as string;
+    expect((await request(api.app).post('/v1/tag-rules').set(auth).send({ tag_id: tagId, match_type: 'contains', match_value: 'orçamento' })).status).toBe(201);
+    const from = (n: number) => `+55119876512${String(n).padStart(2, '0')}`;
+    const inbound = (n: number, text: string) =>
+      request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setor.id, from: from(n), text }).then((r) => r);
+    const firsts: { ticket_id: string }[] = [];
+    for (let n = 10; n < 20; n += 1) firsts.push((await inbound(n, 'Oi')).body.data);
+    const receive = api.container.get(ReceiveInboundMessage);
+
+    const holder = new pg.Client({ connectionString: api.database.url });
+    await holder.connect();
+    let answers: Awaited<ReturnType<typeof inbound>>[];
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [contactThreadLockKey(setor.id, phoneMatchKey(from(0)))]);
+      const blocked = [inbound(0, 'Oi')];
+      await until(async () => {
+        const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(api.database.db);
+        return Number(rows[0]!.n) === 1;
+      }, 'the lane to wait for the lock');
+      transactions.length = 0;
+      const grouped = Array.from({ length: 10 }, (_, i) => inbound(10 + i, `Tudo bem? ${i}`));
+      await until(() => receive.waiting === 10, 'ten messages to wait for the lane');
+      await holder.query('ROLLBACK');
+      answers = await Promise.all([...blocked, ...grouped]);
+    } finally {
+      await holder.end();
+    }
+    expect(answers.map((a) => a.status)).toEqual(Array(11).fill(201));
+    answers.slice(1).forEach((a, i) => {
+      expect(a.body.data).toMatchObject({ contact_created: false, ticket_id: firsts[i].ticket_id, ticket_created: false, ticket_status: 'open', tags_added: [] });
+    });
+    const group = transactions.filter((t) => t.some((q) => q.includes('insert into "messages"')) && t.some((q) => q.includes('unnest') && q.includes('pg_advisory_xact_lock')));
+    expect(group).toHaveLength(1);
+    // The setor, the locks, the contacts and conversations, the active tickets, (the rules, when the cache's second
+    // has passed), the tickets' save, the messages with their events: not a read and a save of each ticket.
+    expect(group[0]!.length + 2).toBeLessThanOrEqual(9);
+    // Each ticket as its message left it.
+    const { rows } = await sql<{ id: string; message: string; version: number }>`
+      SELECT id, last_message->>'id' AS message, version FROM tickets WHERE company_id = ${company.id} AND id = ANY(${firsts.map((f) => f.ticket_id)}::uuid[])`.execute(api.database.db);
+    const byTicket = new Map(rows.map((r) => [r.id, r]));
+    answers.slice(1).forEach((a, i) => expect(byTicket.get(firsts[i].ticket_id)).toMatchObject({ message: a.body.data.message_id, version: 2 }));
+  });
 });
