@@ -66,23 +66,21 @@ describe('appointments over HTTP', () => {
     expect(first.starts_at).toBe(`${day(2)}T12:00:00.000Z`);
     expect(first.professional_ids).toHaveLength(2);
 
-    const booked = await request(api.app)
-      .post('/v1/appointments')
-      .set(c.auth)
-      .set('Idempotency-Key', `book-${c.company.id}`)
-      .send({ appointment_type_id: c.type.id, starts_at: first.starts_at, phone: '+5592988887777', name: 'Maria Souza', reminder_offsets_minutes: [1440, 60] });
+    // The same key and body a second time replays the answer.
+    const book = () =>
+      request(api.app)
+        .post('/v1/appointments')
+        .set(c.auth)
+        .set('Idempotency-Key', `book-${c.company.id}`)
+        .send({ appointment_type_id: c.type.id, starts_at: first.starts_at, phone: '+5592988887777', name: 'Maria Souza', reminder_offsets_minutes: [1440, 60] });
+    const booked = await book();
     expect(booked.status).toBe(201);
     const a = booked.body.data;
     expect(a).toMatchObject({ status: 'scheduled', starts_at: first.starts_at, local: { time: '08:00', timezone: 'America/Manaus' }, client: { name: 'Maria Souza', phone: '+5592988887777' } });
     expect(a.reminders).toHaveLength(2);
     expect(a.reminders.map((r: { offset_minutes: number }) => r.offset_minutes)).toEqual([1440, 60]);
     expect(a.history[0]).toMatchObject({ action: 'created' });
-    // The same key and body replays the answer.
-    const replay = await request(api.app)
-      .post('/v1/appointments')
-      .set(c.auth)
-      .set('Idempotency-Key', `book-${c.company.id}`)
-      .send({ appointment_type_id: c.type.id, starts_at: first.starts_at, phone: '+5592988887777', name: 'Maria Souza', reminder_offsets_minutes: [1440, 60] });
+    const replay = await book();
     expect(replay.status).toBe(201);
     expect(replay.body.meta).toEqual({ idempotent_replay: true });
     expect(replay.body.data.id).toBe(a.id);
