@@ -501,11 +501,21 @@ export class ReceiveInboundMessage {
   private async recordGroup(repos: Repositories<InboundAreas>, group: QueuedInbound[]): Promise<(InboundMessageResult | NotFoundError)[]> {
     const threads = this.threads!;
     const setores = new Map<string, Setor | null>();
-    for (const item of group) {
-      if (!setores.has(item.input.setorId)) setores.set(item.input.setorId, await repos.setores.findById(item.input.setorId));
+    if (threads.lockKey) {
+      // The setores and the contacts' locks in one statement: the keys (known before the setores: the numbers came with
+      // their country code) in the order lockAll takes them, so that no two groups wait for each other in a cycle.
+      const keys = [...new Set(group.map((item) => threads.lockKey!(item.input.setorId, phoneMatchKey(item.from))))].sort();
+      const ids = [...new Set(group.map((item) => item.input.setorId))];
+      const found = await repos.setores.findAllLocking(ids, keys);
+      for (const id of ids) setores.set(id, found.find((setor) => setor.id === id) ?? null);
+    } else {
+      for (const item of group) {
+        if (!setores.has(item.input.setorId)) setores.set(item.input.setorId, await repos.setores.findById(item.input.setorId));
+      }
+      const stored = group.filter((item) => setores.get(item.input.setorId));
+      await threads.lockAll!(repos, stored.map((item) => ({ setorId: item.input.setorId, phoneKey: phoneMatchKey(item.from) })));
     }
     const known = group.filter((item) => setores.get(item.input.setorId));
-    await threads.lockAll!(repos, known.map((item) => ({ setorId: item.input.setorId, phoneKey: phoneMatchKey(item.from) })));
     // The rules are read once per company for the group (or taken from the cache): the messages see them as of the group's start.
     const tagRules = this.rulesOf(repos);
     const context: GroupContext = {

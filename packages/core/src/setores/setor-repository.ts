@@ -11,6 +11,11 @@ export interface SetorRepository {
    * statement (the inbound path's contact lock, saving a round trip); waits for the lock like the lock alone would.
    */
   findByIdLocking(id: string, lockKey: string): Promise<Setor | null>;
+  /**
+   * The setores of `ids` that exist, read with the advisory locks `lockKeys` taken in the same statement, one after the
+   * other in the order given, when at least one of them exists (an inbound group's setores and contact locks: one round trip).
+   */
+  findAllLocking(ids: readonly string[], lockKeys: readonly string[]): Promise<Setor[]>;
   findByIdInCompany(companyId: string, id: string): Promise<Setor | null>;
   listByCompany(companyId: string, page: PageRequest): Promise<Page<Setor>>;
   /** All setores of the company, oldest first. */

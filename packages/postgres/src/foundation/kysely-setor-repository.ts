@@ -1,6 +1,6 @@
 import type { ChannelType, Page, PageRequest, Setor, SetorRepository } from '@carteiro/core';
 import { DEFAULT_SETOR_INBOX_SETTINGS, pageOffset, toPage } from '@carteiro/core';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../shared/database.js';
 import type { SetoresTable } from './foundation-tables.js';
 
@@ -87,6 +87,19 @@ export class KyselySetorRepository implements SetorRepository {
       .where('id', '=', id)
       .executeTakeFirst();
     return row ? toSetor(row) : null;
+  }
+
+  async findAllLocking(ids: readonly string[], lockKeys: readonly string[]): Promise<Setor[]> {
+    if (ids.length === 0) return [];
+    // An uncorrelated subquery: run once, before the first row is returned (so only when a setor exists); unnest gives
+    // the keys in array order, so the locks are taken in that order (as lockContactThreads).
+    const rows = await this.db
+      .selectFrom('setores')
+      .selectAll()
+      .select(sql<string>`(SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0))) FROM unnest(${[...lockKeys]}::text[]) AS k)::text`.as('locked'))
+      .where(sql<SqlBool>`id = ANY(${[...new Set(ids)]}::uuid[])`)
+      .execute();
+    return rows.map(toSetor);
   }
 
   async findByIdInCompany(companyId: string, id: string): Promise<Setor | null> {

@@ -25,6 +25,14 @@ export class InMemorySetorRepository implements SetorRepository {
   findByIdLocking(id: string) {
     return this.findById(id);
   }
+  async findAllLocking(ids: readonly string[]) {
+    const found: Setor[] = [];
+    for (const id of new Set(ids)) {
+      const setor = await this.findById(id);
+      if (setor) found.push(setor);
+    }
+    return found;
+  }
   async findByIdInCompany(companyId: string, id: string) {
     const found = this.store.setores.get(id);
     return found && found.companyId === companyId ? structuredClone(found) : null;

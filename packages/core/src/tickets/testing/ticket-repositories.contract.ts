@@ -15,6 +15,7 @@ import type { TagRepositories } from '../../tags/index.js';
 import type { TicketRepositories } from '../index.js';
 import { newTicket, type NewTicket, type Ticket } from '../ticket.js';
 import { TicketActiveError } from '../ticket-errors.js';
+import { contactThreadLockKey } from '../inbound-ticket.js';
 
 /** The areas this suite reads and writes. */
 type Areas = AgentRepositories & ChannelRepositories & CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories & TicketRepositories;
@@ -350,6 +351,18 @@ export function describeTicketRepositoriesContract(name: string, setup: () => Pr
         return 'done';
       });
       await expect(locked).resolves.toBe('done');
+    });
+
+    it("reads an inbound group's setores with its contact locks in one call: those that exist, a lock already held included", async () => {
+      const { uow, setor, setor2 } = await fresh();
+      const unknown = '00000000-0000-4000-8000-00000000dead';
+      const read = await uow.transaction(async (tx) => {
+        await tx.tickets.lockContactThread(setor.id, '5511987650004');
+        const keys = [contactThreadLockKey(setor.id, '5511987650004'), contactThreadLockKey(setor2.id, '5511987650005')].sort();
+        const found = await tx.setores.findAllLocking([setor.id, unknown, setor2.id, setor.id], keys);
+        return { found: found.map((s) => s.id).sort(), none: await tx.setores.findAllLocking([unknown], keys), empty: await tx.setores.findAllLocking([], []) };
+      });
+      expect(read).toEqual({ found: [setor.id, setor2.id].sort(), none: [], empty: [] });
     });
 
     it('locks several contact threads in one call, a key given twice or already held included', async () => {
