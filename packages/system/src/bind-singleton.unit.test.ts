@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { Container, ContainerModule } from 'inversify';
 import { bindSingleton } from './bind-singleton.js';
 

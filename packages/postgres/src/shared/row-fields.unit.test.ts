@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { columnsOf, fieldsOf } from './row-fields.js';
 
 describe('row fields', () => {
