@@ -1,14 +1,6 @@
-import { afterAll } from '@jest/globals';
 import { describeAgentRepositoriesContract, describeQuickReplyRepositoriesContract } from '@carteiro/core/testing';
-import { KyselyUnitOfWork, kyselyRepositories } from '../kysely-unit-of-work.js';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { kyselyContractSetup } from '../testing/contract-suite-setup.js';
 
-let database: TestDatabase | undefined;
-afterAll(async () => database?.destroy());
-
-const setup = async () => {
-  database ??= await createTestDatabase();
-  return { uow: new KyselyUnitOfWork(database.db), repos: kyselyRepositories(database.db) };
-};
+const setup = kyselyContractSetup();
 describeAgentRepositoriesContract('kysely', setup);
 describeQuickReplyRepositoriesContract('kysely', setup);

@@ -1,12 +1,4 @@
-import { afterAll } from '@jest/globals';
 import { describeContractRepositoriesContract } from '@carteiro/core/testing';
-import { KyselyUnitOfWork, kyselyRepositories } from '../kysely-unit-of-work.js';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
+import { kyselyContractSetup } from '../testing/contract-suite-setup.js';
 
-let database: TestDatabase | undefined;
-afterAll(async () => database?.destroy());
-
-describeContractRepositoriesContract('kysely', async () => {
-  database ??= await createTestDatabase();
-  return { uow: new KyselyUnitOfWork(database.db), repos: kyselyRepositories(database.db) };
-});
+describeContractRepositoriesContract('kysely', kyselyContractSetup());
