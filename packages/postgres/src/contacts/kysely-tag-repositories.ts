@@ -133,23 +133,23 @@ export class KyselyTagRepository implements TagRepository {
   async tagContact(contactId: string, tagIds: readonly string[], now: Date): Promise<string[]> {
     const unique = [...new Set(tagIds)];
     if (unique.length === 0) return [];
-    const rows = await this.db
-      .insertInto('contact_tags')
-      .values(unique.map((tagId) => ({ contact_id: contactId, tag_id: tagId, created_at: now })))
-      .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing())
-      .returning('tag_id')
-      .execute();
+    // One text whatever the count (a prepared statement; the inbound rules tag a stored contact per message).
+    const { rows } = await sql<{ tag_id: string }>`
+      INSERT INTO contact_tags (contact_id, tag_id, created_at)
+      SELECT ${contactId}::uuid, tag_id, ${now}::timestamptz FROM unnest(${unique}::uuid[]) AS x(tag_id)
+      ON CONFLICT (contact_id, tag_id) DO NOTHING
+      RETURNING tag_id`.execute(this.db);
     const added = new Set(rows.map((r) => r.tag_id));
     return unique.filter((id) => added.has(id));
   }
 
   async linkContactTags(links: readonly { contactId: string; tagId: string }[], now: Date): Promise<void> {
     if (links.length === 0) return;
-    await this.db
-      .insertInto('contact_tags')
-      .values(links.map((l) => ({ contact_id: l.contactId, tag_id: l.tagId, created_at: now })))
-      .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing())
-      .execute();
+    // One text whatever the count (a prepared statement; an inbound group's links).
+    await sql`
+      INSERT INTO contact_tags (contact_id, tag_id, created_at)
+      SELECT contact_id, tag_id, ${now}::timestamptz FROM unnest(${links.map((l) => l.contactId)}::uuid[], ${links.map((l) => l.tagId)}::uuid[]) AS x(contact_id, tag_id)
+      ON CONFLICT (contact_id, tag_id) DO NOTHING`.execute(this.db);
   }
 
   async tagIdsOfContact(contactId: string): Promise<string[]> {

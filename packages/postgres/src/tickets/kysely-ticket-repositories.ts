@@ -471,23 +471,23 @@ export class KyselyTicketRepository implements TicketRepository {
   async addTags(companyId: string, ticketId: string, tagIds: readonly string[], at: Date) {
     const unique = [...new Set(tagIds)];
     if (unique.length === 0) return [];
-    const rows = await this.db
-      .insertInto('ticket_tags')
-      .values(unique.map((tagId) => ({ ticket_id: ticketId, tag_id: tagId, company_id: companyId, created_at: at })))
-      .onConflict((oc) => oc.columns(['ticket_id', 'tag_id']).doNothing())
-      .returning('tag_id')
-      .execute();
+    // One text whatever the count (a prepared statement; the inbound rules tag a joined ticket per message).
+    const { rows } = await sql<{ tag_id: string }>`
+      INSERT INTO ticket_tags (ticket_id, tag_id, company_id, created_at)
+      SELECT ${ticketId}::uuid, tag_id, ${companyId}::uuid, ${at}::timestamptz FROM unnest(${unique}::uuid[]) AS x(tag_id)
+      ON CONFLICT (ticket_id, tag_id) DO NOTHING
+      RETURNING tag_id`.execute(this.db);
     const added = new Set(rows.map((r) => r.tag_id));
     return unique.filter((id) => added.has(id));
   }
 
   async linkTags(companyId: string, links: readonly { ticketId: string; tagId: string }[], at: Date) {
     if (links.length === 0) return;
-    await this.db
-      .insertInto('ticket_tags')
-      .values(links.map((l) => ({ ticket_id: l.ticketId, tag_id: l.tagId, company_id: companyId, created_at: at })))
-      .onConflict((oc) => oc.columns(['ticket_id', 'tag_id']).doNothing())
-      .execute();
+    // One text whatever the count (a prepared statement; an inbound group's links).
+    await sql`
+      INSERT INTO ticket_tags (ticket_id, tag_id, company_id, created_at)
+      SELECT ticket_id, tag_id, ${companyId}::uuid, ${at}::timestamptz FROM unnest(${links.map((l) => l.ticketId)}::uuid[], ${links.map((l) => l.tagId)}::uuid[]) AS x(ticket_id, tag_id)
+      ON CONFLICT (ticket_id, tag_id) DO NOTHING`.execute(this.db);
   }
 
   async removeTags(ticketId: string, tagIds: readonly string[]) {
