@@ -1,6 +1,6 @@
 import { ManageSchedulingCatalog, parseClock, type ErrorCode, type ScheduleEntry } from '@carteiro/core';
 import { adminIdParam, defineRoute, type HttpMethod, type RouteDefinition, type RouteResponse } from '../http/route.js';
-import { s, typed, type TypedSchema } from '../http/schema.js';
+import { s, typed, type JsonSchema, type TypedSchema } from '../http/schema.js';
 import { AppointmentTypeSchema, ProfessionalSchema, UnitSchema } from './scheduling-schemas.js';
 import { appointmentTypeView, blockView, professionalView, reminderSettingsView, unitView } from './scheduling-views.js';
 
@@ -184,6 +184,31 @@ const ReminderSettings = s.object({
   effective_reminder_offsets_minutes: s.array(s.integer()),
 });
 
+/** `POST /admin/v1/companies/:id/<records>`: a catalogue record created in the company of the path (201). */
+function createInCompany<Body>(route: {
+  path: string;
+  operationId: string;
+  summary: string;
+  body: TypedSchema<Body>;
+  example: unknown;
+  data: JsonSchema;
+  create(catalog: ManageSchedulingCatalog, companyId: string, body: Body): Promise<unknown>;
+}): RouteDefinition {
+  const { body, example, data, create, ...rest } = route;
+  return defineRoute<string, Record<string, never>, Body>({
+    ...rest,
+    method: 'post',
+    auth: admin,
+    params: companyId,
+    tag,
+    body: { schema: body, example },
+    response: { status: 201, description: 'Created.', data },
+    async handler({ params, body, use }) {
+      return create(use(ManageSchedulingCatalog), (params as { id: string }).id, body);
+    },
+  });
+}
+
 type CatalogRecord = 'unit' | 'professional' | 'type';
 const recordNames: Record<CatalogRecord, string> = { unit: 'unit', professional: 'professional', type: 'appointment type' };
 
@@ -220,50 +245,32 @@ function changeById<Body>(route: {
 
 /** The operator's scheduling catalogue (business.md §8). */
 export const schedulingAdminRoutes = [
-  defineRoute({
-    method: 'post',
+  createInCompany({
     path: '/admin/v1/companies/:id/units',
-    auth: admin,
-    params: companyId,
     operationId: 'adminCreateUnit',
     summary: 'Create a unit',
-    tag,
-    body: { schema: typed<UnitBody>({ type: 'object', additionalProperties: false, required: ['name', 'timezone'], properties: unitProperties }), example: { name: 'Centro', timezone: 'America/Sao_Paulo', address: { city: 'São Paulo', uf: 'SP' } } },
-    response: { status: 201, description: 'Created.', data: UnitSchema },
-    async handler({ params, body, use }) {
-      return unitView(await use(ManageSchedulingCatalog).createUnit(params.id, unitInput(body)));
-    },
+    body: typed<UnitBody>({ type: 'object', additionalProperties: false, required: ['name', 'timezone'], properties: unitProperties }),
+    example: { name: 'Centro', timezone: 'America/Sao_Paulo', address: { city: 'São Paulo', uf: 'SP' } },
+    data: UnitSchema,
+    create: async (catalog, companyId, body) => unitView(await catalog.createUnit(companyId, unitInput(body))),
   }),
-  defineRoute({
-    method: 'post',
+  createInCompany({
     path: '/admin/v1/companies/:id/professionals',
-    auth: admin,
-    params: companyId,
     operationId: 'adminCreateProfessional',
     summary: 'Create a professional',
-    tag,
-    body: { schema: typed<ProfessionalBody>({ type: 'object', additionalProperties: false, required: ['name'], properties: professionalProperties }), example: { name: 'Dra. Ana' } },
-    response: { status: 201, description: 'Created.', data: ProfessionalSchema },
-    async handler({ params, body, use }) {
-      return professionalView(await use(ManageSchedulingCatalog).createProfessional(params.id, professionalInput(body)));
-    },
+    body: typed<ProfessionalBody>({ type: 'object', additionalProperties: false, required: ['name'], properties: professionalProperties }),
+    example: { name: 'Dra. Ana' },
+    data: ProfessionalSchema,
+    create: async (catalog, companyId, body) => professionalView(await catalog.createProfessional(companyId, professionalInput(body))),
   }),
-  defineRoute({
-    method: 'post',
+  createInCompany({
     path: '/admin/v1/companies/:id/appointment-types',
-    auth: admin,
-    params: companyId,
     operationId: 'adminCreateAppointmentType',
     summary: 'Create an appointment type',
-    tag,
-    body: {
-      schema: typed<TypeBody>({ type: 'object', additionalProperties: false, required: ['name', 'duration_minutes'], properties: typeProperties }),
-      example: { name: 'Consulta', duration_minutes: 30, unit_ids: [] },
-    },
-    response: { status: 201, description: 'Created.', data: AppointmentTypeSchema },
-    async handler({ params, body, use }) {
-      return appointmentTypeView(await use(ManageSchedulingCatalog).createType(params.id, typeInput(body)));
-    },
+    body: typed<TypeBody>({ type: 'object', additionalProperties: false, required: ['name', 'duration_minutes'], properties: typeProperties }),
+    example: { name: 'Consulta', duration_minutes: 30, unit_ids: [] },
+    data: AppointmentTypeSchema,
+    create: async (catalog, companyId, body) => appointmentTypeView(await catalog.createType(companyId, typeInput(body))),
   }),
   // Changes by id, as business.md §8 names them: the company is taken from the record.
   changeById({
