@@ -11,13 +11,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE FUNCTION carteiro_claim_grouped(p_ids uuid[], p_setors uuid[], p_by text[], p_now timestamptz[])
     RETURNS SETOF campaign_messages LANGUAGE plpgsql AS $$
     BEGIN
-      RETURN QUERY
+      -- Planned at every call (EXECUTE), with the table's size as it is then: a plan kept from a session's first
+      -- calls, made while a fresh campaign's rows were not yet analysed, scanned the whole table for each claim.
+      RETURN QUERY EXECUTE $q$
         UPDATE campaign_messages m SET status = 'enviando', claimed_by = r.by, claimed_at = r.at, updated_at = r.at
-        FROM unnest(p_ids, p_setors, p_by, p_now) AS r(id, setor, by, at), campaigns c
-        WHERE m.id = r.id AND m.setor_id = r.setor AND m.status = 'pendente'
+        FROM unnest($1, $2, $3, $4) AS r(id, setor, by, at), campaigns c
+        WHERE m.id = ANY($1) AND m.id = r.id AND m.setor_id = r.setor AND m.status = 'pendente'
           AND (m.not_before IS NULL OR m.not_before <= r.at)
           AND c.id = m.campaign_id AND c.status = 'processando'
-        RETURNING m.*;
+        RETURNING m.*
+      $q$ USING p_ids, p_setors, p_by, p_now;
     END
     $$;
   `.execute(db);
