@@ -1,7 +1,7 @@
 import type { Agent, AgentFilters, AgentRepository, AgentStatus, Page, PageRequest, TeamMember } from '@carteiro/core';
-import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { AgentsTable } from './agents-tables.js';
 
@@ -100,20 +100,19 @@ export class KyselyAgentRepository implements AgentRepository {
         exists(selectFrom('team_members').select('team_members.agent_id').whereRef('team_members.agent_id', '=', 'agents.id').where('team_members.team_id', '=', teamId)),
       );
     }
-    const [rows, total] = await Promise.all([
-      base
-        .selectAll('agents')
-        .select(
-          sql<string[]>`coalesce((SELECT array_agg(tm.team_id::text ORDER BY tm.created_at, tm.team_id) FROM team_members tm WHERE tm.agent_id = agents.id), '{}')`.as('team_ids'),
-        )
-        .orderBy(sql`lower(agents.name) COLLATE "C"`)
-        .orderBy('agents.id')
-        .limit(page.limit)
-        .offset(pageOffset(page))
-        .execute(),
-      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return toPage(rows.map(toAgent), Number(total.n), page);
+    return readPage(
+      base,
+      (q) =>
+        q
+          .selectAll('agents')
+          .select(
+            sql<string[]>`coalesce((SELECT array_agg(tm.team_id::text ORDER BY tm.created_at, tm.team_id) FROM team_members tm WHERE tm.agent_id = agents.id), '{}')`.as('team_ids'),
+          )
+          .orderBy(sql`lower(agents.name) COLLATE "C"`)
+          .orderBy('agents.id'),
+      page,
+      (rows) => rows.map(toAgent),
+    );
   }
 
   async count(companyId: string): Promise<number> {

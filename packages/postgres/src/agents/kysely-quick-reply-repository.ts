@@ -1,7 +1,8 @@
 import type { MediaType, Page, PageRequest, QuickReply, QuickReplyFilters, QuickReplyRepository } from '@carteiro/core';
-import { pageOffset, placeholdersOf, toPage } from '@carteiro/core';
+import { placeholdersOf } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { QuickRepliesTable } from './agents-tables.js';
 
@@ -72,18 +73,7 @@ export class KyselyQuickReplyRepository implements QuickReplyRepository {
       const pattern = contains(filters.q);
       base = base.where((eb) => eb.or([eb('shortcut', 'ilike', pattern), eb('title', 'ilike', pattern), eb('text', 'ilike', pattern)]));
     }
-    const [rows, total] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy(sql`shortcut COLLATE "C"`)
-        .orderBy(sql`setor_id IS NOT NULL`)
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(pageOffset(page))
-        .execute(),
-      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return toPage(rows.map(toQuickReply), Number(total.n), page);
+    return readPage(base, (q) => q.selectAll().orderBy(sql`shortcut COLLATE "C"`).orderBy(sql`setor_id IS NOT NULL`).orderBy('id'), page, (rows) => rows.map(toQuickReply));
   }
 
   async count(companyId: string): Promise<number> {

@@ -1,7 +1,7 @@
 import type { BillingRepositories, BillingRepository, CreditKind, LowBalanceLevel, LowBalanceThresholds, Payment, PaymentMethod, StoredCreditKind } from '@carteiro/core';
-import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { PaymentsTable } from './billing-tables.js';
 
@@ -60,11 +60,8 @@ export class KyselyBillingRepository implements BillingRepository {
   }
 
   async listPayments(companyId: string, page: { page: number; limit: number }) {
-    const [rows, count] = await Promise.all([
-      this.db.selectFrom('payments').selectAll().where('company_id', '=', companyId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)).execute(),
-      this.db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow(),
-    ]);
-    return toPage(rows.map(toPayment), Number(count.n), page);
+    const payments = this.db.selectFrom('payments').where('company_id', '=', companyId);
+    return readPage(payments, (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), page, (rows) => rows.map(toPayment));
   }
 
   async thresholds(companyId: string): Promise<LowBalanceThresholds> {

@@ -14,9 +14,9 @@ import type {
   SigningEventLog,
   TemplateVariable,
 } from '@carteiro/core';
-import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContractTemplatesTable, ContractsTable } from './contracts-tables.js';
 
@@ -101,11 +101,7 @@ export class KyselyContractRepository implements ContractRepository {
     if (filter.clientId) query = query.where('client_id', '=', filter.clientId);
     if (filter.opportunityId) query = query.where('opportunity_id', '=', filter.opportunityId);
     if (filter.search) query = query.where('title', 'ilike', `%${escapeLike(filter.search)}%`);
-    const [rows, total] = await Promise.all([
-      query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return toPage(rows.map(toContract), Number(total.n), page);
+    return readPage(query, (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), page, (rows) => rows.map(toContract));
   }
 
   async countSentSince(companyId: string, since: Date) {

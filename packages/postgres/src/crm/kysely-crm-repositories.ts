@@ -20,6 +20,7 @@ import type {
 import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { CrmOpportunitiesTable, CrmProductsTable, CrmStagesTable } from './crm-tables.js';
 
@@ -144,11 +145,7 @@ export class KyselyProductRepository implements ProductRepository {
       const pattern = `%${escapeLike(filter.q)}%`;
       query = query.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('sku', 'ilike', pattern)]));
     }
-    const [rows, total] = await Promise.all([
-      query.selectAll().orderBy(sql`lower(name)`).orderBy('id').limit(page.limit).offset(pageOffset(page)).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return toPage(rows.map(toProduct), Number(total.n), page);
+    return readPage(query, (q) => q.selectAll().orderBy(sql`lower(name)`).orderBy('id'), page, (rows) => rows.map(toProduct));
   }
 }
 

@@ -1,7 +1,7 @@
 import type { ChannelCheck, ChannelCheckRepository, Lead, LeadRepositories, LeadSearch, LeadSearchCriteria, LeadSearchRepository, LeadSearchStatus, Page, PageRequest } from '@carteiro/core';
-import { pageOffset, toPage } from '@carteiro/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { LeadSearchesTable } from './leads-tables.js';
 
@@ -52,15 +52,8 @@ export class KyselyLeadSearchRepository implements LeadSearchRepository {
       .execute();
   }
   async listItems(searchId: string, page: PageRequest): Promise<Page<Lead>> {
-    const [rows, count] = await Promise.all([
-      this.db.selectFrom('lead_search_items').select('lead').where('search_id', '=', searchId).orderBy('position').limit(page.limit).offset(pageOffset(page)).execute(),
-      this.db.selectFrom('lead_search_items').select((eb) => eb.fn.countAll<number>().as('n')).where('search_id', '=', searchId).executeTakeFirstOrThrow(),
-    ]);
-    return toPage(
-      rows.map((r) => r.lead as Lead),
-      Number(count.n),
-      page,
-    );
+    const items = this.db.selectFrom('lead_search_items').where('search_id', '=', searchId);
+    return readPage(items, (q) => q.select('lead').orderBy('position'), page, (rows) => rows.map((r) => r.lead as Lead));
   }
   async countLiveSince(companyId: string, from: Date) {
     const row = await this.db

@@ -1,7 +1,5 @@
 import {
   BusyTimeConflict,
-  toPage,
-  pageOffset,
   type Appointment,
   type AppointmentFilter,
   type AppointmentRepository,
@@ -22,6 +20,7 @@ import {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { AppointmentTypesTable, AppointmentsTable, ScheduledMessagesTable, SchedulingProfessionalsTable, SchedulingUnitsTable } from './scheduling-tables.js';
 
@@ -343,11 +342,7 @@ export class KyselyScheduledMessageRepository implements ScheduledMessageReposit
     if (filter.setorId) q = q.where('setor_id', '=', filter.setorId);
     if (filter.from) q = q.where('send_at', '>=', filter.from);
     if (filter.to) q = q.where('send_at', '<', filter.to);
-    const [rows, total] = await Promise.all([
-      q.selectAll().orderBy('send_at').orderBy('id').limit(page.limit).offset(pageOffset(page)).execute(),
-      q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return toPage(rows.map(toScheduled), Number(total.n), page);
+    return readPage(q, (query) => query.selectAll().orderBy('send_at').orderBy('id'), page, (rows) => rows.map(toScheduled));
   }
   async countPending(companyId: string): Promise<number> {
     const row = await this.db

@@ -17,6 +17,7 @@ import type {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import { defaultPartitionName, dropPartitionsBefore } from '../shared/time-partitions.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './webhooks-tables.js';
@@ -93,20 +94,8 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async listByCompany(companyId: string, page: PageRequest): Promise<Page<Webhook>> {
-    const [rows, count] = await Promise.all([
-      this.db
-        .selectFrom('webhooks')
-        .selectAll()
-        .where('company_id', '=', companyId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset((page.page - 1) * page.limit)
-        .execute(),
-      this.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('total')).where('company_id', '=', companyId).executeTakeFirstOrThrow(),
-    ]);
-    const total = Number(count.total);
-    return { items: rows.map(toWebhook), total, page: page.page, limit: page.limit, totalPages: Math.ceil(total / page.limit) };
+    const webhooks = this.db.selectFrom('webhooks').where('company_id', '=', companyId);
+    return readPage(webhooks, (q) => q.selectAll().orderBy('created_at').orderBy('id'), page, (rows) => rows.map(toWebhook));
   }
 
   async activeOfCompanies(companyIds: readonly string[]): Promise<Webhook[]> {
@@ -254,18 +243,7 @@ export class KyselyWebhookDeliveryRepository implements WebhookDeliveryRepositor
   async listByWebhook(companyId: string, webhookId: string, page: PageRequest, status?: DeliveryStatusFilter): Promise<Page<DeliveryWithAttempts>> {
     let query = this.db.selectFrom('webhook_deliveries').where('company_id', '=', companyId).where('webhook_id', '=', webhookId);
     if (status) query = query.where('status', '=', status);
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.limit)
-        .offset((page.page - 1) * page.limit)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    const total = Number(count.total);
-    return { items: await this.withAttempts(rows), total, page: page.page, limit: page.limit, totalPages: Math.ceil(total / page.limit) };
+    return readPage(query, (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), page, (rows) => this.withAttempts(rows));
   }
 
   async nextWakeUp(now: Date): Promise<Date | null> {
