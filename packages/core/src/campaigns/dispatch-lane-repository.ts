@@ -19,6 +19,8 @@ export interface DispatchLaneRepository {
   acquire(setorId: string, owner: string, now: Date, leaseUntil: Date): Promise<DispatchLane | null>;
   /** Extends the lease and stores the pacing; false when `owner` no longer holds it. */
   renew(setorId: string, owner: string, leaseUntil: Date, nextSendAt: Date | null): Promise<boolean>;
+  /** `renew` of several lanes at once (a group of lanes recording together): one answer per renewal, in order. */
+  renewAll(renewals: readonly { setorId: string; owner: string; leaseUntil: Date; nextSendAt: Date | null }[]): Promise<boolean[]>;
   /** Gives the lane up (the lease ends now), keeping the pacing. */
   release(setorId: string, owner: string, nextSendAt: Date | null): Promise<void>;
   find(setorId: string): Promise<DispatchLane | null>;

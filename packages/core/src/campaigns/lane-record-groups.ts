@@ -31,17 +31,15 @@ export interface LaneTurnRecord {
 
 /**
  * Records the turns of several lanes in the caller's transaction, as each lane's own transaction would: the
- * leases (in setor order), the unsent messages back to pending, then `recordChanges` over all their outcomes,
+ * leases (one statement, in setor order), the unsent messages back to pending, then `recordChanges` over all their outcomes,
  * whose shared rows (campaign counters, daily usage) are each written once, in key order. Answers, per turn,
  * whether its lane still held its lease.
  */
 export async function recordLaneTurns(repos: Repositories<RecordRepositories>, ids: IdGenerator, now: Date, turns: readonly LaneTurnRecord[]): Promise<boolean[]> {
-  const held: boolean[] = [];
-  const order = turns.map((_, i) => i).sort((a, b) => (turns[a]!.setorId < turns[b]!.setorId ? -1 : turns[a]!.setorId > turns[b]!.setorId ? 1 : 0));
-  for (const i of order) {
-    const turn = turns[i]!;
-    held[i] = await repos.dispatchLanes.renew(turn.setorId, turn.owner, turn.leaseUntil, turn.nextSendAt);
-  }
+  const held =
+    turns.length === 1
+      ? [await repos.dispatchLanes.renew(turns[0]!.setorId, turns[0]!.owner, turns[0]!.leaseUntil, turns[0]!.nextSendAt)]
+      : await repos.dispatchLanes.renewAll(turns);
   const back = turns.flatMap((turn) =>
     turn.unsent.map((m) => ({
       message: transition(campaignMessageDecider, m, { type: 'requeue', at: now, notBefore: m.notBefore, auto: false }).state,

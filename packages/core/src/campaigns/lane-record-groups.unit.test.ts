@@ -44,8 +44,10 @@ describe('lane record groups', () => {
     const held = await Promise.all(turns.map((t) => groups.record(t)));
     expect(held).toEqual([true, true, true]);
     expect(uow.transactions).toHaveLength(2);
-    expect(uow.transactions[1]!.filter((c) => c === 'dispatchLanes.renew')).toHaveLength(2);
+    // One statement each for the two leases, the campaign's counters and the daily usage of both setores.
+    expect(uow.transactions[1]!.filter((c) => c.startsWith('dispatchLanes.'))).toEqual(['dispatchLanes.renewAll']);
     expect(uow.transactions[1]!.filter((c) => c === 'campaigns.addTotals')).toHaveLength(1);
+    expect(uow.transactions[1]!.filter((c) => c.startsWith('usage.'))).toEqual(['usage.addSentAll']);
     expect((await world.repos.campaigns.findById(campaign.id))!.totals).toMatchObject({ enviados: 9 });
     // Each box's sends count on its own setor, and all of them on the company.
     const day = zonedDay(world.clock.now(), world.company.timezone);

@@ -104,17 +104,12 @@ export async function recordChanges(
   }
   await repos.events.record(completed);
   const lanes = options.countSentOn === undefined ? [] : 'setorId' in options.countSentOn ? [options.countSentOn] : options.countSentOn;
-  // In key order (company, then setor): transactions recording several lanes lock the shared daily rows alike.
-  const counted = [...new Map(lanes.map((lane) => [lane.setorId, lane])).values()].sort((a, b) => compareKeys(a.company.id, b.company.id) || compareKeys(a.setorId, b.setorId));
-  for (const { setorId, company } of counted) {
-    const sent = sentLive.get(setorId) ?? 0;
-    if (sent > 0) await repos.usage.addSent(company.id, setorId, zonedDay(now, company.timezone), sent);
-  }
+  // Several lanes (a recording group) in one statement, which writes the shared daily rows in key order.
+  const counted = [...new Map(lanes.map((lane) => [lane.setorId, lane])).values()];
+  const entries = counted.map(({ setorId, company }) => ({ companyId: company.id, setorId, day: zonedDay(now, company.timezone), count: sentLive.get(setorId) ?? 0 })).filter((e) => e.count > 0);
+  if (entries.length === 1) await repos.usage.addSent(entries[0]!.companyId, entries[0]!.setorId, entries[0]!.day, entries[0]!.count);
+  else if (entries.length > 1) await repos.usage.addSentAll(entries);
   return { written: written.map((c) => c.message) };
-}
-
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Completes a processando campaign with nothing left to send (the sweep's safety net). */

@@ -131,5 +131,25 @@ export function describeFoundationRepositoriesContract(name: string, setup: () =
       expect(await repos.usage.sentBySetor(setor.id, '2026-03-02')).toBe(0);
       expect(await repos.usage.setorHistory(setor.id, '2026-03-03')).toEqual({ activeDays: 1, totalSent: 3 });
     });
+
+    it('adds the sends of several setores at once, entries of one key adding up', async () => {
+      const { repos, company } = await fresh();
+      const [a, b] = [1, 2].map((n) => createSetor(uuid(910_001 + n * 1000 + Number(ids.newId().slice(-6))), company.id, t0, { nome: `S${n}` }));
+      for (const s of [a!, b!]) await repos.setores.insert(s);
+      await repos.usage.addSent(company.id, a!.id, '2026-03-01', 1);
+      await repos.usage.addSentAll([
+        { companyId: company.id, setorId: b!.id, day: '2026-03-01', count: 2 },
+        { companyId: company.id, setorId: a!.id, day: '2026-03-01', count: 3 },
+        { companyId: company.id, setorId: a!.id, day: '2026-03-01', count: 4 },
+        { companyId: company.id, setorId: a!.id, day: '2026-03-02', count: 0 },
+        { companyId: company.id, setorId: b!.id, day: '2026-03-02', count: -1 },
+      ]);
+      await repos.usage.addSentAll([]);
+      expect(await repos.usage.sentBySetor(a!.id, '2026-03-01')).toBe(8);
+      expect(await repos.usage.sentBySetor(b!.id, '2026-03-01')).toBe(2);
+      expect(await repos.usage.sentByCompany(company.id, '2026-03-01')).toBe(10);
+      expect(await repos.usage.sentBySetor(b!.id, '2026-03-02')).toBe(0);
+      expect(await repos.usage.sentByCompany(company.id, '2026-03-02')).toBe(0);
+    });
   });
 }

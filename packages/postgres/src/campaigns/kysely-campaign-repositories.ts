@@ -560,6 +560,21 @@ export class KyselyDispatchLaneRepository implements DispatchLaneRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** One statement, rows locked in setor order. */
+  async renewAll(renewals: readonly { setorId: string; owner: string; leaseUntil: Date; nextSendAt: Date | null }[]): Promise<boolean[]> {
+    if (renewals.length === 0) return [];
+    const sorted = [...renewals].sort((a, b) => (a.setorId < b.setorId ? -1 : a.setorId > b.setorId ? 1 : 0));
+    const { rows } = await sql<{ setor_id: string; owner: string }>`
+      UPDATE dispatch_lanes d SET lease_until = r.lease_until, next_send_at = r.next_send_at, updated_at = now()
+      FROM unnest(${sorted.map((r) => r.setorId)}::uuid[], ${sorted.map((r) => r.owner)}::text[],
+                  ${sorted.map((r) => r.leaseUntil.toISOString())}::timestamptz[], ${sorted.map((r) => r.nextSendAt?.toISOString() ?? null)}::timestamptz[])
+        AS r(setor_id, owner, lease_until, next_send_at)
+      WHERE d.setor_id = r.setor_id AND d.owner = r.owner
+      RETURNING d.setor_id, d.owner`.execute(this.db);
+    const renewed = new Set(rows.map((row) => `${row.setor_id} ${row.owner}`));
+    return renewals.map((r) => renewed.has(`${r.setorId} ${r.owner}`));
+  }
+
   async release(setorId: string, owner: string, nextSendAt: Date | null): Promise<void> {
     await this.db
       .updateTable('dispatch_lanes')

@@ -2,6 +2,12 @@ import type { UsageRepository } from '@carteiro/core';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../shared/database.js';
 
+function compareRows(a: { scope: string; scopeId: string; day: string }, b: { scope: string; scopeId: string; day: string }): number {
+  if (a.scope !== b.scope) return a.scope < b.scope ? -1 : 1;
+  if (a.scopeId !== b.scopeId) return a.scopeId < b.scopeId ? -1 : 1;
+  return a.day < b.day ? -1 : a.day > b.day ? 1 : 0;
+}
+
 export class KyselyUsageRepository implements UsageRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -16,6 +22,41 @@ export class KyselyUsageRepository implements UsageRepository {
         oc.columns(['scope', 'scope_id', 'day']).doUpdateSet({ sent: sql`greatest(0, usage_daily.sent + ${count})` }),
       )
       .execute();
+  }
+
+  async addSentAll(entries: readonly { companyId: string; setorId: string | null; day: string; count: number }[]): Promise<void> {
+    const totals = new Map<string, { scope: string; scopeId: string; day: string; count: number }>();
+    const add = (scope: string, scopeId: string, day: string, count: number) => {
+      const key = `${scope}\u0000${scopeId}\u0000${day}`;
+      const row = totals.get(key) ?? { scope, scopeId, day, count: 0 };
+      row.count += count;
+      totals.set(key, row);
+    };
+    for (const e of entries) {
+      if (e.count === 0) continue;
+      add('company', e.companyId, e.day, e.count);
+      if (e.setorId) add('setor', e.setorId, e.day, e.count);
+    }
+    const rows = [...totals.values()].filter((r) => r.count !== 0);
+    // A decrease (a refund) is rare: the one-row path keeps it from going below zero.
+    for (const r of rows.filter((row) => row.count < 0)) {
+      await this.db
+        .insertInto('usage_daily')
+        .values({ scope: r.scope, scope_id: r.scopeId, day: r.day, sent: 0 })
+        .onConflict((oc) => oc.columns(['scope', 'scope_id', 'day']).doUpdateSet({ sent: sql`greatest(0, usage_daily.sent + ${r.count})` }))
+        .execute();
+    }
+    // Key order ('company' rows before 'setor' rows, as addSent writes them): overlapping writers lock alike.
+    const up = rows.filter((r) => r.count > 0).sort((a, b) => compareRows(a, b));
+    if (up.length === 0) return;
+    await sql`
+      INSERT INTO usage_daily (scope, scope_id, day, sent)
+      SELECT r.scope, r.scope_id, r.day, r.sent
+      FROM unnest(${up.map((r) => r.scope)}::text[], ${up.map((r) => r.scopeId)}::uuid[], ${up.map((r) => r.day)}::date[], ${up.map((r) => r.count)}::int[])
+        WITH ORDINALITY AS r(scope, scope_id, day, sent, ord)
+      ORDER BY r.ord
+      ON CONFLICT (scope, scope_id, day) DO UPDATE SET sent = usage_daily.sent + excluded.sent
+    `.execute(this.db);
   }
 
   private async sent(scope: string, id: string, day: string): Promise<number> {

@@ -206,6 +206,17 @@ export function describeCampaignRepositoriesContract(name: string, setup: () => 
       expect(await repos.dispatchLanes.acquire(lane, 'b', at(10), at(40))).toBeNull();
       expect(await repos.dispatchLanes.renew(lane, 'a', at(60), at(45))).toBe(true);
       expect(await repos.dispatchLanes.renew(lane, 'b', at(60), at(45))).toBe(false);
+      await repos.dispatchLanes.acquire(setores[1]!, 'x', at(0), at(30));
+      expect(
+        await repos.dispatchLanes.renewAll([
+          { setorId: setores[1]!, owner: 'x', leaseUntil: at(61), nextSendAt: null },
+          { setorId: lane, owner: 'b', leaseUntil: at(61), nextSendAt: at(50) },
+          { setorId: lane, owner: 'a', leaseUntil: at(60), nextSendAt: at(45) },
+        ]),
+      ).toEqual([true, false, true]);
+      expect(await repos.dispatchLanes.renewAll([])).toEqual([]);
+      expect(await repos.dispatchLanes.find(setores[1]!)).toEqual({ setorId: setores[1]!, owner: 'x', leaseUntil: at(61), nextSendAt: null });
+      await repos.dispatchLanes.release(setores[1]!, 'x', null);
       expect((await repos.campaigns.setoresWithWork(at(20))).includes(lane)).toBe(false);
       expect((await repos.campaigns.setoresWithWork(at(20))).includes(setores[1]!)).toBe(true);
       expect(await repos.dispatchLanes.acquire(lane, 'b', at(61), at(90))).toMatchObject({ owner: 'b', nextSendAt: at(45) });

@@ -242,6 +242,11 @@ export class InMemoryDispatchLaneRepository implements DispatchLaneRepository {
     Object.assign(lane, { leaseUntil, nextSendAt });
     return true;
   }
+  async renewAll(renewals: readonly { setorId: string; owner: string; leaseUntil: Date; nextSendAt: Date | null }[]) {
+    const held: boolean[] = [];
+    for (const r of renewals) held.push(await this.renew(r.setorId, r.owner, r.leaseUntil, r.nextSendAt));
+    return held;
+  }
   async release(setorId: string, owner: string, nextSendAt: Date | null) {
     const lane = this.lanes.get(setorId);
     if (!lane || lane.owner !== owner) return;

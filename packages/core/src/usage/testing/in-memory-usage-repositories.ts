@@ -18,6 +18,9 @@ export class InMemoryUsageRepository implements UsageRepository {
     this.add(`company:${companyId}:${day}`, count);
     if (setorId) this.add(`setor:${setorId}:${day}`, count);
   }
+  async addSentAll(entries: readonly { companyId: string; setorId: string | null; day: string; count: number }[]) {
+    for (const e of entries) await this.addSent(e.companyId, e.setorId, e.day, e.count);
+  }
   async sentByCompany(companyId: string, day: string) {
     return this.store.usage.get(`company:${companyId}:${day}`) ?? 0;
   }
