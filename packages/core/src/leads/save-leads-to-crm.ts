@@ -1,7 +1,7 @@
 import { applyContactWrite, createContact, type ContactRepositories } from '../contacts/index.js';
 import { normalizePhone } from '../phone/index.js';
 import type { Clock } from '../shared/clock.js';
-import type { DomainEvent } from '../shared/domain-event.js';
+import { apiActor, eventMaker, type DomainEvent } from '../shared/domain-event.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
@@ -56,15 +56,7 @@ export class SaveLeadsToCrm {
         if (unknown.length > 0) throw new NotFoundError('Tag', { tag_ids: unknown });
       }
       const events: DomainEvent[] = [];
-      const event = (name: DomainEvent['event'], data: Record<string, unknown>): DomainEvent => ({
-        id: this.ids.newId(),
-        event: name,
-        companyId: company.id,
-        setorId: null,
-        occurredAt: now,
-        data,
-        actor: { user_id: null, source: 'api' },
-      });
+      const event = eventMaker(this.ids, company.id, now, apiActor);
       const seen = new Set<string>();
       const results: SavedLead[] = [];
       for (const item of items) {

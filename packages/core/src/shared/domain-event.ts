@@ -88,6 +88,11 @@ export function toEnvelope(event: DomainEvent): EventEnvelope {
 export const systemActor: EventActor = { user_id: null, source: 'system' };
 export const apiActor: EventActor = { user_id: null, source: 'api' };
 
+/** Makes the events of one change: each with a new id, of `companyId`, at `at`, by `actor`, and of no box unless one is given. */
+export function eventMaker(ids: { newId(): string }, companyId: string, at: Date, actor: EventActor) {
+  return (event: EventName, data: Record<string, unknown>, setorId: string | null = null): DomainEvent => ({ id: ids.newId(), event, companyId, setorId, occurredAt: at, data, actor });
+}
+
 /** Where use cases record events; written in the transaction of the change (the outbox pattern). */
 export interface EventOutbox {
   record(events: readonly DomainEvent[]): Promise<void>;
