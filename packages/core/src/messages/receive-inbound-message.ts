@@ -651,7 +651,14 @@ export class ReceiveInboundMessage {
       if (seen) return this.duplicateOf(seen, setor);
     }
 
-    // (2) Contact, conversation, window, affinity.
+    // (2) Contact, conversation, window, affinity: in one write (as a group's), unless another transaction inserted the
+    // contact during it (then one write for the contact and one for the rest).
+    if (!prefetched) {
+      const contact = createContact(this.ids.newId(), setor.companyId, from, checked.name, now);
+      const conversation = newConversation(this.ids.newId(), setor.companyId, setor.id, contact.id, now);
+      const [recorded] = await repos.conversations.recordInboundContacts([{ contact, conversation, phone: from, at: now }]);
+      if (recorded) prefetched = { ...recorded, candidateId: conversation.id };
+    }
     const stored = prefetched ?? (await repos.contacts.insertOrLockInbound(createContact(this.ids.newId(), setor.companyId, from, checked.name, now)));
     let contact = stored.contact;
     if (group && stored.created) group.createdContacts.add(contact.id);
