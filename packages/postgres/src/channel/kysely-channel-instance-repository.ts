@@ -1,7 +1,8 @@
 import type { ChannelInstance, ChannelInstanceRepository, InstanceStatus } from '@carteiro/core';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ChannelInstancesTable } from './channel-tables.js';
 import type { Database } from '../shared/database.js';
+import { groupedById } from '../shared/grouped-statements.js';
 
 function toInstance(row: Selectable<ChannelInstancesTable>): ChannelInstance {
   return {
@@ -64,6 +65,17 @@ export class KyselyChannelInstanceRepository implements ChannelInstanceRepositor
   }
 
   async findBySetor(setorId: string): Promise<ChannelInstance | null> {
+    if (!this.db.isTransaction) {
+      // Outside a transaction (the dispatch lanes of a worker reading their context) the reads made at once share a statement.
+      const db = this.db;
+      const row = await groupedById(
+        db,
+        'channelInstances.findBySetor',
+        (ids) => db.selectFrom('channel_instances').selectAll().where('setor_id', '=', sql<string>`ANY(${ids}::uuid[])`).execute(),
+        (r) => r.setor_id,
+      )(setorId);
+      return row ? toInstance(row) : null;
+    }
     const row = await this.db.selectFrom('channel_instances').selectAll().where('setor_id', '=', setorId).executeTakeFirst();
     return row ? toInstance(row) : null;
   }

@@ -1,6 +1,7 @@
-import type { UsageRepository } from '@carteiro/core';
+import { isUuid, type UsageRepository } from '@carteiro/core';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { groupedOn } from '../shared/grouped-statements.js';
 
 function compareRows(a: { scope: string; scopeId: string; day: string }, b: { scope: string; scopeId: string; day: string }): number {
   if (a.scope !== b.scope) return a.scope < b.scope ? -1 : 1;
@@ -75,10 +76,33 @@ export class KyselyUsageRepository implements UsageRepository {
   }
 
   sentBySetor(setorId: string, day: string): Promise<number> {
+    if (!this.db.isTransaction && isUuid(setorId)) {
+      // Outside a transaction (the dispatch lanes of a worker reading their context) the reads made at once share a statement.
+      const db = this.db;
+      return groupedOn<{ setorId: string; day: string }, number>(db, 'usage.sentBySetor', async (asked) => {
+        const { rows } = await sql<{ ord: string; sent: number | null }>`
+          SELECT r.ord, u.sent FROM unnest(${asked.map((a) => a.setorId)}::uuid[], ${asked.map((a) => a.day)}::date[]) WITH ORDINALITY AS r(id, day, ord)
+          LEFT JOIN usage_daily u ON u.scope = 'setor' AND u.scope_id = r.id AND u.day = r.day`.execute(db);
+        const sent = new Map(rows.map((row) => [Number(row.ord), row.sent ?? 0]));
+        return asked.map((_, i) => sent.get(i + 1) ?? 0);
+      }).submit({ setorId, day });
+    }
     return this.sent('setor', setorId, day);
   }
 
   async setorHistory(setorId: string, beforeDay: string): Promise<{ activeDays: number; totalSent: number }> {
+    if (!this.db.isTransaction && isUuid(setorId)) {
+      const db = this.db;
+      return groupedOn<{ setorId: string; beforeDay: string }, { activeDays: number; totalSent: number }>(db, 'usage.setorHistory', async (asked) => {
+        const { rows } = await sql<{ ord: string; days: number; total: number }>`
+          SELECT r.ord, count(u.day)::int AS days, coalesce(sum(u.sent), 0)::int AS total
+          FROM unnest(${asked.map((a) => a.setorId)}::uuid[], ${asked.map((a) => a.beforeDay)}::date[]) WITH ORDINALITY AS r(id, before_day, ord)
+          LEFT JOIN usage_daily u ON u.scope = 'setor' AND u.scope_id = r.id AND u.day < r.before_day AND u.sent > 0
+          GROUP BY r.ord`.execute(db);
+        const found = new Map(rows.map((row) => [Number(row.ord), { activeDays: Number(row.days), totalSent: Number(row.total) }]));
+        return asked.map((_, i) => found.get(i + 1) ?? { activeDays: 0, totalSent: 0 });
+      }).submit({ setorId, beforeDay });
+    }
     const row = await this.db
       .selectFrom('usage_daily')
       .select((eb) => [eb.fn.countAll<number>().as('days'), eb.fn.coalesce(eb.fn.sum<number>('sent'), sql<number>`0`).as('total')])

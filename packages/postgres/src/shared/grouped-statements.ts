@@ -1,3 +1,5 @@
+import { isUuid } from '@carteiro/core';
+
 /**
  * Calls that each need one statement, made by many callers at once outside any transaction, answered by one
  * statement for all of them: a call made while no statement is in flight goes at once, alone; calls made
@@ -40,4 +42,37 @@ export class GroupedStatements<Request, Result> {
       this.inFlight = false;
     }
   }
+}
+
+const perDatabase = new WeakMap<object, Map<string, object>>();
+
+/**
+ * The grouped statement `name` of a database (its pool): every repository object made on that database, whatever
+ * transaction-free caller holds it, shares it. `run` is taken from the first call.
+ */
+export function groupedOn<Request, Result>(db: object, name: string, run: (requests: readonly Request[]) => Promise<Result[]>): GroupedStatements<Request, Result> {
+  let named = perDatabase.get(db);
+  if (!named) perDatabase.set(db, (named = new Map()));
+  let group = named.get(name) as GroupedStatements<Request, Result> | undefined;
+  if (!group) named.set(name, (group = new GroupedStatements(run)));
+  return group;
+}
+
+/**
+ * Rows by id for many callers at once: one `WHERE key = ANY(…)` statement for the ids asked meanwhile, each caller
+ * answered its row or null. Ids that are not UUIDs are answered null without being sent (one caller's bad id must
+ * not fail the statement of the others).
+ */
+export function groupedById<Row>(
+  db: object,
+  name: string,
+  select: (ids: string[]) => Promise<Row[]>,
+  keyOf: (row: Row) => string,
+): (id: string) => Promise<Row | null> {
+  const group = groupedOn<string, Row | null>(db, name, async (ids) => {
+    const valid = [...new Set(ids.filter(isUuid))];
+    const found = new Map((valid.length > 0 ? await select(valid) : []).map((row) => [keyOf(row), row]));
+    return ids.map((id) => found.get(id) ?? null);
+  });
+  return (id) => group.submit(id);
 }
