@@ -17,9 +17,11 @@ import {
   type TimedSendExpectation,
   type TimedSendKind,
   type Unit,
+  isUuid,
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { groupedOn } from '../shared/grouped-statements.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { AppointmentTypesTable, AppointmentsTable, ScheduledMessagesTable, SchedulingProfessionalsTable, SchedulingUnitsTable } from './scheduling-tables.js';
@@ -396,6 +398,18 @@ export class KyselyScheduledMessageRepository implements ScheduledMessageReposit
     return Number(result.numUpdatedRows);
   }
   async hasWork(setorId: string, now: Date): Promise<boolean> {
+    if (!this.db.isTransaction && isUuid(setorId)) {
+      // Outside a transaction (every dispatch lane of a worker asks every few seconds) the looks made at once share a statement.
+      const db = this.db;
+      return groupedOn<{ setorId: string; now: Date }, boolean>(db, 'timedSends.hasWork', async (asked) => {
+        const { rows } = await sql<{ ord: string; found: boolean }>`
+          SELECT r.ord, EXISTS (SELECT 1 FROM scheduled_messages WHERE setor_id = r.id AND status = 'scheduled' AND effective_send_at <= r.at)
+              OR EXISTS (SELECT 1 FROM scheduled_messages WHERE setor_id = r.id AND status = 'sending') AS found
+          FROM unnest(${asked.map((a) => a.setorId)}::uuid[], ${asked.map((a) => a.now.toISOString())}::timestamptz[]) WITH ORDINALITY AS r(id, at, ord)`.execute(db);
+        const found = new Map(rows.map((row) => [Number(row.ord), row.found === true]));
+        return asked.map((_, i) => found.get(i + 1) ?? false);
+      }).submit({ setorId, now });
+    }
     const { rows } = await sql<{ found: boolean }>`
       SELECT EXISTS (SELECT 1 FROM scheduled_messages WHERE setor_id = ${setorId} AND status = 'scheduled' AND effective_send_at <= ${now})
           OR EXISTS (SELECT 1 FROM scheduled_messages WHERE setor_id = ${setorId} AND status = 'sending') AS found`.execute(this.db);
