@@ -1,7 +1,7 @@
-import { ChannelGateway, Clock, IdGenerator, schedulingQueueDefinitions, SendTimedMessages, SweepTimedSends, TimedSends, TIMED_SEND_RETRY_DELAYS_MS, UnitOfWork, type DispatchSettings } from '@carteiro/core';
+import { ChannelGateway, Clock, IdGenerator, Repositories, schedulingQueueDefinitions, SendTimedMessages, SweepTimedSends, TimedSends, TIMED_SEND_RETRY_DELAYS_MS, UnitOfWork, type DispatchSettings } from '@carteiro/core';
 import { QueueDefinitions } from '@carteiro/pgboss';
 import { ContainerModule } from 'inversify';
-import type { ServiceUnitOfWork } from '@carteiro/postgres';
+import type { ServiceRepositories, ServiceUnitOfWork } from '@carteiro/postgres';
 import { DispatchSettingsToken } from '../campaigns/campaigns.module.js';
 import { LaneRunner } from '../campaigns/lane-runner.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
@@ -17,9 +17,9 @@ export const schedulingWorkerModule = new ContainerModule(({ bind }) => {
   bind(QueueDefinitions).toConstantValue(schedulingQueueDefinitions);
   bind<TimedSends>(TimedSends)
     .toResolvedValue(
-      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, gateway: ChannelGateway, settings: DispatchSettings) =>
-        new SendTimedMessages(uow, clock, ids, gateway, { retryDelaysMs: TIMED_SEND_RETRY_DELAYS_MS, pacingScale: settings.pacingScale }),
-      [UnitOfWork, Clock, IdGenerator, ChannelGateway, DispatchSettingsToken],
+      (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator, gateway: ChannelGateway, settings: DispatchSettings, direct: ServiceRepositories) =>
+        new SendTimedMessages(uow, clock, ids, gateway, { retryDelaysMs: TIMED_SEND_RETRY_DELAYS_MS, pacingScale: settings.pacingScale }, direct),
+      [UnitOfWork, Clock, IdGenerator, ChannelGateway, DispatchSettingsToken, Repositories],
     )
     .inSingletonScope();
   bind(SweepTimedSends)
