@@ -11,6 +11,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE FUNCTION carteiro_claim_grouped(p_ids uuid[], p_setors uuid[], p_by text[], p_now timestamptz[])
     RETURNS SETOF campaign_messages LANGUAGE plpgsql AS $$
     BEGIN
+      -- A row another transaction holds (a campaign's contacts being linked, a cancel, a move) must not stall the
+      -- claims of every lane in the group: after a short wait the statement gives up (55P03) and the caller claims
+      -- each lane's messages on its own (0021), where only the lane that names the row waits for it.
+      PERFORM set_config('lock_timeout', '50ms', true);
       -- Planned at every call (EXECUTE), with the table's size as it is then: a plan kept from a session's first
       -- calls, made while a fresh campaign's rows were not yet analysed, scanned the whole table for each claim.
       RETURN QUERY EXECUTE $q$

@@ -171,6 +171,13 @@ interface ClaimRequest {
 /** One grouped claim statement per database (pool): the lanes of a worker share it whatever repository they hold. */
 const claimGroups = new WeakMap<Kysely<Database>, GroupedStatements<ClaimRequest, CampaignMessage[]>>();
 
+async function claimAlone(db: Kysely<Database>, r: ClaimRequest): Promise<CampaignMessage[]> {
+  const result = await sql<MessageRow>`
+    SELECT * FROM carteiro_claim_listed(${r.setorId}::uuid, ${pgArray(r.ids)}::uuid[], ${r.by}, ${r.now}::timestamptz)
+  `.execute(db);
+  return result.rows.map(toMessage);
+}
+
 function groupedClaims(db: Kysely<Database>): GroupedStatements<ClaimRequest, CampaignMessage[]> {
   let group = claimGroups.get(db);
   if (!group) {
@@ -182,12 +189,16 @@ function groupedClaims(db: Kysely<Database>): GroupedStatements<ClaimRequest, Ca
         SELECT * FROM carteiro_claim_grouped(${pgArray(ids)}::uuid[], ${pgArray(column((r) => r.setorId))}::uuid[],
           ${column((r) => r.by)}::text[], ${column((r) => r.now.toISOString())}::timestamptz[])
       `;
-      // Many lanes' rows at once can meet a transaction moving messages between boxes in the other order: the
-      // deadlock's victim (nothing claimed) runs once more rather than failing every lane of the batch.
-      const { rows } = await statement.execute(db).catch((error: { code?: string }) => {
-        if (error?.code === '40P01') return statement.execute(db);
-        throw error;
-      });
+      let rows: MessageRow[];
+      try {
+        rows = (await statement.execute(db)).rows;
+      } catch (error) {
+        // A row held by another transaction (lock_timeout, 55P03) or a deadlock's victim (40P01): nothing was
+        // claimed; each lane claims on its own, and only the lane that names the held row waits for it.
+        const code = (error as { code?: string }).code;
+        if (code !== '55P03' && code !== '40P01') throw error;
+        return requests.map((r) => claimAlone(db, r));
+      }
       const claimed = rows.map(toMessage);
       return requests.map((r) => {
         const asked = new Set(r.ids);

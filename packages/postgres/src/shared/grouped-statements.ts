@@ -8,14 +8,15 @@ import { isUuid } from '@carteiro/core';
  * wake-up of a PostgreSQL backend) stay few.
  *
  * `run` answers one result per request, in their order; when it throws, every request of that batch fails with
- * its error.
+ * its error. A result may be a promise (a request the batch could not answer, sent on its own): its caller waits
+ * for it, the next batch does not.
  */
 export class GroupedStatements<Request, Result> {
-  private waiting: { request: Request; resolve: (result: Result) => void; reject: (error: unknown) => void }[] = [];
+  private waiting: { request: Request; resolve: (result: Result | PromiseLike<Result>) => void; reject: (error: unknown) => void }[] = [];
   private inFlight = false;
 
   constructor(
-    private readonly run: (requests: readonly Request[]) => Promise<Result[]>,
+    private readonly run: (requests: readonly Request[]) => Promise<(Result | PromiseLike<Result>)[]>,
     private readonly max = 256,
   ) {}
 
