@@ -60,7 +60,7 @@ export interface SimulatorReceiptRepository {
   /** Up to `limit` sends made at or before `sentBefore` whose receipt is still pending, oldest first, locked (others skip them). */
   claimDue(sentBefore: Date, limit: number): Promise<DueSimulatedReceipt[]>;
   /** Marks their receipts done (delivered, or given up). */
-  markDone(ids: readonly string[]): Promise<void>;
+  markDone(receipts: readonly Pick<DueSimulatedReceipt, 'id' | 'sentAt'>[]): Promise<void>;
 }
 export const SimulatorReceiptRepository = Symbol.for('carteiro.SimulatorReceiptRepository');
 

@@ -2,7 +2,7 @@ import { systemActor, type DomainEvent } from '../shared/domain-event.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
-import type { ReceiptLookup, ReceiptTarget } from './message-receipt-repository.js';
+import type { DueSimulatedReceipt, ReceiptLookup, ReceiptTarget } from './message-receipt-repository.js';
 import { advanceReceipt, type ReceiptStatus } from './receipt.js';
 import type { ReceiptRepositories } from './receipt-repositories.js';
 
@@ -146,10 +146,10 @@ export class DeliverSimulatedReceipts {
           at: new Date(receipt.sentAt.getTime() + delayMs),
         }));
         const outcomes = await recordReceiptsWithin(repos, this.ids, inputs);
-        const done: string[] = [];
+        const done: DueSimulatedReceipt[] = [];
         let count = 0;
         outcomes.forEach((outcome, i) => {
-          if (outcome.found || now.getTime() - inputs[i]!.at.getTime() > SIMULATED_RECEIPT_GIVE_UP_MS) done.push(due[i]!.id);
+          if (outcome.found || now.getTime() - inputs[i]!.at.getTime() > SIMULATED_RECEIPT_GIVE_UP_MS) done.push(due[i]!);
           if (outcome.emitted.length > 0) count += 1;
         });
         await repos.simulatorReceipts.markDone(done);

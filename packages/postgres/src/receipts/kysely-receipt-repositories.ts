@@ -199,9 +199,16 @@ export class KyselySimulatorReceiptRepository implements SimulatorReceiptReposit
     return rows.map((r) => ({ id: r.id, setorId: r.setor_id, sentAt: new Date(r.sent_at) }));
   }
 
-  async markDone(ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await sql`UPDATE simulator_messages SET receipt_pending = false WHERE id = ANY(${[...ids]}::uuid[])`.execute(this.db);
+  /**
+   * By send time (to the millisecond the sweep read) and id over the owed receipts' partial index (the outbox has no index on its ids: a statement by
+   * id alone read whole partitions, 14 ms for 125 receipts at 2,000 numbers and more as the days fill).
+   */
+  async markDone(receipts: readonly Pick<DueSimulatedReceipt, 'id' | 'sentAt'>[]): Promise<void> {
+    if (receipts.length === 0) return;
+    await sql`
+      UPDATE simulator_messages s SET receipt_pending = false
+      FROM unnest(${receipts.map((r) => r.id)}::uuid[], ${receipts.map((r) => r.sentAt.toISOString())}::timestamptz[]) AS d(id, sent_at)
+      WHERE s.sent_at >= d.sent_at AND s.sent_at < d.sent_at + interval '1 millisecond' AND s.id = d.id AND s.receipt_pending AND s.outcome = 'sent' AND NOT (s.payload ? 'operation')`.execute(this.db);
   }
 }
 

@@ -127,8 +127,8 @@ export class InMemorySimulatorReceiptRepository implements SimulatorReceiptRepos
       .slice(0, limit)
       .map((m) => ({ id: m.id, setorId: m.setorId, sentAt: m.sentAt }));
   }
-  async markDone(ids: readonly string[]): Promise<void> {
-    for (const id of ids) this.done.add(id);
+  async markDone(receipts: readonly Pick<DueSimulatedReceipt, 'id' | 'sentAt'>[]): Promise<void> {
+    for (const { id } of receipts) this.done.add(id);
   }
 }
 
