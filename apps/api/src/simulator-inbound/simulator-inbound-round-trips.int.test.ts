@@ -226,7 +226,7 @@ describe('simulator inbound round trips', () => {
     }
     expect(answers.map((a) => a.status)).toEqual(Array(11).fill(201));
     answers.slice(1).forEach((a, i) => {
-      expect(a.body.data).toMatchObject({ contact_created: false, ticket_id: firsts[i].ticket_id, ticket_created: false, ticket_status: 'open', tags_added: [] });
+      expect(a.body.data).toMatchObject({ contact_created: false, ticket_id: firsts[i]!.ticket_id, ticket_created: false, ticket_status: 'open', tags_added: [] });
     });
     const group = transactions.filter((t) => t.some((q) => q.includes('insert into "messages"')) && t.some((q) => q.includes('unnest') && q.includes('pg_advisory_xact_lock')));
     expect(group).toHaveLength(1);
@@ -237,6 +237,6 @@ describe('simulator inbound round trips', () => {
     const { rows } = await sql<{ id: string; message: string; version: number }>`
       SELECT id, last_message->>'id' AS message, version FROM tickets WHERE company_id = ${company.id} AND id = ANY(${firsts.map((f) => f.ticket_id)}::uuid[])`.execute(api.database.db);
     const byTicket = new Map(rows.map((r) => [r.id, r]));
-    answers.slice(1).forEach((a, i) => expect(byTicket.get(firsts[i].ticket_id)).toMatchObject({ message: a.body.data.message_id, version: 2 }));
+    answers.slice(1).forEach((a, i) => expect(byTicket.get(firsts[i]!.ticket_id)).toMatchObject({ message: a.body.data.message_id, version: 2 }));
   });
 });
