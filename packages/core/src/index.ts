@@ -3,6 +3,7 @@ export * from './shared/clock.js';
 export * from './shared/decider.js';
 export * from './shared/domain-event.js';
 export * from './shared/errors.js';
+export * from './shared/grouped-calls.js';
 export * from './shared/id-generator.js';
 export * from './shared/ids.js';
 export * from './shared/job-scheduler.js';

@@ -2,6 +2,7 @@ import type { Company } from '../companies/index.js';
 import type { CompanyRepositories } from '../companies/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { IdGenerator } from '../shared/id-generator.js';
+import { GroupedCalls } from '../shared/grouped-calls.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { UsageRepositories } from '../usage/index.js';
 import { transition } from '../shared/decider.js';
@@ -59,70 +60,54 @@ export async function recordLaneTurns(repos: Repositories<RecordRepositories>, i
   return held;
 }
 
-interface Waiting {
-  turn: LaneTurnRecord;
-  resolve: (held: boolean) => void;
-  reject: (error: unknown) => void;
-}
-
 /**
- * Group commit of the lanes running in one process: a turn handed in while no group is being written is written
- * at once, alone; turns handed in meanwhile wait and are written together in the next transaction (at most
- * `maxGroup`). Under load this turns one transaction per lane turn into one per group, and the rows the lanes of
- * a company share (its campaign's counters, its daily usage) are locked once per group instead of once per lane:
- * with ten numbers a company, the lanes otherwise queued behind each other on those rows.
+ * Group commit of the lanes running in one process (`GroupedCalls`): a turn handed in while no group is being
+ * written is written at once, alone; turns handed in meanwhile wait and are written together in the next
+ * transaction (at most `maxGroup`). Under load this turns one transaction per lane turn into one per group, and the
+ * rows the lanes of a company share (its campaign's counters, its daily usage) are locked once per group instead
+ * of once per lane: with ten numbers a company, the lanes otherwise queued behind each other on those rows.
  *
  * A group whose transaction fails is written again turn by turn, each in its own transaction, so that one
  * turn's failure (or a deadlock's victim) never fails the others; each turn's error goes to its own lane.
  */
 export class LaneRecordGroups {
-  private waiting: Waiting[] = [];
-  private writing = false;
+  private readonly calls: GroupedCalls<LaneTurnRecord, boolean>;
 
   constructor(
     private readonly uow: UnitOfWork<RecordRepositories>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly maxGroup: number,
-  ) {}
+    maxGroup: number,
+  ) {
+    this.calls = new GroupedCalls((turns) => this.write(turns), Math.max(1, maxGroup));
+  }
 
   /** Records the turn; answers whether its lane still held its lease. */
   record(turn: LaneTurnRecord): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ turn, resolve, reject });
-      if (!this.writing) void this.drain();
-    });
+    return this.calls.submit(turn);
   }
 
-  private async drain(): Promise<void> {
-    this.writing = true;
-    try {
-      while (this.waiting.length > 0) {
-        const group = this.waiting.splice(0, Math.max(1, this.maxGroup));
-        if (group.length === 1) {
-          await this.alone(group[0]!);
-          continue;
-        }
-        let held: boolean[];
-        try {
-          held = await this.uow.transaction((repos) => recordLaneTurns(repos, this.ids, this.clock.now(), group.map((w) => w.turn)));
-        } catch {
-          for (const waiting of group) await this.alone(waiting);
-          continue;
-        }
-        group.forEach((waiting, i) => waiting.resolve(held[i]!));
+  private async write(turns: readonly LaneTurnRecord[]): Promise<(boolean | Promise<boolean>)[]> {
+    const inOne = (group: readonly LaneTurnRecord[]) => this.uow.transaction((repos) => recordLaneTurns(repos, this.ids, this.clock.now(), group));
+    if (turns.length > 1) {
+      try {
+        return await inOne(turns);
+      } catch {
+        // Each on its own below.
       }
-    } finally {
-      this.writing = false;
     }
-  }
-
-  private async alone(waiting: Waiting): Promise<void> {
-    try {
-      const [held] = await this.uow.transaction((repos) => recordLaneTurns(repos, this.ids, this.clock.now(), [waiting.turn]));
-      waiting.resolve(held!);
-    } catch (error) {
-      waiting.reject(error);
+    const answers: (boolean | Promise<boolean>)[] = [];
+    for (const turn of turns) {
+      try {
+        const [held] = await inOne([turn]);
+        answers.push(held!);
+      } catch (error) {
+        // Handed to its lane when the batch is answered; marked handled until then (the loop goes on meanwhile).
+        const failed = Promise.reject(error);
+        failed.catch(() => undefined);
+        answers.push(failed);
+      }
     }
+    return answers;
   }
 }

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * The claims of many lanes in one statement (`KyselyCampaignRepository.claimListed` outside a transaction, grouped
- * by `GroupedStatements`): each message id comes with its lane's setor, owner and clock, and is claimed on the
+ * by `GroupedCalls`): each message id comes with its lane's setor, owner and clock, and is claimed on the
  * terms of `carteiro_claim_listed` (0021), in the order given. At thousands of numbers a claim per send was the database's most
  * frequent statement, and each one a socket write and a backend wake-up (issue 17).
  */

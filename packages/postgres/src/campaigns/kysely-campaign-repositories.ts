@@ -17,11 +17,11 @@ import type {
   SendFailureCode,
   SkipReason,
 } from '@carteiro/core';
-import { isUuid, pageOffset, toPage } from '@carteiro/core';
+import { isUuid, pageOffset, toPage, type GroupedCalls } from '@carteiro/core';
 import DataLoader from 'dataloader';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { GroupedStatements } from '../shared/grouped-statements.js';
+import { groupedOn } from '../shared/grouped-statements.js';
 import type { CampaignMessagesTable, CampaignsTable, DispatchLanesTable, IdempotencyKeysTable } from './campaigns-tables.js';
 
 /**
@@ -168,9 +168,6 @@ interface ClaimRequest {
   now: Date;
 }
 
-/** One grouped claim statement per database (pool): the lanes of a worker share it whatever repository they hold. */
-const claimGroups = new WeakMap<Kysely<Database>, GroupedStatements<ClaimRequest, CampaignMessage[]>>();
-
 async function claimAlone(db: Kysely<Database>, r: ClaimRequest): Promise<CampaignMessage[]> {
   const result = await sql<MessageRow>`
     SELECT * FROM carteiro_claim_listed(${r.setorId}::uuid, ${pgArray(r.ids)}::uuid[], ${r.by}, ${r.now}::timestamptz)
@@ -178,37 +175,34 @@ async function claimAlone(db: Kysely<Database>, r: ClaimRequest): Promise<Campai
   return result.rows.map(toMessage);
 }
 
-function groupedClaims(db: Kysely<Database>): GroupedStatements<ClaimRequest, CampaignMessage[]> {
-  let group = claimGroups.get(db);
-  if (!group) {
-    group = new GroupedStatements(async (requests) => {
-      const ids = requests.flatMap((r) => r.ids);
-      const column = <T>(f: (r: ClaimRequest) => T) => requests.flatMap((r) => r.ids.map(() => f(r)));
-      // 0025-campaign-claims-grouped: each id with its lane's setor, owner and clock.
-      const statement = sql<MessageRow>`
-        SELECT * FROM carteiro_claim_grouped(${pgArray(ids)}::uuid[], ${pgArray(column((r) => r.setorId))}::uuid[],
-          ${column((r) => r.by)}::text[], ${column((r) => r.now.toISOString())}::timestamptz[])
-      `;
-      let rows: MessageRow[];
-      try {
-        rows = (await statement.execute(db)).rows;
-      } catch (error) {
-        // A row held by another transaction (lock_timeout, 55P03) or a deadlock's victim (40P01): nothing was
-        // claimed; each lane claims on its own, and only the lane that names the held row waits for it.
-        const code = (error as { code?: string }).code;
-        if (code !== '55P03' && code !== '40P01') throw error;
-        return requests.map((r) => claimAlone(db, r));
-      }
-      const claimed = rows.map(toMessage);
-      return requests.map((r) => {
-        const asked = new Set(r.ids);
-        return claimed.filter((m) => asked.has(m.id) && m.claimedBy === r.by);
-      });
+/** One grouped claim statement per database (pool): the lanes of a worker share it whatever repository they hold. */
+function groupedClaims(db: Kysely<Database>): GroupedCalls<ClaimRequest, CampaignMessage[]> {
+  return groupedOn<ClaimRequest, CampaignMessage[]>(db, 'campaigns.claimListed', async (requests) => {
+    const ids = requests.flatMap((r) => r.ids);
+    const column = <T>(f: (r: ClaimRequest) => T) => requests.flatMap((r) => r.ids.map(() => f(r)));
+    // 0025-campaign-claims-grouped: each id with its lane's setor, owner and clock.
+    const statement = sql<MessageRow>`
+      SELECT * FROM carteiro_claim_grouped(${pgArray(ids)}::uuid[], ${pgArray(column((r) => r.setorId))}::uuid[],
+        ${column((r) => r.by)}::text[], ${column((r) => r.now.toISOString())}::timestamptz[])
+    `;
+    let rows: MessageRow[];
+    try {
+      rows = (await statement.execute(db)).rows;
+    } catch (error) {
+      // A row held by another transaction (lock_timeout, 55P03) or a deadlock's victim (40P01): nothing was
+      // claimed; each lane claims on its own, and only the lane that names the held row waits for it.
+      const code = (error as { code?: string }).code;
+      if (code !== '55P03' && code !== '40P01') throw error;
+      return requests.map((r) => claimAlone(db, r));
+    }
+    const claimed = rows.map(toMessage);
+    return requests.map((r) => {
+      const asked = new Set(r.ids);
+      return claimed.filter((m) => asked.has(m.id) && m.claimedBy === r.by);
     });
-    claimGroups.set(db, group);
-  }
-  return group;
+  });
 }
+
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export class KyselyCampaignRepository implements CampaignRepository {
