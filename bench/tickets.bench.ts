@@ -474,7 +474,7 @@ export function ticketsSection(r: TicketsBenchResult | undefined, error?: string
   L.push(
     '`bench/tickets.bench.ts` (`runTicketsBench()`; env `BENCH_TICKETS` 1000000, `BENCH_TICKET_CONTACTS` 200000, `BENCH_TICKETS_DEEP` 10000,',
     '`BENCH_TICKETS_RATE` 200, `BENCH_TICKETS_SECONDS` 10, `BENCH_TICKETS_ROUNDS` 2, `BENCH_TICKETS_WARMUP_SECONDS` 2, `BENCH_INBOUND` 5000,',
-    '`BENCH_INBOUND_CONNECTIONS` 16, `BENCH_INBOUND_RULES` 50). One embedded PostgreSQL; the real service (`ROLE=api`) in a child process, loaded by autocannon.',
+    '`BENCH_INBOUND_CONNECTIONS` 16, `BENCH_INBOUND_RULES` 50). One embedded PostgreSQL; the real service (`ROLE=api`) in a child process, loaded by the paced generator below (list) and by autocannon (inbound).',
     '',
     '- **List**: one company with the tickets and contacts seeded by `generate_series` into `contacts`, `conversations` and',
     "  `tickets` (a conversation per contact; a contact's last ticket active for half the contacts — open, pending or",
