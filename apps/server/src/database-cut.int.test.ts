@@ -70,7 +70,12 @@ describe('database cut: every service connection terminated mid-campaign', () =>
         return read.status === 200 && read.body.data.status === 'concluido' ? read.body.data : null;
       },
       { timeoutMs: 60_000, intervalMs: 100 },
-    );
+    ).catch(async (error: Error) => {
+      // What was left, for the failure message: the messages by status, the lanes, the worker's last words.
+      const left = await sql`SELECT status, count(*)::int AS n FROM campaign_messages WHERE campaign_id = ${id}::uuid GROUP BY status`.execute(database.db);
+      const lanes = await sql`SELECT setor_id, owner, lease_until, next_send_at FROM dispatch_lanes`.execute(database.db);
+      throw new Error(`${error.message}\nmessages: ${JSON.stringify(left.rows)}\nlanes: ${JSON.stringify(lanes.rows)}\nworker:\n${worker.output().slice(-4_000)}`);
+    });
     await expectSentExactlyOnce(database.db, detail, tenant, recipients);
 
     // The same processes, never restarted, still work: the API is ready and a new campaign is sent.

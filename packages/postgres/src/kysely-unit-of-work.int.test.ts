@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TransactionConflict, type JobScheduler } from '@carteiro/core';
 import { sql } from 'kysely';
+import { createDb } from './db.js';
 import { KyselyUnitOfWork, type SqlExecutor } from './kysely-unit-of-work.js';
 import { createTestDatabase, type TestDatabase } from './testing/index.js';
 
@@ -41,5 +42,36 @@ describe('KyselyUnitOfWork: conflicts between transactions', () => {
     // The victim wrote nothing: the winner's two increments are all there is.
     const { rows } = await sql<{ total: number }>`SELECT sum(v)::int AS total FROM uow_probe`.execute(database.db);
     expect(rows).toEqual([{ total: 2 }]);
+  });
+});
+
+describe('KyselyUnitOfWork: connections the server closed', () => {
+  let database: TestDatabase;
+  let pool: ReturnType<typeof createDb>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createDb(database.url, { poolSize: 4, applicationName: 'carteiro-uow-cut' });
+  });
+  afterAll(async () => {
+    await pool?.destroy();
+    await database?.destroy();
+  });
+
+  it('given every idle pooled connection closed by the server, then a transaction begins on a live one; work that began is not run again', async () => {
+    const uow = new KyselyUnitOfWork(pool);
+    // Four idle connections in the pool.
+    await Promise.all([1, 2, 3, 4].map(() => uow.transaction(async (repos) => (await repos.companies.findById('00000000-0000-4000-8000-000000000000')) ?? 0)));
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'carteiro-uow-cut'`.execute(database.db);
+    expect(rows[0]!.n).toBeGreaterThan(0);
+    let runs = 0;
+    await expect(
+      uow.transaction(async (repos) => {
+        runs += 1;
+        return (await repos.companies.findById('00000000-0000-4000-8000-000000000000')) ?? 'none';
+      }),
+    ).resolves.toBe('none');
+    expect(runs).toBe(1);
   });
 });

@@ -42,16 +42,35 @@ export class KyselyUnitOfWork implements UnitOfWork<PostgresAreaRepositories> {
     private readonly jobs: JobSchedulerFactory = noJobScheduler,
   ) {}
 
-  transaction<T>(work: (repos: Repositories<PostgresAreaRepositories>) => Promise<T>): Promise<T> {
-    return this.db
-      .transaction()
-      .execute((trx) => work(kyselyRepositories(trx, this.jobs)))
-      .catch((error: unknown) => {
+  async transaction<T>(work: (repos: Repositories<PostgresAreaRepositories>) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      let begun = false;
+      try {
+        return await this.db.transaction().execute((trx) => {
+          begun = true;
+          return work(kyselyRepositories(trx, this.jobs));
+        });
+      } catch (error) {
+        // A pooled connection the server had closed (a failover, a restart, every connection cut at once) fails at
+        // BEGIN, before any work ran: nothing happened, so the transaction begins again on another connection (the
+        // pool drops the dead one). Work that had begun is never run again here.
+        if (!begun && attempt < BEGIN_ATTEMPTS && isConnectionLoss(error)) continue;
         // deadlock_detected, serialization_failure: PostgreSQL rolled this transaction back to let the others go on.
         const code = (error as { code?: unknown } | null)?.code;
         throw code === '40P01' || code === '40001' ? new TransactionConflict(error) : error;
-      });
+      }
+    }
   }
+}
+
+/** How many pooled connections a transaction tries before a connection loss at BEGIN is the caller's error. */
+const BEGIN_ATTEMPTS = 5;
+
+/** A connection the server closed or the client found closed (SQLSTATE class 08, admin shutdown, pg's own messages). */
+export function isConnectionLoss(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')) return true;
+  return typeof message === 'string' && /not queryable|Connection terminated|ECONNRESET|EPIPE/i.test(message);
 }
 
 /** The unit of work over every PostgreSQL area, as the composition roots bind it to `UnitOfWork`. */

@@ -351,7 +351,12 @@ export class RunDispatchLane {
         if (claimedSends > 0) cached = { ctx: { ...ctx, remaining: Math.max(0, ctx.remaining - claimedSends) }, readAt: cached.readAt };
       }
     } finally {
-      await this.single((repos) => repos.dispatchLanes.release(setorId, owner, nextSendAt)).catch(() => undefined);
+      // Tried twice: a run that ends on a lost connection (the database restarted, every connection cut) may meet
+      // another dead pooled connection here, and an unreleased lane waits out its lease (30 s) before running again.
+      const release = () => this.single((repos) => repos.dispatchLanes.release(setorId, owner, nextSendAt));
+      await release()
+        .catch(release)
+        .catch(() => undefined);
     }
   }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { SendRequest, SendResult } from '../channel/index.js';
 import { CampaignWorld } from '../testing/campaign-world.js';
+import { FixedRandom } from '../testing/index.js';
+import { DEFAULT_DISPATCH_SETTINGS, RunDispatchLane } from './run-dispatch-lane.js';
 import type { CreateCampaignCommand } from './campaign-command.js';
 import { CancelCampaign } from './cancel-campaign.js';
 import { PauseCampaign } from './pause-campaign.js';
@@ -143,6 +145,23 @@ describe('dispatch lane', () => {
     const ids = world.gateway.sent.map((s) => s.clientMessageId);
     expect(ids).toEqual([claimed[0]!.id, claimed[0]!.id, claimed[1]!.id, expect.any(String)]);
     expect(await read(world).detail(world.company.id, id)).toMatchObject({ status: 'concluido', totals: { enviados: 3 } });
+  });
+
+  it('given a release that fails once (a dead pooled connection), then the lane is released on the second try, not left to its lease', async () => {
+    const world = await CampaignWorld.create();
+    await launch(world, 2);
+    const setorId = world.setores[0]!.id;
+    const lanes = Object.create(world.repos.dispatchLanes) as typeof world.repos.dispatchLanes;
+    let failures = 1;
+    lanes.release = async (...args) => {
+      if (failures-- > 0) throw new Error('Client has encountered a connection error and is not queryable');
+      return world.repos.dispatchLanes.release(...args);
+    };
+    const direct = { ...world.repos, dispatchLanes: lanes };
+    const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, world.sleeper, world.senderFailures, { ...DEFAULT_DISPATCH_SETTINGS, pacingScale: 0 }, null, undefined, direct);
+    expect(await lane.run(setorId, 'owner-1')).toMatchObject({ sent: 2 });
+    expect(failures).toBe(-1);
+    expect(await world.repos.dispatchLanes.find(setorId)).toMatchObject({ owner: null, leaseUntil: null });
   });
 
   it('given a recorded message, then a stale lane cannot record it again (compare-and-set)', async () => {
