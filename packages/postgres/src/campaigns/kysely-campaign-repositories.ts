@@ -470,7 +470,9 @@ export class KyselyCampaignRepository implements CampaignRepository {
       .selectFrom('campaign_messages')
       .selectAll()
       .where('setor_id', '=', setorId)
-      .where('status', '=', 'enviando')
+      // A literal, not a parameter: the statement's kept (generic) plan can then use the partial index of in-flight
+      // messages; with `status = $2` it read every message of the setor (18 ms a lane start at 2,000 numbers).
+      .where('status', '=', sql.lit('enviando'))
       .orderBy('campaign_id')
       .orderBy('seq')
       .execute();
