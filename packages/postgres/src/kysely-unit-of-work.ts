@@ -67,7 +67,7 @@ export class KyselyUnitOfWork implements UnitOfWork<PostgresAreaRepositories> {
 const BEGIN_ATTEMPTS = 5;
 
 /** A connection the server closed or the client found closed (SQLSTATE class 08, admin shutdown, pg's own messages). */
-export function isConnectionLoss(error: unknown): boolean {
+function isConnectionLoss(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')) return true;
   return typeof message === 'string' && /not queryable|Connection terminated|ECONNRESET|EPIPE/i.test(message);

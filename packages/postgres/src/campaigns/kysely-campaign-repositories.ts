@@ -168,6 +168,7 @@ interface ClaimRequest {
   now: Date;
 }
 
+/** One lane's claim in one statement (0021-campaign-claims: the function keeps its plan). */
 async function claimAlone(db: Kysely<Database>, r: ClaimRequest): Promise<CampaignMessage[]> {
   const result = await sql<MessageRow>`
     SELECT * FROM carteiro_claim_listed(${r.setorId}::uuid, ${pgArray(r.ids)}::uuid[], ${r.by}, ${r.now}::timestamptz)
@@ -453,16 +454,11 @@ export class KyselyCampaignRepository implements CampaignRepository {
   async claimListed(setorId: string, ids: readonly string[], by: string, now: Date): Promise<CampaignMessage[]> {
     if (ids.length === 0) return [];
     const order = new Map(ids.map((id, i) => [id, i]));
-    if (!this.db.isTransaction) {
-      // Outside a transaction the claims of every lane of this process made at once share one statement.
-      const claimed = await groupedClaims(this.db).submit({ setorId, ids, by, now });
-      return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-    }
-    // One statement (0021-campaign-claims: the function keeps its plan).
-    const result = await sql<MessageRow>`
-      SELECT * FROM carteiro_claim_listed(${setorId}::uuid, ${pgArray(ids)}::uuid[], ${by}, ${now}::timestamptz)
-    `.execute(this.db);
-    return result.rows.map(toMessage).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    const request = { setorId, ids, by, now };
+    // Outside a transaction the claims of every lane of this process made at once share one statement; inside
+    // one, the lane's own statement.
+    const claimed = this.db.isTransaction ? await claimAlone(this.db, request) : await groupedClaims(this.db).submit(request);
+    return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   }
 
   async inFlight(setorId: string): Promise<CampaignMessage[]> {
