@@ -1,14 +1,9 @@
+import { InstanceUseCase } from './instance-use-case.js';
 import { systemActor } from '../shared/domain-event.js';
-import type { Clock } from '../shared/clock.js';
-import type { IdGenerator } from '../shared/id-generator.js';
-import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { ChannelGateway, HealthProbe } from './channel-gateway.js';
 import { HEALTH_HISTORY_MAX_MINUTES, historyEntryOf, nextHealth, type HealthState, type InstanceHealth } from './channel-health.js';
 import type { ChannelInstance } from './channel-instance.js';
 import { handleCommand } from '../shared/apply-command.js';
-import { instanceOfSetor } from './instance-transitions.js';
-import type { ChannelRepositories } from './channel-repositories.js';
-import type { SetorRepositories } from '../setores/index.js';
 
 export interface HealthCheckSummary {
   checked: number;
@@ -23,15 +18,7 @@ export interface HealthCheckSummary {
  * completed becomes connected, with their events), and records the health and a history entry.
  * History older than 1,440 minutes is purged.
  */
-export class CheckChannelHealth {
-  constructor(
-    private readonly uow: UnitOfWork<ChannelRepositories & SetorRepositories>,
-    private readonly repos: Repositories<ChannelRepositories & SetorRepositories>,
-    private readonly gateway: ChannelGateway,
-    private readonly clock: Clock,
-    private readonly ids: IdGenerator,
-  ) {}
-
+export class CheckChannelHealth extends InstanceUseCase {
   async execute(): Promise<HealthCheckSummary> {
     const byState: Record<HealthState, number> = { healthy: 0, degraded: 0, down: 0, unknown: 0 };
     const instances = await this.repos.channelInstances.all();
@@ -74,7 +61,7 @@ export class CheckChannelHealth {
     return this.uow.transaction(async (repos) => {
       let current = instance;
       if (observed) {
-        const result = await handleCommand(repos, instanceOfSetor(setor.id, this.ids, systemActor), {
+        const result = await handleCommand(repos, this.instanceOf(setor.id, systemActor), {
           type: 'observe-session',
           at: this.clock.now(),
           ...observed,

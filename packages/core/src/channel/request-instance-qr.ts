@@ -1,15 +1,7 @@
-import type { KeyMode } from '../api-keys/index.js';
+import { InstanceUseCase, type InstanceRequest } from './instance-use-case.js';
 import { apiActor } from '../shared/domain-event.js';
-import type { Clock } from '../shared/clock.js';
-import type { IdGenerator } from '../shared/id-generator.js';
-import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
-import type { ChannelGateway } from './channel-gateway.js';
 import { qrSecondsLeft, type InstanceStatus } from './channel-instance.js';
 import { handleCommand } from '../shared/apply-command.js';
-import { instanceOfSetor } from './instance-transitions.js';
-import { loadInstanceInCompany } from './load-instance.js';
-import type { ChannelRepositories } from './channel-repositories.js';
-import type { SetorRepositories } from '../setores/index.js';
 
 export interface InstanceQrResult {
   instanceId: string;
@@ -25,19 +17,11 @@ export interface InstanceQrResult {
  * gateway for the code. Within the window the same code comes back with the seconds left; after
  * it, a new code. A connected instance is refused (409 INVALID_TRANSITION).
  */
-export class RequestInstanceQr {
-  constructor(
-    private readonly uow: UnitOfWork<ChannelRepositories & SetorRepositories>,
-    private readonly repos: Repositories<ChannelRepositories & SetorRepositories>,
-    private readonly gateway: ChannelGateway,
-    private readonly clock: Clock,
-    private readonly ids: IdGenerator,
-  ) {}
-
-  async execute(input: { companyId: string; instanceId: string; mode: KeyMode }): Promise<InstanceQrResult> {
-    const { setor, instance: found } = await loadInstanceInCompany(this.repos, input.companyId, input.instanceId);
+export class RequestInstanceQr extends InstanceUseCase {
+  async execute(input: InstanceRequest): Promise<InstanceQrResult> {
+    const { setor, instance: found } = await this.load(input);
     const opened = await this.uow.transaction((repos) =>
-      handleCommand(repos, instanceOfSetor(setor.id, this.ids, apiActor), { type: 'request-qr', at: this.clock.now() }),
+      handleCommand(repos, this.instanceOf(setor.id, apiActor), { type: 'request-qr', at: this.clock.now() }),
     );
     let instance = opened?.state ?? found;
     const qr = await this.gateway.connect({ setor, instance, mode: input.mode });
@@ -60,7 +44,7 @@ export class RequestInstanceQr {
         }
         if (!qr.state) return current;
         const observed = { type: 'observe-session', at: this.clock.now(), ...qr.state } as const;
-        return (await handleCommand(repos, instanceOfSetor(setor.id, this.ids, apiActor), observed))?.state ?? current;
+        return (await handleCommand(repos, this.instanceOf(setor.id, apiActor), observed))?.state ?? current;
       });
     }
     const showCode = qr.qrCode !== null && instance.status !== 'connected';
