@@ -1,6 +1,7 @@
 import type { ApiKey, ApiKeyRepositories, ApiKeyRepository } from '../index.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import { byCreation, paginate, storeTable, type InMemoryStore } from '../../shared/testing/index.js';
+import { InMemoryRecords } from '../../shared/testing/in-memory-records.js';
 
 declare module '../../shared/testing/in-memory-store.js' {
   interface InMemoryStore {
@@ -12,25 +13,15 @@ declare module '../../shared/testing/in-memory-store.js' {
 storeTable('apiKeys', () => new Map<string, ApiKey>());
 storeTable('rateLimits', () => new Map<string, number>());
 
-export class InMemoryApiKeyRepository implements ApiKeyRepository {
-  constructor(private readonly store: InMemoryStore) {}
-  async insert(key: ApiKey) {
-    this.store.apiKeys.set(key.id, structuredClone(key));
-  }
-  async update(key: ApiKey) {
-    this.store.apiKeys.set(key.id, structuredClone(key));
-  }
-  async findById(id: string) {
-    const found = this.store.apiKeys.get(id);
-    return found ? structuredClone(found) : null;
+export class InMemoryApiKeyRepository extends InMemoryRecords<ApiKey> implements ApiKeyRepository {
+  constructor(store: InMemoryStore) {
+    super(store, (s) => s.apiKeys);
   }
   async findByHash(keyHash: string) {
-    const found = [...this.store.apiKeys.values()].find((k) => k.keyHash === keyHash);
-    return found ? structuredClone(found) : null;
+    return this.copiesWhere((k) => k.keyHash === keyHash)[0] ?? null;
   }
   async listByCompany(companyId: string, page: PageRequest) {
-    const all = [...this.store.apiKeys.values()].filter((k) => k.companyId === companyId).sort(byCreation);
-    return paginate(all.map((k) => structuredClone(k)), page);
+    return paginate(this.copiesWhere((k) => k.companyId === companyId).sort(byCreation), page);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Company, CompanyRepositories, CompanyRepository } from '../index.js';
 import { InMemoryStore, storeTable } from '../../shared/testing/index.js';
+import { InMemoryRecords } from '../../shared/testing/in-memory-records.js';
 
 declare module '../../shared/testing/in-memory-store.js' {
   interface InMemoryStore {
@@ -8,23 +9,15 @@ declare module '../../shared/testing/in-memory-store.js' {
 }
 storeTable('companies', () => new Map<string, Company>());
 
-export class InMemoryCompanyRepository implements CompanyRepository {
-  constructor(private readonly store: InMemoryStore) {}
-  async insert(company: Company) {
-    this.store.companies.set(company.id, structuredClone(company));
-  }
-  async update(company: Company) {
-    this.store.companies.set(company.id, structuredClone(company));
-  }
-  async findById(id: string) {
-    const found = this.store.companies.get(id);
-    return found ? structuredClone(found) : null;
+export class InMemoryCompanyRepository extends InMemoryRecords<Company> implements CompanyRepository {
+  constructor(store: InMemoryStore) {
+    super(store, (s) => s.companies);
   }
   async findByIdForUpdate(id: string) {
     return this.findById(id);
   }
   async adjustBalance(id: string, delta: number) {
-    const company = this.store.companies.get(id);
+    const company = this.records.get(id);
     if (!company || company.avulsoBalance + delta < 0) return null;
     company.avulsoBalance += delta;
     return company.avulsoBalance;

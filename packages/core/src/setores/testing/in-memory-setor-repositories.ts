@@ -1,6 +1,7 @@
 import type { Setor, SetorRepositories, SetorRepository } from '../index.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import { byCreation, paginate, storeTable, type InMemoryStore } from '../../shared/testing/index.js';
+import { InMemoryRecords } from '../../shared/testing/in-memory-records.js';
 
 declare module '../../shared/testing/in-memory-store.js' {
   interface InMemoryStore {
@@ -9,17 +10,9 @@ declare module '../../shared/testing/in-memory-store.js' {
 }
 storeTable('setores', () => new Map<string, Setor>());
 
-export class InMemorySetorRepository implements SetorRepository {
-  constructor(private readonly store: InMemoryStore) {}
-  async insert(setor: Setor) {
-    this.store.setores.set(setor.id, structuredClone(setor));
-  }
-  async update(setor: Setor) {
-    this.store.setores.set(setor.id, structuredClone(setor));
-  }
-  async findById(id: string) {
-    const found = this.store.setores.get(id);
-    return found ? structuredClone(found) : null;
+export class InMemorySetorRepository extends InMemoryRecords<Setor> implements SetorRepository {
+  constructor(store: InMemoryStore) {
+    super(store, (s) => s.setores);
   }
   /** The in-memory unit of work runs one transaction at a time: no lock to take. */
   findByIdLocking(id: string) {
@@ -34,17 +27,13 @@ export class InMemorySetorRepository implements SetorRepository {
     return found;
   }
   async findByIdInCompany(companyId: string, id: string) {
-    const found = this.store.setores.get(id);
-    return found && found.companyId === companyId ? structuredClone(found) : null;
+    return this.copyOf(id, (s) => s.companyId === companyId);
   }
   async listByCompany(companyId: string, page: PageRequest) {
     return paginate(await this.allOfCompany(companyId), page);
   }
   async allOfCompany(companyId: string) {
-    return [...this.store.setores.values()]
-      .filter((s) => s.companyId === companyId)
-      .sort(byCreation)
-      .map((s) => structuredClone(s));
+    return this.copiesWhere((s) => s.companyId === companyId).sort(byCreation);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Team, TeamRepositories, TeamRepository } from '../index.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import { byCreation, paginate, storeTable, type InMemoryStore } from '../../shared/testing/index.js';
+import { InMemoryRecords } from '../../shared/testing/in-memory-records.js';
 
 declare module '../../shared/testing/in-memory-store.js' {
   interface InMemoryStore {
@@ -9,28 +10,22 @@ declare module '../../shared/testing/in-memory-store.js' {
 }
 storeTable('teams', () => new Map<string, Team>());
 
-export class InMemoryTeamRepository implements TeamRepository {
-  constructor(private readonly store: InMemoryStore) {}
-  async insert(team: Team) {
-    this.store.teams.set(team.id, structuredClone(team));
+export class InMemoryTeamRepository extends InMemoryRecords<Team> implements TeamRepository {
+  constructor(store: InMemoryStore) {
+    super(store, (s) => s.teams);
   }
   async findByIdInCompany(companyId: string, id: string) {
-    const found = this.store.teams.get(id);
-    return found && found.companyId === companyId ? structuredClone(found) : null;
+    return this.copyOf(id, (t) => t.companyId === companyId);
   }
   async listByCompany(companyId: string, page: PageRequest) {
-    const all = [...this.store.teams.values()].filter((t) => t.companyId === companyId).sort(byCreation);
-    return paginate(all.map((t) => structuredClone(t)), page);
+    return paginate(this.copiesWhere((t) => t.companyId === companyId).sort(byCreation), page);
   }
-  async update(team: Team) {
-    if (this.store.teams.has(team.id)) this.store.teams.set(team.id, structuredClone(team));
-  }
-  async findById(id: string) {
-    const found = this.store.teams.get(id);
-    return found ? structuredClone(found) : null;
+  /** Only a team that exists is written (an update never creates one). */
+  override async update(team: Team) {
+    if (this.records.has(team.id)) await super.update(team);
   }
   async count(companyId: string) {
-    return [...this.store.teams.values()].filter((t) => t.companyId === companyId).length;
+    return [...this.records.values()].filter((t) => t.companyId === companyId).length;
   }
   async lockForAssignment(teamId: string) {
     // The in-memory unit of work runs one transaction at a time: nothing more to lock.
