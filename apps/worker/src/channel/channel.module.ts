@@ -17,7 +17,8 @@ import type { Kysely } from 'kysely';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { JobHandler } from '../jobs/job-handler.js';
 import { ChannelHealthAtConnectionJob } from './channel-health-at-connection.job.js';
-import { ChannelHealthJob } from './channel-health.job.js';
+import { channelHealthJob } from './channel-health.job.js';
+import { Logger } from '../tokens.js';
 
 /** The simulator's outbox is a development aid: a week of it is kept. */
 export const SIMULATOR_OUTBOX_RETENTION_MS = 7 * 86_400_000;
@@ -39,7 +40,7 @@ export const channelWorkerModule = new ContainerModule(({ bind }) => {
       [UnitOfWork, Repositories, ChannelGateway, Clock, IdGenerator],
     )
     .inSingletonScope();
-  bind(JobHandler).to(ChannelHealthJob).inSingletonScope();
+  bind(JobHandler).toResolvedValue(channelHealthJob, [CheckChannelHealth, Logger]).inSingletonScope();
   bind(JobHandler).to(ChannelHealthAtConnectionJob).inSingletonScope();
   bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue(
     (store: ChannelSimulatorStore) => (now: Date) => store.purgeMessagesBefore(new Date(now.getTime() - SIMULATOR_OUTBOX_RETENTION_MS)),

@@ -4,7 +4,7 @@ import { ContainerModule } from 'inversify';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
-import { ContactImportJob, ImportStartupSweep } from './contact-import.job.js';
+import { contactImportJob, importStartupSweep } from './contact-import.job.js';
 import type { ServiceUnitOfWork } from '@carteiro/postgres';
 
 /** How long a worker holds an import between batches (`IMPORT_LEASE_MS`, tunable for tests). */
@@ -22,7 +22,7 @@ export const contactsWorkerModule = new ContainerModule(({ bind }) => {
   bind(SweepContactImports)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new SweepContactImports(uow, clock), [UnitOfWork, Clock])
     .inSingletonScope();
-  bind(JobHandler).toResolvedValue((run: RunContactImport) => new ContactImportJob(run), [RunContactImport]);
-  bind(BackgroundService).toResolvedValue((sweep: SweepContactImports, logger: Logger) => new ImportStartupSweep(sweep, logger, importLeaseMs()), [SweepContactImports, Logger]);
+  bind(JobHandler).toResolvedValue(contactImportJob, [RunContactImport]);
+  bind(BackgroundService).toResolvedValue((sweep: SweepContactImports, logger: Logger) => importStartupSweep(sweep, logger, importLeaseMs()), [SweepContactImports, Logger]);
   bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue((sweep: SweepContactImports) => () => sweep.execute(), [SweepContactImports]);
 });

@@ -4,7 +4,8 @@ import type { ServiceUnitOfWork } from '@carteiro/postgres';
 import { signingConfigFromEnv, signingModule } from '@carteiro/signing';
 import { ContainerModule } from 'inversify';
 import { JobHandler } from '../jobs/job-handler.js';
-import { ReconcileContractsJob, SweepContractSendsJob } from './contracts-jobs.js';
+import { reconcileContractsJob, sweepContractSendsJob } from './contracts-jobs.js';
+import { Logger } from '../tokens.js';
 
 /** The contracts' periodic jobs: the reconcile (10 minutes) and the sweep of stuck sends (every minute). */
 export const contractsWorkerModule = new ContainerModule(({ bind }) => {
@@ -21,8 +22,8 @@ export const contractsWorkerModule = new ContainerModule(({ bind }) => {
       [UnitOfWork, SigningProviders, IdGenerator, Clock],
     )
     .inSingletonScope();
-  bind(JobHandler).to(ReconcileContractsJob).inSingletonScope();
-  bind(JobHandler).to(SweepContractSendsJob).inSingletonScope();
+  bind(JobHandler).toResolvedValue(reconcileContractsJob, [ReconcileContracts, Logger]).inSingletonScope();
+  bind(JobHandler).toResolvedValue(sweepContractSendsJob, [SweepStuckContractSends, Logger]).inSingletonScope();
 });
 
 /** The signing adapters the worker's jobs use, from `SIGNING_PROVIDER` / `ZAPSIGN_*`. */

@@ -18,7 +18,7 @@ import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
 import { CnpjaLeadSource } from './cnpja-lead-source.js';
-import { LeadSearchJob, LeadSearchStartupSweep } from './lead-search.job.js';
+import { leadSearchJob, leadSearchStartupSweep } from './lead-search.job.js';
 import type { ServiceUnitOfWork } from '@carteiro/postgres';
 
 /** The source of live keys: `LEAD_SOURCE=cnpja` with `CNPJA_API_KEY` (and `CNPJA_API_URL` for tests), else the sample. */
@@ -53,8 +53,8 @@ export const leadsWorkerModule = new ContainerModule(({ bind }) => {
     )
     .inSingletonScope();
   bind(PurgeLeadSearches).toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new PurgeLeadSearches(uow, clock), [UnitOfWork, Clock]).inSingletonScope();
-  bind(JobHandler).toResolvedValue((run: RunLeadSearch) => new LeadSearchJob(run), [RunLeadSearch]);
+  bind(JobHandler).toResolvedValue(leadSearchJob, [RunLeadSearch]);
   bind(ResumeLeadSearches).toResolvedValue((uow: ServiceUnitOfWork) => new ResumeLeadSearches(uow), [UnitOfWork]).inSingletonScope();
-  bind(BackgroundService).toResolvedValue((resume: ResumeLeadSearches, logger: Logger) => new LeadSearchStartupSweep(resume, logger), [ResumeLeadSearches, Logger]);
+  bind(BackgroundService).toResolvedValue(leadSearchStartupSweep, [ResumeLeadSearches, Logger]);
   bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue((purge: PurgeLeadSearches) => () => purge.execute(), [PurgeLeadSearches]);
 });

@@ -7,7 +7,7 @@ import { LaneRunner } from '../campaigns/lane-runner.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import type { Logger } from '../tokens.js';
 import { Logger as LoggerToken } from '../tokens.js';
-import { SchedulingSweepJob, SchedulingWakeJob } from './scheduling-jobs.js';
+import { schedulingStartupSweep, schedulingSweepJob, schedulingWakeJob } from './scheduling-jobs.js';
 
 /**
  * Timed sends on the worker: the lanes send them (bound as the lane's `TimedSends`), the wake job
@@ -25,29 +25,10 @@ export const schedulingWorkerModule = new ContainerModule(({ bind }) => {
   bind(SweepTimedSends)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, settings: DispatchSettings) => new SweepTimedSends(uow, clock, settings.leaseMs), [UnitOfWork, Clock, DispatchSettingsToken])
     .inSingletonScope();
-  bind(JobHandler).toResolvedValue((runner: LaneRunner) => new SchedulingWakeJob(runner), [LaneRunner]);
-  bind(JobHandler).toResolvedValue((sweep: SweepTimedSends, runner: LaneRunner) => new SchedulingSweepJob(sweep, runner), [SweepTimedSends, LaneRunner]);
-  // At start (and once a lease later), wake lanes whose timed sends a dead worker left behind.
+  bind(JobHandler).toResolvedValue(schedulingWakeJob, [LaneRunner]);
+  bind(JobHandler).toResolvedValue(schedulingSweepJob, [SweepTimedSends, LaneRunner]);
   bind(BackgroundService).toResolvedValue(
-    (sweep: SweepTimedSends, runner: LaneRunner, logger: Logger, settings: DispatchSettings) => {
-      let timer: NodeJS.Timeout | null = null;
-      const run = () =>
-        void sweep
-          .execute()
-          .then((setores) => setores.forEach((id) => runner.wake(id)))
-          .catch((error: unknown) => logger.error({ err: error }, 'startup timed-send sweep failed'));
-      return {
-        name: 'scheduling-startup-sweep',
-        async start() {
-          run();
-          timer = setTimeout(run, settings.leaseMs + 500);
-          timer.unref();
-        },
-        async stop() {
-          if (timer) clearTimeout(timer);
-        },
-      };
-    },
+    (sweep: SweepTimedSends, runner: LaneRunner, logger: Logger, settings: DispatchSettings) => schedulingStartupSweep(sweep, runner, logger, settings.leaseMs),
     [SweepTimedSends, LaneRunner, LoggerToken, DispatchSettingsToken],
   );
 });

@@ -1,5 +1,5 @@
 import { TicketSendQueues, type DeliverTicketSend, type ExpireTicketRating, type SweepTicketSends } from '@carteiro/core';
-import type { BackgroundService, Job, JobHandler } from '../jobs/job-handler.js';
+import { perJob, startupSweep } from '../jobs/job-kinds.js';
 import type { Logger } from '../tokens.js';
 
 /**
@@ -9,45 +9,16 @@ import type { Logger } from '../tokens.js';
  * send and before its record) neither loses nor repeats the message. An error (the database away)
  * fails the job and pg-boss retries it; a killed worker's job expires and is retried.
  */
-export class TicketClosingJob implements JobHandler<{ sendId: string }> {
-  readonly queue = TicketSendQueues.send;
-  readonly batchSize = 5;
-  readonly pollingIntervalSeconds = 0.5;
-  constructor(private readonly deliver: DeliverTicketSend) {}
-  async handle(jobs: Job<{ sendId: string }>[]): Promise<void> {
-    for (const job of jobs) await this.deliver.execute(job.data.sendId);
-  }
-}
+export const ticketClosingJob = (deliver: DeliverTicketSend) =>
+  perJob<{ sendId: string }>({ queue: TicketSendQueues.send, batchSize: 5, pollingIntervalSeconds: 0.5 }, (data) => deliver.execute(data.sendId));
 
 /** 24 hours after a rating request: an unanswered one becomes `expired` (one job per request, no polling). */
-export class RatingExpiryJob implements JobHandler<{ companyId: string; ticketId: string }> {
-  readonly queue = TicketSendQueues.ratingExpiry;
-  readonly batchSize = 20;
-  constructor(private readonly expire: ExpireTicketRating) {}
-  async handle(jobs: Job<{ companyId: string; ticketId: string }>[]): Promise<void> {
-    for (const job of jobs) await this.expire.execute(job.data.companyId, job.data.ticketId);
-  }
-}
+export const ratingExpiryJob = (expire: ExpireTicketRating) =>
+  perJob<{ companyId: string; ticketId: string }>({ queue: TicketSendQueues.ratingExpiry, batchSize: 20 }, (data) => expire.execute(data.companyId, data.ticketId));
 
 /**
  * At worker start, and once more after a lease: enqueues again the sends a killed worker left
  * queued or claimed (the minute housekeeping does it afterwards), so a restart finishes them at once.
  */
-export class TicketSendStartupSweep implements BackgroundService {
-  readonly name = 'ticket-send-startup-sweep';
-  private timer: NodeJS.Timeout | null = null;
-  constructor(
-    private readonly sweep: SweepTicketSends,
-    private readonly logger: Logger,
-    private readonly leaseMs: number,
-  ) {}
-  async start(): Promise<void> {
-    const run = () => void this.sweep.execute().catch((error: unknown) => this.logger.error({ err: error }, 'ticket send sweep failed'));
-    run();
-    this.timer = setTimeout(run, this.leaseMs + 500);
-    this.timer.unref();
-  }
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-  }
-}
+export const ticketSendStartupSweep = (sweep: SweepTicketSends, logger: Logger, leaseMs: number) =>
+  startupSweep({ name: 'ticket-send-startup-sweep', sweep: () => sweep.execute(), logger, failure: 'ticket send sweep failed', againAfterMs: leaseMs + 500 });

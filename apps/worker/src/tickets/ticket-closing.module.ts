@@ -16,7 +16,7 @@ import { ContainerModule } from 'inversify';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
-import { RatingExpiryJob, TicketClosingJob, TicketSendStartupSweep } from './ticket-closing.job.js';
+import { ratingExpiryJob, ticketClosingJob, ticketSendStartupSweep } from './ticket-closing.job.js';
 
 /** How long a ticket send may stay queued or claimed before it is enqueued again (`TICKET_SEND_LEASE_MS`, tunable for tests). */
 export function ticketSendLeaseMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -39,8 +39,8 @@ export const ticketClosingWorkerModule = new ContainerModule(({ bind }) => {
   bind(SweepTicketSends)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new SweepTicketSends(uow, clock, ticketSendLeaseMs()), [UnitOfWork, Clock])
     .inSingletonScope();
-  bind(JobHandler).toResolvedValue((deliver: DeliverTicketSend) => new TicketClosingJob(deliver), [DeliverTicketSend]);
-  bind(JobHandler).toResolvedValue((expire: ExpireTicketRating) => new RatingExpiryJob(expire), [ExpireTicketRating]);
-  bind(BackgroundService).toResolvedValue((sweep: SweepTicketSends, logger: Logger) => new TicketSendStartupSweep(sweep, logger, ticketSendLeaseMs()), [SweepTicketSends, Logger]);
+  bind(JobHandler).toResolvedValue(ticketClosingJob, [DeliverTicketSend]);
+  bind(JobHandler).toResolvedValue(ratingExpiryJob, [ExpireTicketRating]);
+  bind(BackgroundService).toResolvedValue((sweep: SweepTicketSends, logger: Logger) => ticketSendStartupSweep(sweep, logger, ticketSendLeaseMs()), [SweepTicketSends, Logger]);
   bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue((sweep: SweepTicketSends) => () => sweep.execute(), [SweepTicketSends]);
 });
