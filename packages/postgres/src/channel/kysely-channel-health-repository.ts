@@ -2,51 +2,28 @@ import type { ChannelHealthRepository, HealthCheckEntry, HealthState, InstanceHe
 import type { Kysely, Selectable } from 'kysely';
 import type { ChannelHealthHistoryTable, ChannelHealthTable } from './channel-tables.js';
 import type { Database } from '../shared/database.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
+
+/** The fields a health and a history entry both have, under the same names. */
+const SHARED_COLUMNS = ['instance_id', 'company_id', 'setor_id', 'connected', 'responding', 'error'] as const;
+const SHARED_FIELDS = ['instanceId', 'companyId', 'setorId', 'state', 'connected', 'responding', 'error'] as const;
 
 function toHealth(row: Selectable<ChannelHealthTable>): InstanceHealth {
   return {
-    instanceId: row.instance_id,
-    companyId: row.company_id,
-    setorId: row.setor_id,
+    ...fieldsOf(row, [...SHARED_COLUMNS, 'last_checked_at', 'last_ok_at', 'consecutive_failures']),
     state: row.state as HealthState,
-    connected: row.connected,
-    responding: row.responding,
-    lastCheckedAt: row.last_checked_at,
-    lastOkAt: row.last_ok_at,
-    consecutiveFailures: row.consecutive_failures,
-    error: row.error,
   };
 }
 
 function toEntry(row: Selectable<ChannelHealthHistoryTable>): HealthCheckEntry {
-  return {
-    instanceId: row.instance_id,
-    companyId: row.company_id,
-    setorId: row.setor_id,
-    checkedAt: row.checked_at,
-    state: row.state as HealthState,
-    connected: row.connected,
-    responding: row.responding,
-    error: row.error,
-  };
+  return { ...fieldsOf(row, [...SHARED_COLUMNS, 'checked_at']), state: row.state as HealthState };
 }
 
 export class KyselyChannelHealthRepository implements ChannelHealthRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async save(health: InstanceHealth): Promise<void> {
-    const row = {
-      instance_id: health.instanceId,
-      company_id: health.companyId,
-      setor_id: health.setorId,
-      state: health.state,
-      connected: health.connected,
-      responding: health.responding,
-      last_checked_at: health.lastCheckedAt,
-      last_ok_at: health.lastOkAt,
-      consecutive_failures: health.consecutiveFailures,
-      error: health.error,
-    };
+    const row = columnsOf(health, [...SHARED_FIELDS, 'lastCheckedAt', 'lastOkAt', 'consecutiveFailures']);
     const { instance_id: _id, ...changes } = row;
     await this.db.insertInto('channel_health').values(row).onConflict((oc) => oc.column('instance_id').doUpdateSet(changes)).execute();
   }
@@ -64,16 +41,7 @@ export class KyselyChannelHealthRepository implements ChannelHealthRepository {
   async appendHistory(entry: HealthCheckEntry): Promise<void> {
     await this.db
       .insertInto('channel_health_history')
-      .values({
-        instance_id: entry.instanceId,
-        company_id: entry.companyId,
-        setor_id: entry.setorId,
-        checked_at: entry.checkedAt,
-        state: entry.state,
-        connected: entry.connected,
-        responding: entry.responding,
-        error: entry.error,
-      })
+      .values(columnsOf(entry, [...SHARED_FIELDS, 'checkedAt']))
       .execute();
   }
 

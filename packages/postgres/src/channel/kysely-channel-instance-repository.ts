@@ -3,43 +3,20 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ChannelInstancesTable } from './channel-tables.js';
 import type { Database } from '../shared/database.js';
 import { groupedById } from '../shared/grouped-statements.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
+
+/** Every field of an instance: one column each. */
+const FIELDS = ['id', 'companyId', 'setorId', 'status', 'phoneNumber', 'providerRef', 'proxyConfigured', 'qrRequestedAt', 'connectedAt', 'disconnectedAt', 'profileName', 'profilePictureUrl', 'createdAt', 'updatedAt'] as const;
 
 function toInstance(row: Selectable<ChannelInstancesTable>): ChannelInstance {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    setorId: row.setor_id,
+    ...fieldsOf(row, ['id', 'company_id', 'setor_id', 'phone_number', 'provider_ref', 'proxy_configured', 'qr_requested_at', 'connected_at', 'disconnected_at', 'profile_name', 'profile_picture_url', 'created_at', 'updated_at']),
     status: row.status as InstanceStatus,
-    phoneNumber: row.phone_number,
-    providerRef: row.provider_ref,
-    proxyConfigured: row.proxy_configured,
-    qrRequestedAt: row.qr_requested_at,
-    connectedAt: row.connected_at,
-    disconnectedAt: row.disconnected_at,
-    profileName: row.profile_name,
-    profilePictureUrl: row.profile_picture_url,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
   };
 }
 
 function toRow(i: ChannelInstance): Selectable<ChannelInstancesTable> {
-  return {
-    id: i.id,
-    company_id: i.companyId,
-    setor_id: i.setorId,
-    status: i.status,
-    phone_number: i.phoneNumber,
-    provider_ref: i.providerRef,
-    proxy_configured: i.proxyConfigured,
-    qr_requested_at: i.qrRequestedAt,
-    connected_at: i.connectedAt,
-    disconnected_at: i.disconnectedAt,
-    profile_name: i.profileName,
-    profile_picture_url: i.profilePictureUrl,
-    created_at: i.createdAt,
-    updated_at: i.updatedAt,
-  };
+  return columnsOf(i, FIELDS);
 }
 
 export class KyselyChannelInstanceRepository implements ChannelInstanceRepository {

@@ -1,19 +1,11 @@
 import type { ContactFieldDefinition, ContactFieldRepository, ContactFieldType } from '@carteiro/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContactFieldDefinitionsTable } from './contacts-tables.js';
 
 function toDefinition(row: Selectable<ContactFieldDefinitionsTable>): ContactFieldDefinition {
-  return {
-    id: row.id,
-    companyId: row.company_id,
-    key: row.key,
-    label: row.label,
-    type: row.type as ContactFieldType,
-    options: row.options,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+  return { ...fieldsOf(row, ['id', 'company_id', 'key', 'label', 'options', 'created_at', 'updated_at']), type: row.type as ContactFieldType };
 }
 
 export class KyselyContactFieldRepository implements ContactFieldRepository {
@@ -23,14 +15,8 @@ export class KyselyContactFieldRepository implements ContactFieldRepository {
     const inserted = await this.db
       .insertInto('contact_field_definitions')
       .values({
-        id: definition.id,
-        company_id: definition.companyId,
-        key: definition.key,
-        label: definition.label,
-        type: definition.type,
+        ...columnsOf(definition, ['id', 'companyId', 'key', 'label', 'type', 'createdAt', 'updatedAt']),
         options: JSON.stringify(definition.options),
-        created_at: definition.createdAt,
-        updated_at: definition.updatedAt,
       })
       .onConflict((oc) => oc.columns(['company_id', 'key']).doNothing())
       .returning('id')

@@ -2,30 +2,22 @@ import type { ContactImport, ContactImportMode, ContactImportRepository, Contact
 import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContactImportsTable } from './contacts-tables.js';
+
+/** The fields an import's every save writes, one column each (its JSON columns are written beside them). */
+const SAVED_FIELDS = ['status', 'processed', 'created', 'updated', 'skipped', 'failed', 'nextBatch', 'leaseUntil', 'stalledClaims', 'startedAt', 'finishedAt', 'updatedAt'] as const;
+
+/** The JSON columns of an import as they are written. */
+function jsonColumns(job: ContactImport) {
+  return { errors: JSON.stringify(job.errors), error: job.error ? JSON.stringify(job.error) : null };
+}
 
 function toImport(row: Selectable<ContactImportsTable>): ContactImport {
   return {
-    id: row.id,
-    companyId: row.company_id,
+    ...fieldsOf(row, ['id', 'company_id', 'total', 'processed', 'created', 'updated', 'skipped', 'failed', 'errors', 'batches', 'next_batch', 'error', 'lease_until', 'stalled_claims', 'started_at', 'finished_at', 'created_at', 'updated_at']),
     status: row.status as ContactImportStatus,
     mode: row.mode as ContactImportMode,
-    total: row.total,
-    processed: row.processed,
-    created: row.created,
-    updated: row.updated,
-    skipped: row.skipped,
-    failed: row.failed,
-    errors: row.errors,
-    batches: row.batches,
-    nextBatch: row.next_batch,
-    error: row.error,
-    leaseUntil: row.lease_until,
-    stalledClaims: row.stalled_claims,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
   };
 }
 
@@ -35,28 +27,7 @@ export class KyselyContactImportRepository implements ContactImportRepository {
   async insert(job: ContactImport, batches: readonly (readonly PreparedImportRow[])[]): Promise<void> {
     await this.db
       .insertInto('contact_imports')
-      .values({
-        id: job.id,
-        company_id: job.companyId,
-        status: job.status,
-        mode: job.mode,
-        total: job.total,
-        processed: job.processed,
-        created: job.created,
-        updated: job.updated,
-        skipped: job.skipped,
-        failed: job.failed,
-        errors: JSON.stringify(job.errors),
-        batches: job.batches,
-        next_batch: job.nextBatch,
-        error: job.error ? JSON.stringify(job.error) : null,
-        lease_until: job.leaseUntil,
-        stalled_claims: job.stalledClaims,
-        started_at: job.startedAt,
-        finished_at: job.finishedAt,
-        created_at: job.createdAt,
-        updated_at: job.updatedAt,
-      })
+      .values({ ...columnsOf(job, ['id', 'companyId', 'mode', 'total', 'batches', 'createdAt', ...SAVED_FIELDS]), ...jsonColumns(job) })
       .execute();
     if (batches.length > 0) {
       await this.db
@@ -81,22 +52,7 @@ export class KyselyContactImportRepository implements ContactImportRepository {
   async save(job: ContactImport): Promise<void> {
     await this.db
       .updateTable('contact_imports')
-      .set({
-        status: job.status,
-        processed: job.processed,
-        created: job.created,
-        updated: job.updated,
-        skipped: job.skipped,
-        failed: job.failed,
-        errors: JSON.stringify(job.errors),
-        next_batch: job.nextBatch,
-        error: job.error ? JSON.stringify(job.error) : null,
-        lease_until: job.leaseUntil,
-        stalled_claims: job.stalledClaims,
-        started_at: job.startedAt,
-        finished_at: job.finishedAt,
-        updated_at: job.updatedAt,
-      })
+      .set({ ...columnsOf(job, SAVED_FIELDS), ...jsonColumns(job) })
       .where('id', '=', job.id)
       .execute();
   }

@@ -25,20 +25,22 @@ import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { Database } from '../shared/database.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContactsTable } from './contacts-tables.js';
 
 export function toContact(row: Selectable<ContactsTable>): Contact {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    phone: row.phone,
-    name: row.name,
-    email: row.email,
+    ...fieldsOf(row, ['id', 'company_id', 'phone', 'name', 'email', 'ia_ativa', 'ia_paused_until', 'created_at', 'updated_at']),
     customFields: row.custom_fields ?? {},
-    iaAtiva: row.ia_ativa,
-    iaPausedUntil: row.ia_paused_until,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+  };
+}
+
+/** A new contact's row, with the key its phone is matched by. */
+function toRow(contact: Contact) {
+  return {
+    ...columnsOf(contact, ['id', 'companyId', 'phone', 'name', 'email', 'iaAtiva', 'iaPausedUntil', 'createdAt', 'updatedAt']),
+    phone_key: phoneMatchKey(contact.phone),
+    custom_fields: JSON.stringify(contact.customFields),
   };
 }
 
@@ -58,19 +60,7 @@ export class KyselyContactRepository implements ContactRepository {
   async insert(contact: Contact): Promise<void> {
     await this.db
       .insertInto('contacts')
-      .values({
-        id: contact.id,
-        company_id: contact.companyId,
-        phone: contact.phone,
-        phone_key: phoneMatchKey(contact.phone),
-        name: contact.name,
-        email: contact.email,
-        custom_fields: JSON.stringify(contact.customFields),
-        ia_ativa: contact.iaAtiva,
-        ia_paused_until: contact.iaPausedUntil,
-        created_at: contact.createdAt,
-        updated_at: contact.updatedAt,
-      })
+      .values(toRow(contact))
       .execute();
   }
 
@@ -83,19 +73,7 @@ export class KyselyContactRepository implements ContactRepository {
   async insertOrLock(contact: Contact): Promise<{ contact: Contact; created: boolean }> {
     const inserted = await this.db
       .insertInto('contacts')
-      .values({
-        id: contact.id,
-        company_id: contact.companyId,
-        phone: contact.phone,
-        phone_key: phoneMatchKey(contact.phone),
-        name: contact.name,
-        email: contact.email,
-        custom_fields: JSON.stringify(contact.customFields),
-        ia_ativa: contact.iaAtiva,
-        ia_paused_until: contact.iaPausedUntil,
-        created_at: contact.createdAt,
-        updated_at: contact.updatedAt,
-      })
+      .values(toRow(contact))
       // Waits for a concurrent inserter of the same key, then skips: the row is read (and locked) below.
       .onConflict((oc) => oc.columns(['company_id', 'phone_key']).doNothing())
       .returningAll()

@@ -1,23 +1,15 @@
 import type { ApiKey, ApiKeyRepository, KeyMode, Page, PageRequest } from '@carteiro/core';
-import { pageOffset, toPage } from '@carteiro/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { readPage } from '../shared/read-page.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ApiKeysTable } from './foundation-tables.js';
 
 /** A row of `api_keys` as the domain key. */
 export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    name: row.name,
-    prefix: row.prefix,
-    keyHash: row.key_hash,
-    scopes: row.scopes,
+    ...fieldsOf(row, ['id', 'company_id', 'name', 'prefix', 'key_hash', 'scopes', 'rpm', 'created_at', 'revoked_at', 'expires_at']),
     mode: row.mode as KeyMode,
-    rpm: row.rpm,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-    expiresAt: row.expires_at,
   };
 }
 
@@ -27,26 +19,14 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   async insert(key: ApiKey): Promise<void> {
     await this.db
       .insertInto('api_keys')
-      .values({
-        id: key.id,
-        company_id: key.companyId,
-        name: key.name,
-        prefix: key.prefix,
-        key_hash: key.keyHash,
-        scopes: key.scopes,
-        mode: key.mode,
-        rpm: key.rpm,
-        created_at: key.createdAt,
-        revoked_at: key.revokedAt,
-        expires_at: key.expiresAt,
-      })
+      .values(columnsOf(key, ['id', 'companyId', 'name', 'prefix', 'keyHash', 'scopes', 'mode', 'rpm', 'createdAt', 'revokedAt', 'expiresAt']))
       .execute();
   }
 
   async update(key: ApiKey): Promise<void> {
     await this.db
       .updateTable('api_keys')
-      .set({ name: key.name, scopes: key.scopes, rpm: key.rpm, revoked_at: key.revokedAt, expires_at: key.expiresAt })
+      .set(columnsOf(key, ['name', 'scopes', 'rpm', 'revokedAt', 'expiresAt']))
       .where('id', '=', key.id)
       .execute();
   }
@@ -62,22 +42,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   }
 
   async listByCompany(companyId: string, page: PageRequest): Promise<Page<ApiKey>> {
-    const [rows, total] = await Promise.all([
-      this.db
-        .selectFrom('api_keys')
-        .selectAll()
-        .where('company_id', '=', companyId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(pageOffset(page))
-        .execute(),
-      this.db
-        .selectFrom('api_keys')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('company_id', '=', companyId)
-        .executeTakeFirstOrThrow(),
-    ]);
-    return toPage(rows.map(toApiKey), total.n, page);
+    const ofCompany = this.db.selectFrom('api_keys').where('company_id', '=', companyId);
+    return readPage(ofCompany, (q) => q.selectAll().orderBy('created_at').orderBy('id'), page, (rows) => rows.map(toApiKey));
   }
 }

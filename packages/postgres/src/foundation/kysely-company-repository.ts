@@ -2,54 +2,26 @@ import type { Company, CompanyRepository, Modality } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
 import { groupedById } from '../shared/grouped-statements.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { CompaniesTable } from './foundation-tables.js';
 
 /** A row of `companies` as the domain company. */
 export function toCompany(row: Selectable<CompaniesTable>): Company {
   return {
-    id: row.id,
-    name: row.name,
-    planCode: row.plan_code,
+    ...fieldsOf(row, ['id', 'name', 'plan_code', 'expires_at', 'avulso_balance', 'unlimited', 'bulk_messaging_enabled', 'multi_number_enabled', 'daily_limit', 'concurrent_campaigns_limit', 'company_rpm', 'timezone', 'default_country', 'created_at', 'updated_at']),
     modality: row.modality as Modality,
-    expiresAt: row.expires_at,
-    avulsoBalance: row.avulso_balance,
-    unlimited: row.unlimited,
-    bulkMessagingEnabled: row.bulk_messaging_enabled,
-    multiNumberEnabled: row.multi_number_enabled,
-    dailyLimit: row.daily_limit,
-    concurrentCampaignsLimit: row.concurrent_campaigns_limit,
-    companyRpm: row.company_rpm,
     safeHours: { start: row.safe_hours_start, end: row.safe_hours_end },
-    timezone: row.timezone,
-    defaultCountry: row.default_country,
     // Absent rather than {} when the operator set none, as a new company has.
     ...(row.quota_overrides && Object.keys(row.quota_overrides).length > 0 ? { quotaOverrides: row.quota_overrides } : {}),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
   };
 }
 
 function toRow(c: Company): Omit<Selectable<CompaniesTable>, 'quota_overrides'> & { quota_overrides: string } {
   return {
-    id: c.id,
-    name: c.name,
-    plan_code: c.planCode,
-    modality: c.modality,
-    expires_at: c.expiresAt,
-    avulso_balance: c.avulsoBalance,
-    unlimited: c.unlimited,
-    bulk_messaging_enabled: c.bulkMessagingEnabled,
-    multi_number_enabled: c.multiNumberEnabled,
-    daily_limit: c.dailyLimit,
-    concurrent_campaigns_limit: c.concurrentCampaignsLimit,
-    company_rpm: c.companyRpm,
+    ...columnsOf(c, ['id', 'name', 'planCode', 'modality', 'expiresAt', 'avulsoBalance', 'unlimited', 'bulkMessagingEnabled', 'multiNumberEnabled', 'dailyLimit', 'concurrentCampaignsLimit', 'companyRpm', 'timezone', 'defaultCountry', 'createdAt', 'updatedAt']),
     safe_hours_start: c.safeHours.start,
     safe_hours_end: c.safeHours.end,
-    timezone: c.timezone,
-    default_country: c.defaultCountry,
     quota_overrides: JSON.stringify(c.quotaOverrides ?? {}),
-    created_at: c.createdAt,
-    updated_at: c.updatedAt,
   };
 }
 

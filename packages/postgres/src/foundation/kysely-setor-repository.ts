@@ -1,43 +1,26 @@
 import type { ChannelType, Page, PageRequest, Setor, SetorRepository } from '@carteiro/core';
-import { DEFAULT_SETOR_INBOX_SETTINGS, pageOffset, toPage } from '@carteiro/core';
+import { DEFAULT_SETOR_INBOX_SETTINGS } from '@carteiro/core';
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../shared/database.js';
 import { groupedById } from '../shared/grouped-statements.js';
+import { readPage } from '../shared/read-page.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { SetoresTable } from './foundation-tables.js';
+
+/** The setor's inbox settings: one column each, under the same names. */
+const INBOX_COLUMNS = ['closing_message', 'csat_enabled', 'csat_question', 'csat_thanks', 'reopen_window_minutes', 'assistant_enabled', 'default_team_id'] as const;
+const INBOX_FIELDS = ['closingMessage', 'csatEnabled', 'csatQuestion', 'csatThanks', 'reopenWindowMinutes', 'assistantEnabled', 'defaultTeamId'] as const;
 
 function toSetor(row: Selectable<SetoresTable>): Setor {
   return {
-    id: row.id,
-    companyId: row.company_id,
-    nome: row.nome,
+    ...fieldsOf(row, ['id', 'company_id', 'nome', 'official', 'warming_daily_limit_override', 'created_at', 'updated_at']),
     channelType: row.channel_type as ChannelType,
-    official: row.official,
-    warmingDailyLimitOverride: row.warming_daily_limit_override,
-    inbox: {
-      closingMessage: row.closing_message,
-      csatEnabled: row.csat_enabled,
-      csatQuestion: row.csat_question,
-      csatThanks: row.csat_thanks,
-      reopenWindowMinutes: row.reopen_window_minutes,
-      assistantEnabled: row.assistant_enabled,
-      defaultTeamId: row.default_team_id,
-    },
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    inbox: fieldsOf(row, INBOX_COLUMNS),
   };
 }
 
 function inboxColumns(setor: Setor) {
-  const inbox = setor.inbox ?? DEFAULT_SETOR_INBOX_SETTINGS;
-  return {
-    closing_message: inbox.closingMessage,
-    csat_enabled: inbox.csatEnabled,
-    csat_question: inbox.csatQuestion,
-    csat_thanks: inbox.csatThanks,
-    reopen_window_minutes: inbox.reopenWindowMinutes,
-    assistant_enabled: inbox.assistantEnabled,
-    default_team_id: inbox.defaultTeamId,
-  };
+  return columnsOf(setor.inbox ?? DEFAULT_SETOR_INBOX_SETTINGS, INBOX_FIELDS);
 }
 
 export class KyselySetorRepository implements SetorRepository {
@@ -47,15 +30,9 @@ export class KyselySetorRepository implements SetorRepository {
     await this.db
       .insertInto('setores')
       .values({
-        id: setor.id,
-        company_id: setor.companyId,
-        nome: setor.nome,
-        channel_type: setor.channelType,
+        ...columnsOf(setor, ['id', 'companyId', 'nome', 'channelType', 'warmingDailyLimitOverride', 'createdAt', 'updatedAt']),
         official: JSON.stringify(setor.official),
-        warming_daily_limit_override: setor.warmingDailyLimitOverride,
         ...inboxColumns(setor),
-        created_at: setor.createdAt,
-        updated_at: setor.updatedAt,
       })
       .execute();
   }
@@ -119,34 +96,16 @@ export class KyselySetorRepository implements SetorRepository {
     return row ? toSetor(row) : null;
   }
 
+  private ofCompany(companyId: string) {
+    return this.db.selectFrom('setores').where('company_id', '=', companyId);
+  }
+
   async listByCompany(companyId: string, page: PageRequest): Promise<Page<Setor>> {
-    const [rows, total] = await Promise.all([
-      this.db
-        .selectFrom('setores')
-        .selectAll()
-        .where('company_id', '=', companyId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(pageOffset(page))
-        .execute(),
-      this.db
-        .selectFrom('setores')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('company_id', '=', companyId)
-        .executeTakeFirstOrThrow(),
-    ]);
-    return toPage(rows.map(toSetor), total.n, page);
+    return readPage(this.ofCompany(companyId), (q) => q.selectAll().orderBy('created_at').orderBy('id'), page, (rows) => rows.map(toSetor));
   }
 
   async allOfCompany(companyId: string): Promise<Setor[]> {
-    const rows = await this.db
-      .selectFrom('setores')
-      .selectAll()
-      .where('company_id', '=', companyId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+    const rows = await this.ofCompany(companyId).selectAll().orderBy('created_at').orderBy('id').execute();
     return rows.map(toSetor);
   }
 }

@@ -1,20 +1,13 @@
 import type { Page, PageRequest, Team, TeamRepository } from '@carteiro/core';
-import { pageOffset, toPage } from '@carteiro/core';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { readPage } from '../shared/read-page.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 
 type TeamRow = { id: string; company_id: string; nome: string; auto_assign: boolean; max_open_per_agent: number; setor_ids: string[]; created_at: Date };
 
 function toTeam(row: TeamRow): Team {
-  return {
-    id: row.id,
-    companyId: row.company_id,
-    nome: row.nome,
-    setorIds: row.setor_ids,
-    autoAssign: row.auto_assign,
-    maxOpenPerAgent: row.max_open_per_agent,
-    createdAt: row.created_at,
-  };
+  return fieldsOf(row, ['id', 'company_id', 'nome', 'setor_ids', 'auto_assign', 'max_open_per_agent', 'created_at']);
 }
 
 export class KyselyTeamRepository implements TeamRepository {
@@ -23,15 +16,13 @@ export class KyselyTeamRepository implements TeamRepository {
   async insert(team: Team): Promise<void> {
     await this.db
       .insertInto('teams')
-      .values({
-        id: team.id,
-        company_id: team.companyId,
-        nome: team.nome,
-        auto_assign: team.autoAssign,
-        max_open_per_agent: team.maxOpenPerAgent,
-        created_at: team.createdAt,
-      })
+      .values(columnsOf(team, ['id', 'companyId', 'nome', 'autoAssign', 'maxOpenPerAgent', 'createdAt']))
       .execute();
+    await this.insertSetores(team);
+  }
+
+  /** The team's setores, in its order. */
+  private async insertSetores(team: Team): Promise<void> {
     if (team.setorIds.length > 0) {
       await this.db
         .insertInto('team_setores')
@@ -40,9 +31,8 @@ export class KyselyTeamRepository implements TeamRepository {
     }
   }
 
-  private selectTeams() {
-    return this.db
-      .selectFrom('teams')
+  private selectTeams(query: SelectQueryBuilder<Database, 'teams', object> = this.db.selectFrom('teams')) {
+    return query
       .select(['teams.id', 'teams.company_id', 'teams.nome', 'teams.auto_assign', 'teams.max_open_per_agent', 'teams.created_at'])
       .select(
         sql<string[]>`coalesce((SELECT array_agg(ts.setor_id::text ORDER BY ts.position) FROM team_setores ts WHERE ts.team_id = teams.id), '{}')`.as(
@@ -58,12 +48,7 @@ export class KyselyTeamRepository implements TeamRepository {
       .where('id', '=', team.id)
       .execute();
     await this.db.deleteFrom('team_setores').where('team_id', '=', team.id).execute();
-    if (team.setorIds.length > 0) {
-      await this.db
-        .insertInto('team_setores')
-        .values(team.setorIds.map((setorId, position) => ({ team_id: team.id, setor_id: setorId, position })))
-        .execute();
-    }
+    await this.insertSetores(team);
   }
 
   async findById(id: string): Promise<Team | null> {
@@ -91,24 +76,7 @@ export class KyselyTeamRepository implements TeamRepository {
   }
 
   async listByCompany(companyId: string, page: PageRequest): Promise<Page<Team>> {
-    const [rows, total] = await Promise.all([
-      this.selectTeams()
-        .where('teams.company_id', '=', companyId)
-        .orderBy('teams.created_at')
-        .orderBy('teams.id')
-        .limit(page.limit)
-        .offset(pageOffset(page))
-        .execute(),
-      this.db
-        .selectFrom('teams')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('company_id', '=', companyId)
-        .executeTakeFirstOrThrow(),
-    ]);
-    return toPage(
-      rows.map(toTeam),
-      total.n,
-      page,
-    );
+    const ofCompany = this.db.selectFrom('teams').where('teams.company_id', '=', companyId);
+    return readPage(ofCompany, (q) => this.selectTeams(q).orderBy('teams.created_at').orderBy('teams.id'), page, (rows) => rows.map(toTeam));
   }
 }
