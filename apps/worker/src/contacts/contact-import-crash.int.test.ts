@@ -1,31 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import request from 'supertest';
-import { createTestApi, type TestApi } from '../../../api/src/testing/test-api.js';
-import { createTestWorker, eventually, type TestWorker } from '../testing/test-worker.js';
+import { createTestApi } from '../../../api/src/testing/test-api.js';
+import { crashFixture } from '../testing/crash-fixture.js';
+import { eventually } from '../testing/test-worker.js';
 
 const LEASE_MS = '1000';
 const ROWS = 10_000;
 
-let api: TestApi;
-let child: ChildProcess | undefined;
-let successor: TestWorker | undefined;
-const previousLease = process.env.IMPORT_LEASE_MS;
-
-beforeAll(async () => {
-  process.env.IMPORT_LEASE_MS = LEASE_MS;
-  api = await createTestApi();
-});
-afterAll(async () => {
-  child?.kill('SIGKILL');
-  await successor?.close();
-  await api?.close();
-  process.env.IMPORT_LEASE_MS = previousLease;
-});
+const fixture = crashFixture(createTestApi, { IMPORT_LEASE_MS: LEASE_MS });
 
 it('an import whose worker is killed mid-file resumes after the last committed batch: every row once', async () => {
+  const { api } = fixture;
   const company = await api.createCompany({ company_rpm: 100_000 });
   const auth = { Authorization: `Bearer ${await api.createKey(company.id, { rpm: 100_000 })}` };
   const tag = (await request(api.app).post('/v1/tags').set(auth).send({ name: 'Lote' })).body.data;
@@ -36,25 +21,15 @@ it('an import whose worker is killed mid-file resumes after the last committed b
   const progress = async () => api.database.db.selectFrom('contact_imports').select(['status', 'processed', 'next_batch']).where('id', '=', jobId).executeTakeFirstOrThrow();
 
   // The whole worker process (every job and loop of its composition root), killed with SIGKILL.
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  child = spawn(process.execPath, ['--import', path.resolve(here, '../../../../scripts/ts-loader/register.mjs'), 'worker-process.ts'], {
-    cwd: path.join(here, '../campaigns/testing'),
-    env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: api.database.url, IMPORT_LEASE_MS: LEASE_MS },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child!.on('exit', resolve));
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await eventually(async () => output.includes('ready'), { timeoutMs: 30_000 });
+  const child = await fixture.startWorkerProcess();
   await eventually(async () => (await progress()).processed >= 1_000, { timeoutMs: 30_000, intervalMs: 2 });
-  child.kill('SIGKILL');
-  await exited;
+  await child.kill();
   const atKill = await progress();
   // Meaningful only if the kill left work behind.
   expect(atKill.status).toBe('running');
   expect(atKill.processed).toBeLessThan(ROWS);
 
-  successor = await createTestWorker({ database: api.database });
+  await fixture.successor();
   const job = await eventually(
     async () => {
       const res = await request(api.app).get(`/v1/imports/${jobId}`).set(auth);

@@ -1,27 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import request from 'supertest';
-import { createTestApi, type TestApi } from '../../../api/src/testing/test-api.js';
-import { createTestWorker, eventually, type TestWorker } from '../testing/test-worker.js';
+import { createTestApi } from '../../../api/src/testing/test-api.js';
+import { crashFixture } from '../testing/crash-fixture.js';
+import { eventually } from '../testing/test-worker.js';
 
-let api: TestApi;
-let child: ChildProcess | undefined;
-let successor: TestWorker | undefined;
-
-beforeAll(async () => {
-  api = await createTestApi();
-});
-afterAll(async () => {
-  child?.kill('SIGKILL');
-  await successor?.close();
-  await api?.close();
-});
+const fixture = crashFixture(createTestApi);
 
 const criteria = { cnaes: ['4721102', '5611201', '4712100', '9602501'], ufs: ['SP', 'RJ', 'MG', 'BA', 'RS'], limit: 450 };
 
 it('a lead search whose worker process is killed mid-search resumes from its last committed page: every lead once, charged once', async () => {
+  const { api } = fixture;
   const company = await api.createCompany({ company_rpm: 100_000 });
   const auth = { Authorization: `Bearer ${await api.createKey(company.id, { mode: 'live', rpm: 100_000 })}` };
   await request(api.app).post(`/admin/v1/companies/${company.id}/payments`).set(api.adminAuth).send({ kind: 'lead_credits', units: 1000, amount: 100, method: 'pix', external_ref: 'crash-1' }).expect(201);
@@ -31,25 +19,15 @@ it('a lead search whose worker process is killed mid-search resumes from its las
   const progress = () => api.database.db.selectFrom('lead_searches').select(['status', 'returned', 'credits_used', 'cursor']).where('id', '=', jobId).executeTakeFirstOrThrow();
 
   // The whole worker process, its source slowed down (as a remote one is), killed with SIGKILL after its first page.
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  child = spawn(process.execPath, ['--import', path.resolve(here, '../../../../scripts/ts-loader/register.mjs'), 'worker-process.ts'], {
-    cwd: path.join(here, '../campaigns/testing'),
-    env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: api.database.url, LEAD_SAMPLE_PAGE_DELAY_MS: '700' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child!.on('exit', resolve));
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await eventually(async () => output.includes('ready'), { timeoutMs: 30_000 });
+  const child = await fixture.startWorkerProcess({ LEAD_SAMPLE_PAGE_DELAY_MS: '700' });
   await eventually(async () => (await progress()).returned >= 100, { timeoutMs: 30_000, intervalMs: 5 });
-  child.kill('SIGKILL');
-  await exited;
+  await child.kill();
   const atKill = await progress();
   expect(atKill.status).toBe('running');
   expect(atKill.returned).toBeLessThan(criteria.limit);
 
   // A new worker's start-up re-queues the search; it reads on from the stored cursor.
-  successor = await createTestWorker({ database: api.database });
+  await fixture.successor();
   const done = await eventually(
     async () => {
       const res = await request(api.app).get(`/v1/leads/search/${jobId}?limit=100`).set(auth);
@@ -69,6 +47,7 @@ it('a lead search whose worker process is killed mid-search resumes from its las
 }, 120_000);
 
 it('runs a test-key search to completion for free, readable by page', async () => {
+  const { api } = fixture;
   const company = await api.createCompany();
   const auth = { Authorization: `Bearer ${await api.createKey(company.id)}` };
   const created = await request(api.app).post('/v1/leads/search').set(auth).send({ cnaes: ['5611-2/01'], municipios: ['3550308', '3304557'], only_with_phone: true, limit: 15 });

@@ -1,33 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { sql } from 'kysely';
-import { createTestApi, type TestApi } from '../../../api/src/testing/test-api.js';
-import { createTestWorker, eventually, type TestWorker } from '../testing/test-worker.js';
+import { createTestApi } from '../../../api/src/testing/test-api.js';
+import { crashFixture } from '../testing/crash-fixture.js';
+import { eventually } from '../testing/test-worker.js';
 import { campaignTenant, outbox, phone, simulatorOverride } from '../campaigns/testing/campaign-e2e.js';
 
 const LEASE_MS = '1500';
 
 describe('a worker killed at the send time of reminders and scheduled messages', () => {
-  let api: TestApi;
-  let child: ChildProcess | undefined;
-  let successor: TestWorker | undefined;
-  const previousLease = process.env.CAMPAIGN_LANE_LEASE_MS;
-
-  beforeAll(async () => {
-    process.env.CAMPAIGN_LANE_LEASE_MS = LEASE_MS;
-    api = await createTestApi();
-  });
-  afterAll(async () => {
-    child?.kill('SIGKILL');
-    await successor?.close();
-    await api?.close();
-    process.env.CAMPAIGN_LANE_LEASE_MS = previousLease;
-  });
+  const fixture = crashFixture(createTestApi, { CAMPAIGN_LANE_LEASE_MS: LEASE_MS });
 
   it('sends each one exactly once: the next worker takes over the claimed ones with the same client ids', async () => {
+    const { api } = fixture;
     const t = await campaignTenant(api, { boxes: 1, warmingLimit: 10_000 });
     const key = await api.createKey(t.company.id, { scopes: ['appointments:write', 'scheduled_messages:write'], mode: 'live', rpm: 100_000 });
     const auth = { Authorization: `Bearer ${key}` };
@@ -57,23 +42,13 @@ describe('a worker killed at the send time of reminders and scheduled messages',
     expect(rows).toHaveLength(200);
 
     // PACING_SCALE 0.001: a new number waits 30 ms between two sends.
-    const here = path.dirname(fileURLToPath(import.meta.url));
-    child = spawn(process.execPath, ['--import', path.resolve(here, '../../../../scripts/ts-loader/register.mjs'), 'worker-process.ts'], {
-      cwd: path.join(here, '../campaigns/testing'),
-      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: api.database.url, PACING_SCALE: '0.001', CAMPAIGN_LANE_LEASE_MS: LEASE_MS },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise((resolve) => child!.on('exit', resolve));
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await eventually(async () => output.includes('ready'), { timeoutMs: 30_000 });
+    const child = await fixture.startWorkerProcess({ PACING_SCALE: '0.001' });
     await eventually(async () => (await outbox(api.database.db, t.company.id)).length >= 50, { timeoutMs: 30_000, intervalMs: 5 });
-    child.kill('SIGKILL');
-    await exited;
+    await child.kill();
     const atKill = (await outbox(api.database.db, t.company.id)).length;
     expect(atKill).toBeLessThan(200);
 
-    successor = await createTestWorker({ database: api.database, env: { PACING_SCALE: '0.001', CAMPAIGN_LANE_LEASE_MS: LEASE_MS }, overrides: [simulatorOverride(api.database.db)] });
+    await fixture.successor({ env: { PACING_SCALE: '0.001', CAMPAIGN_LANE_LEASE_MS: LEASE_MS }, overrides: [simulatorOverride(api.database.db)] });
     await eventually(
       async () => {
         const left = await api.database.db.selectFrom('scheduled_messages').select('id').where('company_id', '=', t.company.id).where('status', 'in', ['scheduled', 'sending']).execute();

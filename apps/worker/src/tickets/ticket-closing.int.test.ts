@@ -1,7 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ContainerModule } from 'inversify';
 import { sql } from 'kysely';
@@ -9,30 +6,19 @@ import { ChannelGateway, Clock, DeliverTicketSend, HandleSenderFailure, IdGenera
 import type { ServiceUnitOfWork } from '@carteiro/postgres';
 import { createTestApi, type TestApi } from '../../../api/src/testing/test-api.js';
 import { ticketTenant } from '../../../api/src/testing/ticket-reply-fixtures.js';
-import { createTestWorker, eventually, type TestWorker } from '../testing/test-worker.js';
+import { crashFixture } from '../testing/crash-fixture.js';
+import { eventually } from '../testing/test-worker.js';
 import { JobHandler } from '../jobs/job-handler.js';
 
 const LEASE_MS = '500';
 const inbox = { closingMessage: 'Obrigado, {{primeiro_nome}}! Protocolo {{protocolo}}.', csatEnabled: true, csatQuestion: 'De 1 a 5, como foi o atendimento?' };
 
 describe('closing messages and rating requests sent by the worker exactly once', () => {
+  // The sweep that brings back a killed worker's sends reads its lease from the environment.
+  const fixture = crashFixture(createTestApi, { TICKET_SEND_LEASE_MS: LEASE_MS });
   let api: TestApi;
-  let child: ChildProcess | undefined;
-  const workers: TestWorker[] = [];
-
-  const previousLease = process.env.TICKET_SEND_LEASE_MS;
-
-  beforeAll(async () => {
-    // The sweep that brings back a killed worker's sends reads its lease from the environment.
-    process.env.TICKET_SEND_LEASE_MS = LEASE_MS;
-    api = await createTestApi();
-  });
-  afterAll(async () => {
-    child?.kill('SIGKILL');
-    for (const w of workers) await w.close();
-    await api?.close();
-    if (previousLease === undefined) delete process.env.TICKET_SEND_LEASE_MS;
-    else process.env.TICKET_SEND_LEASE_MS = previousLease;
+  beforeAll(() => {
+    api = fixture.api;
   });
 
   const balanceOf = async (companyId: string) => (await request(api.app).get(`/admin/v1/companies/${companyId}`).set(api.adminAuth)).body.data.avulso_balance as number;
@@ -43,27 +29,15 @@ describe('closing messages and rating requests sent by the worker exactly once',
   it('a worker killed between closing and sending: its successor sends the closing message and the rating request once each', async () => {
     const t = await ticketTenant(api, { company: { modality: 'avulso', avulso_balance: 20 }, inbox });
     const { ticket, phone } = await t.openTicket('Ana Maria');
-    const here = path.dirname(fileURLToPath(import.meta.url));
-    child = spawn(process.execPath, ['--import', path.resolve(here, '../../../../scripts/ts-loader/register.mjs'), 'worker-process.ts'], {
-      cwd: path.join(here, '../campaigns/testing'),
-      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: api.database.url, TICKET_SEND_LEASE_MS: LEASE_MS },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise((resolve) => child!.on('exit', resolve));
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await eventually(async () => output.includes('ready'), { timeoutMs: 30_000 });
-
+    const child = await fixture.startWorkerProcess();
     const before = await balanceOf(t.company.id);
     const closed = await request(api.app).patch(`/v1/tickets/${ticket.id}/status`).set(t.auth).send({ status: 'closed' });
     expect(closed.status).toBe(200);
     expect(closed.body.data.closing).toEqual({ closing_message: 'queued', rating_request: 'queued' });
     // The close committed the two sends and their jobs; the worker dies before (or while) it sends them.
-    child.kill('SIGKILL');
-    await exited;
+    await child.kill();
 
-    const successor = await createTestWorker({ database: api.database });
-    workers.push(successor);
+    const successor = await fixture.successor();
     await eventually(async () => (await sendsOf(ticket.id)).every((s) => s.status === 'sent'), { timeoutMs: 30_000 });
     const sent = (await outboxTo(phone)).filter((m) => m.client_message_id !== null && m.text !== 'Olá!');
     // The dying worker may have sent one of them before the other: the order is not fixed, the count is.
@@ -138,8 +112,7 @@ describe('closing messages and rating requests sent by the worker exactly once',
     expect(closed.body.data.closing).toEqual({ closing_message: 'queued', rating_request: 'none' });
     // No sweep here: the retry of the failed job alone must finish it.
     process.env.TICKET_SEND_LEASE_MS = '600000';
-    const worker = await createTestWorker({ database: api.database, overrides: [dyingAfterSend] });
-    workers.push(worker);
+    await fixture.successor({ overrides: [dyingAfterSend] });
     await eventually(async () => (await sendsOf(ticket.id))[0]?.status === 'sent', { timeoutMs: 30_000 });
     expect(crash.done).toBe(true);
     const [send] = await sendsOf(ticket.id);
