@@ -1,6 +1,6 @@
 import { failureGroupOf, type CampaignSendObservation, type DeliveryUpdate, type DispatchObserver, type SendFailureCode } from '@carteiro/core';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { DatabaseSampler } from './database-sampler.js';
+import type { DatabaseSample, DatabaseSampler } from './database-sampler.js';
 
 /** What a connection pool reports about itself (pg's `Pool`: totalCount, idleCount, waitingCount, options.max). */
 export interface PoolStats {
@@ -67,31 +67,26 @@ export class ProcessMetrics {
     const registers = [this.registry];
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'carteiro_' });
 
-    this.channelSends = new Counter({
-      name: 'carteiro_channel_sends_total',
-      help: 'Messages handed to a channel (single sends, campaign sends, scheduled messages), by outcome: sent or the classified failure code, and its group.',
-      labelNames: ['outcome', 'group'] as const,
-      registers,
-    });
-    this.channelSendDuration = new Histogram({
-      name: 'carteiro_channel_send_duration_seconds',
-      help: 'Time a channel send took, by outcome group.',
-      labelNames: ['group'] as const,
-      buckets: SEND_BUCKETS,
-      registers,
-    });
-    this.campaignSends = new Counter({
-      name: 'carteiro_campaign_sends_total',
-      help: 'Campaign messages a dispatch lane handed to the channel, by outcome: sent or the classified failure code.',
-      labelNames: ['outcome'] as const,
-      registers,
-    });
-    this.laneLateness = new Histogram({
-      name: 'carteiro_campaign_lane_lateness_seconds',
-      help: "How late a campaign send started after its number's planned instant (actual gap minus planned gap; from the run's start when the lane was idle).",
-      buckets: LATENESS_BUCKETS,
-      registers,
-    });
+    const counter = <L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) => new Counter<L>({ name, help, labelNames, registers });
+    const histogram = <L extends string = never>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []) =>
+      new Histogram<L>({ name, help, labelNames, buckets, registers });
+
+    this.channelSends = counter(
+      'carteiro_channel_sends_total',
+      'Messages handed to a channel (single sends, campaign sends, scheduled messages), by outcome: sent or the classified failure code, and its group.',
+      ['outcome', 'group'],
+    );
+    this.channelSendDuration = histogram('carteiro_channel_send_duration_seconds', 'Time a channel send took, by outcome group.', SEND_BUCKETS, ['group']);
+    this.campaignSends = counter(
+      'carteiro_campaign_sends_total',
+      'Campaign messages a dispatch lane handed to the channel, by outcome: sent or the classified failure code.',
+      ['outcome'],
+    );
+    this.laneLateness = histogram(
+      'carteiro_campaign_lane_lateness_seconds',
+      "How late a campaign send started after its number's planned instant (actual gap minus planned gap; from the run's start when the lane was idle).",
+      LATENESS_BUCKETS,
+    );
     const laneSources = this.laneSources;
     new Gauge({
       name: 'carteiro_campaign_lanes_active',
@@ -104,25 +99,22 @@ export class ProcessMetrics {
       },
     });
 
-    this.webhookAttempts = new Counter({
-      name: 'carteiro_webhook_attempts_total',
-      help: 'Webhook delivery attempts by result (succeeded, retry, failed) and reason (HTTP status class, timeout, network_error, inactive).',
-      labelNames: ['result', 'reason'] as const,
-      registers,
-    });
-    this.webhookLag = new Histogram({
-      name: 'carteiro_webhook_delivery_lag_seconds',
-      help: 'Time from an event to its successful delivery (first round of attempts; redeliveries are not counted).',
-      buckets: WEBHOOK_LAG_BUCKETS,
-      registers,
-    });
-    this.webhookAttemptDuration = new Histogram({
-      name: 'carteiro_webhook_attempt_duration_seconds',
-      help: "Time a webhook receiver took to answer (or the attempt to fail), by result.",
-      labelNames: ['result'] as const,
-      buckets: SEND_BUCKETS,
-      registers,
-    });
+    this.webhookAttempts = counter(
+      'carteiro_webhook_attempts_total',
+      'Webhook delivery attempts by result (succeeded, retry, failed) and reason (HTTP status class, timeout, network_error, inactive).',
+      ['result', 'reason'],
+    );
+    this.webhookLag = histogram(
+      'carteiro_webhook_delivery_lag_seconds',
+      'Time from an event to its successful delivery (first round of attempts; redeliveries are not counted).',
+      WEBHOOK_LAG_BUCKETS,
+    );
+    this.webhookAttemptDuration = histogram(
+      'carteiro_webhook_attempt_duration_seconds',
+      'Time a webhook receiver took to answer (or the attempt to fail), by result.',
+      SEND_BUCKETS,
+      ['result'],
+    );
 
     const pools = this.pools;
     const poolGauge = (name: string, help: string, pick: (stats: PoolStats) => number) =>
@@ -154,64 +146,39 @@ export class ProcessMetrics {
         await sample();
       },
     });
-    new Gauge({
-      name: 'carteiro_queue_jobs',
-      help: 'Jobs waiting in a pg-boss queue (whole database): ready (due now) or deferred (start_after in the future).',
-      labelNames: ['queue', 'state'] as const,
-      registers,
-      async collect() {
-        this.reset();
-        const found = await sample();
-        for (const q of found?.queues ?? []) {
-          this.set({ queue: q.name, state: 'ready' }, q.ready);
-          this.set({ queue: q.name, state: 'deferred' }, q.deferred);
-        }
-      },
+    /** A gauge filled at each scrape from the sampler's read: emptied first, left empty when the read failed. */
+    const sampledGauge = <L extends string = never>(name: string, help: string, labelNames: readonly L[], fill: (gauge: Gauge<L>, found: DatabaseSample) => void) =>
+      new Gauge<L>({
+        name,
+        help,
+        labelNames,
+        registers,
+        async collect() {
+          this.reset();
+          const found = await sample();
+          if (found) fill(this, found);
+        },
+      });
+    sampledGauge('carteiro_queue_jobs', 'Jobs waiting in a pg-boss queue (whole database): ready (due now) or deferred (start_after in the future).', ['queue', 'state'], (gauge, found) => {
+      for (const q of found.queues) {
+        gauge.set({ queue: q.name, state: 'ready' }, q.ready);
+        gauge.set({ queue: q.name, state: 'deferred' }, q.deferred);
+      }
     });
-    new Gauge({
-      name: 'carteiro_queue_oldest_ready_seconds',
-      help: 'Age of the oldest due job no worker has taken yet, per pg-boss queue (0 when none is waiting).',
-      labelNames: ['queue'] as const,
-      registers,
-      async collect() {
-        this.reset();
-        const found = await sample();
-        for (const q of found?.queues ?? []) this.set({ queue: q.name }, q.oldestReadySeconds);
-      },
+    sampledGauge('carteiro_queue_oldest_ready_seconds', 'Age of the oldest due job no worker has taken yet, per pg-boss queue (0 when none is waiting).', ['queue'], (gauge, found) => {
+      for (const q of found.queues) gauge.set({ queue: q.name }, q.oldestReadySeconds);
     });
-    new Gauge({
-      name: 'carteiro_webhook_deliveries_pending',
-      help: 'Webhook deliveries not finished yet (whole database): due (an attempt is owed now) or scheduled (a retry later).',
-      labelNames: ['state'] as const,
-      registers,
-      async collect() {
-        this.reset();
-        const found = await sample();
-        if (found?.webhooks) {
-          this.set({ state: 'due' }, found.webhooks.due);
-          this.set({ state: 'scheduled' }, found.webhooks.scheduled);
-        }
-      },
+    sampledGauge('carteiro_webhook_deliveries_pending', 'Webhook deliveries not finished yet (whole database): due (an attempt is owed now) or scheduled (a retry later).', ['state'], (gauge, found) => {
+      if (found.webhooks) {
+        gauge.set({ state: 'due' }, found.webhooks.due);
+        gauge.set({ state: 'scheduled' }, found.webhooks.scheduled);
+      }
     });
-    new Gauge({
-      name: 'carteiro_webhook_oldest_due_seconds',
-      help: 'How long the oldest due webhook delivery has been waiting for its attempt (0 when none).',
-      registers,
-      async collect() {
-        const found = await sample();
-        if (found?.webhooks) this.set(found.webhooks.oldestDueSeconds);
-        else this.reset();
-      },
+    sampledGauge('carteiro_webhook_oldest_due_seconds', 'How long the oldest due webhook delivery has been waiting for its attempt (0 when none).', [], (gauge, found) => {
+      if (found.webhooks) gauge.set(found.webhooks.oldestDueSeconds);
     });
-    new Gauge({
-      name: 'carteiro_webhook_outbox_backlog',
-      help: 'Domain events waiting for the webhook fan-out (whole database).',
-      registers,
-      async collect() {
-        const found = await sample();
-        if (found?.outboxBacklog !== undefined && found.outboxBacklog !== null) this.set(found.outboxBacklog);
-        else this.reset();
-      },
+    sampledGauge('carteiro_webhook_outbox_backlog', 'Domain events waiting for the webhook fan-out (whole database).', [], (gauge, found) => {
+      if (found.outboxBacklog !== undefined && found.outboxBacklog !== null) gauge.set(found.outboxBacklog);
     });
   }
 
