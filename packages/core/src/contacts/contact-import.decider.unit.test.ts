@@ -1,31 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { given } from '../testing/index.js';
 import { DomainError, InvalidTransitionError } from '../shared/errors.js';
-import { contactImportDecider, importProgress, type ContactImport } from './contact-import.js';
+import { contactImportDecider, importProgress, newContactImport, type ContactImport } from './contact-import.js';
 
 const at = new Date('2026-03-01T12:00:00.000Z');
 const lease = new Date(at.getTime() + 30_000);
 const job = (fields: Partial<ContactImport> = {}): ContactImport => ({
-  id: 'i',
-  companyId: 'c',
-  status: 'queued',
-  mode: 'fill',
-  total: 1000,
-  processed: 0,
-  created: 0,
-  updated: 0,
-  skipped: 0,
-  failed: 0,
-  errors: [],
-  batches: 2,
-  nextBatch: 0,
-  error: null,
-  leaseUntil: null,
-  stalledClaims: 0,
-  startedAt: null,
-  finishedAt: null,
-  createdAt: at,
-  updatedAt: at,
+  ...newContactImport({ id: 'i', companyId: 'c', mode: 'fill', total: 1000, batches: 2, at }),
   ...fields,
 });
 const counts = { processed: 500, created: 400, updated: 50, skipped: 30, failed: 20 };

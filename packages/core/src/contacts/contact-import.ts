@@ -62,6 +62,43 @@ export interface ContactImport {
   updatedAt: Date;
 }
 
+/**
+ * A new import of `total` rows in `batches` batches, created `at`: queued, nothing processed yet.
+ */
+export function newContactImport(fields: { id: string; companyId: string; mode: ContactImportMode; total: number; batches: number; at: Date }): ContactImport {
+  return {
+    id: fields.id,
+    companyId: fields.companyId,
+    status: 'queued',
+    mode: fields.mode,
+    total: fields.total,
+    processed: 0,
+    created: 0,
+    updated: 0,
+    skipped: 0,
+    failed: 0,
+    errors: [],
+    batches: fields.batches,
+    nextBatch: 0,
+    error: null,
+    leaseUntil: null,
+    stalledClaims: 0,
+    startedAt: null,
+    finishedAt: null,
+    createdAt: fields.at,
+    updatedAt: fields.at,
+  };
+}
+
+/** What one batch wrote: its rows, by what became of them. */
+export interface ImportBatchCounts {
+  processed: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+}
+
 /** 0-100. */
 export function importProgress(job: Pick<ContactImport, 'processed' | 'total' | 'status'>): number {
   if (job.status === 'completed') return 100;
@@ -75,7 +112,7 @@ export type ContactImportCommand =
       at: Date;
       batch: number;
       leaseUntil: Date;
-      counts: { processed: number; created: number; updated: number; skipped: number; failed: number };
+      counts: ImportBatchCounts;
       errors: ImportRowError[];
     }
   | { type: 'complete'; at: Date }
@@ -88,7 +125,7 @@ export type ContactImportEvent =
       at: Date;
       batch: number;
       leaseUntil: Date;
-      counts: { processed: number; created: number; updated: number; skipped: number; failed: number };
+      counts: ImportBatchCounts;
       errors: ImportRowError[];
     }
   | { type: 'completed'; at: Date }

@@ -12,6 +12,7 @@ import {
   IMPORT_BATCH_SIZE,
   MAX_ACTIVE_IMPORTS,
   MAX_IMPORT_ROWS,
+  newContactImport,
   type ContactImport,
   type ContactImportCommand,
   type ImportRowError,
@@ -132,28 +133,7 @@ export class CreateContactImport {
     });
     const batches: PreparedImportRow[][] = [];
     for (let i = 0; i < prepared.length; i += IMPORT_BATCH_SIZE) batches.push(prepared.slice(i, i + IMPORT_BATCH_SIZE));
-    const job: ContactImport = {
-      id: this.ids.newId(),
-      companyId: company.id,
-      status: 'queued',
-      mode: input.mode ?? 'fill',
-      total: prepared.length,
-      processed: 0,
-      created: 0,
-      updated: 0,
-      skipped: 0,
-      failed: 0,
-      errors: [],
-      batches: batches.length,
-      nextBatch: 0,
-      error: null,
-      leaseUntil: null,
-      stalledClaims: 0,
-      startedAt: null,
-      finishedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const job = newContactImport({ id: this.ids.newId(), companyId: company.id, mode: input.mode ?? 'fill', total: prepared.length, batches: batches.length, at: now });
     await repos.contactImports.insert(job, batches);
     await repos.jobs.enqueue(ContactQueues.import, { importId: job.id }, { singletonKey: job.id });
     return job;

@@ -4,7 +4,7 @@ import { contractCases } from '../../companies/testing/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
 import type { ContactRepositories } from '../index.js';
 import type { TagRepositories, TagRule } from '../../tags/index.js';
-import { createContact, type ContactImport } from '../index.js';
+import { createContact, newContactImport, type ContactImport } from '../index.js';
 
 /** The areas this suite reads and writes. */
 type Areas = CompanyRepositories & ContactRepositories & TagRepositories;
@@ -119,28 +119,7 @@ export function describeContactAreaContract(name: string, setup: () => Promise<R
 
     it('stores import jobs with their batches, counts the active ones and finds the stale ones', async () => {
       const { repos, ids, company, other } = await fresh();
-      const job: ContactImport = {
-        id: ids.newId(),
-        companyId: company.id,
-        status: 'queued',
-        mode: 'fill',
-        total: 3,
-        processed: 0,
-        created: 0,
-        updated: 0,
-        skipped: 0,
-        failed: 0,
-        errors: [],
-        batches: 2,
-        nextBatch: 0,
-        error: null,
-        leaseUntil: null,
-        stalledClaims: 0,
-        startedAt: null,
-        finishedAt: null,
-        createdAt: t0,
-        updatedAt: t0,
-      };
+      const job: ContactImport = newContactImport({ id: ids.newId(), companyId: company.id, mode: 'fill', total: 3, batches: 2, at: t0 });
       const batch0 = [{ row: 1, write: { phone: '+5511987654321', name: 'Ana', email: null, customFields: {}, tagIds: [] } }, { row: 2, duplicate: true }];
       const batch1 = [{ row: 3, error: { row: 3, field: 'phone', code: 'INVALID_NUMBER', message: 'bad' } }];
       await repos.contactImports.insert(job, [batch0, batch1]);
