@@ -43,8 +43,8 @@ describe('simulated delivery receipts', () => {
     const delivered = await eventsOf(company.id, 'message.delivered');
     expect(delivered.map((e) => e.data)).toEqual([expect.objectContaining({ messageId: id, status: 'delivered', campaignId: null })]);
     // Later sweeps owe it nothing more.
-    const pending = await api.database.db.selectFrom('simulator_messages').select('receipt_pending' as never).where('company_id', '=', company.id).execute();
-    expect(pending).toEqual([{ receipt_pending: false }]);
+    const owed = await api.database.db.selectFrom('simulator_receipts_owed').select('id').where('setor_id', '=', setor.id).execute();
+    expect(owed).toEqual([]);
   });
 
   it('campaign messages turn delivered too (messageId null, campaignId and detailId set)', async () => {

@@ -80,6 +80,13 @@ export interface SimulatorMessageKeysTable {
   sent_at: Timestamp;
 }
 
+/** A successful simulated send whose delivery receipt is still owed (0026); deleted when it is settled. */
+export interface SimulatorReceiptsOwedTable {
+  sent_at: Timestamp;
+  id: string;
+  setor_id: string;
+}
+
 export interface SimulatorSessionEndsTable {
   instance_id: string;
   ended_at: Timestamp;
@@ -94,6 +101,7 @@ export interface ChannelTables {
   conversation_windows: ConversationWindowsTable;
   simulator_messages: SimulatorMessagesTable;
   simulator_message_keys: SimulatorMessageKeysTable;
+  simulator_receipts_owed: SimulatorReceiptsOwedTable;
   simulator_session_ends: SimulatorSessionEndsTable;
 }
 

@@ -186,12 +186,14 @@ export class KyselyChannelSimulatorStore implements ChannelSimulatorStore {
 
   /**
    * Drops the day partitions that end before `before` and deletes the old rows the default
-   * partition took (days that had no partition yet); then the keys of messages gone: those older
+   * partition took (days that had no partition yet), and the receipts they still owed; then the keys of messages gone: those older
    * than both `before` and the oldest day still kept, so a message that is still stored keeps its key.
    */
   async purgeMessagesBefore(before: Date): Promise<number> {
     const dropped = await dropPartitionsBefore(this.db, 'simulator_messages', before);
     const result = await sql`DELETE FROM ${sql.id(defaultPartitionName('simulator_messages'))} WHERE sent_at < ${before}`.execute(this.db);
+    // Receipts still owed by sends gone with their day (receipts turned off, or never settled).
+    await sql`DELETE FROM simulator_receipts_owed WHERE sent_at < ${before}`.execute(this.db);
     const oldestKept = (await listPartitions(this.db, 'simulator_messages'))[0]?.from;
     const keysBefore = oldestKept && oldestKept.getTime() < before.getTime() ? oldestKept : before;
     // Bounded, so that a run stays short after a long pause (a day of keys is a few hundred thousand narrow rows); the rest goes next run.

@@ -187,28 +187,25 @@ export class KyselyMessageReceiptRepository implements MessageReceiptRepository 
   }
 }
 
-/** The simulator outbox's owed delivery receipts (`receipt_pending`), claimed with SKIP LOCKED. */
+/** The simulator's owed delivery receipts (`simulator_receipts_owed`, 0026), claimed with SKIP LOCKED. */
 export class KyselySimulatorReceiptRepository implements SimulatorReceiptRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async claimDue(sentBefore: Date, limit: number): Promise<DueSimulatedReceipt[]> {
     const { rows } = await sql<{ id: string; setor_id: string; sent_at: Date }>`
-      SELECT id, setor_id, sent_at FROM simulator_messages
-      WHERE receipt_pending AND outcome = 'sent' AND NOT (payload ? 'operation') AND sent_at <= ${sentBefore}
+      SELECT id, setor_id, sent_at FROM simulator_receipts_owed
+      WHERE sent_at <= ${sentBefore}
       ORDER BY sent_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(this.db);
     return rows.map((r) => ({ id: r.id, setorId: r.setor_id, sentAt: new Date(r.sent_at) }));
   }
 
-  /**
-   * By send time (to the millisecond the sweep read) and id over the owed receipts' partial index (the outbox has no index on its ids: a statement by
-   * id alone read whole partitions, 14 ms for 125 receipts at 2,000 numbers and more as the days fill).
-   */
+  /** By the key (send time, id); the send time as the sweep read it, to the millisecond, so a range of one millisecond. */
   async markDone(receipts: readonly Pick<DueSimulatedReceipt, 'id' | 'sentAt'>[]): Promise<void> {
     if (receipts.length === 0) return;
     await sql`
-      UPDATE simulator_messages s SET receipt_pending = false
-      FROM unnest(${receipts.map((r) => r.id)}::uuid[], ${receipts.map((r) => r.sentAt.toISOString())}::timestamptz[]) AS d(id, sent_at)
-      WHERE s.sent_at >= d.sent_at AND s.sent_at < d.sent_at + interval '1 millisecond' AND s.id = d.id AND s.receipt_pending AND s.outcome = 'sent' AND NOT (s.payload ? 'operation')`.execute(this.db);
+      DELETE FROM simulator_receipts_owed o
+      USING unnest(${receipts.map((r) => r.id)}::uuid[], ${receipts.map((r) => r.sentAt.toISOString())}::timestamptz[]) AS d(id, sent_at)
+      WHERE o.sent_at >= d.sent_at AND o.sent_at < d.sent_at + interval '1 millisecond' AND o.id = d.id`.execute(this.db);
   }
 }
 

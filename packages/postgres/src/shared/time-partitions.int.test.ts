@@ -154,10 +154,15 @@ describe('time partitions', () => {
     const store = new KyselyChannelSimulatorStore(database.db);
     const old = `old-${crypto.randomUUID()}`;
     const recent = `recent-${crypto.randomUUID()}`;
-    await store.recordMessage(simulated(old, new Date(d1.getTime() + 60_000)));
-    await store.recordMessage(simulated(recent, now));
+    const oldMessage = simulated(old, new Date(d1.getTime() + 60_000));
+    const recentMessage = simulated(recent, now);
+    await store.recordMessage(oldMessage);
+    await store.recordMessage(recentMessage);
     await store.purgeMessagesBefore(new Date(now.getTime() - 7 * DAY));
     expect(await store.findByClientMessageId(old)).toBeNull();
+    // The receipt it still owed goes with it (receipts turned off or never settled); the recent one's stays.
+    const owed = await database.db.selectFrom('simulator_receipts_owed').select('id').where('id', 'in', [oldMessage.id, recentMessage.id]).execute();
+    expect(owed).toEqual([{ id: recentMessage.id }]);
     expect((await database.db.selectFrom('simulator_message_keys').select('client_message_id').where('client_message_id', '=', old).execute()).length).toBe(0);
     expect((await store.findByClientMessageId(recent))?.clientMessageId).toBe(recent);
     expect((await store.recordMessage(simulated(recent, new Date(now.getTime() + 1000)))).created).toBe(false);
