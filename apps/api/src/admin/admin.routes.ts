@@ -1,8 +1,9 @@
 import { AdminService, QuotaNames, Scopes, UpdateCompanySettings, ValidationError, type CompanySettingsInput, type CompanyWithSettings } from '@carteiro/core';
 import { adminIdParam, defineRoute } from '../http/route.js';
-import { INT4_MAX, component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
+import { INT4_MAX, component, s, typed, type JsonSchema } from '../http/schema.js';
 import { setorInboxBodyProperties, setorInboxInput, setorInboxProperties, type SetorInboxBody } from '../agents/agent-views.js';
 import { apiKeyView, companyView, setorView, teamView } from './admin-views.js';
+import { companyPageRoute } from './company-page-route.js';
 import { SetorWarmingReader } from './setor-warming.js';
 
 // ---- Request schemas -------------------------------------------------------------------------
@@ -272,7 +273,6 @@ const companyId = { id: adminIdParam('company') };
 const apiKeyId = { id: adminIdParam('API key') };
 const setorId = { id: adminIdParam('box') };
 const admin = 'admin' as const;
-const pageOf100 = typed<PageQuery>({ type: 'object', properties: pageProperties(100) });
 
 /** The operator's /admin/v1 API: companies, their API keys, setores and teams. */
 export const adminRoutes = [
@@ -348,21 +348,14 @@ export const adminRoutes = [
       return { ...apiKeyView(issued.apiKey), key: issued.key };
     },
   }),
-  defineRoute({
-    method: 'get',
+  companyPageRoute({
     path: '/admin/v1/companies/:id/api-keys',
-    auth: admin,
     operationId: 'adminListApiKeys',
     summary: 'List API keys',
-    tag: 'Admin',
-    params: companyId,
-    query: pageOf100,
-    response: { status: 200, description: 'A page of keys (never the keys themselves).', data: s.page(ApiKey) },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, query, use }) {
-      const page = await use(AdminService).listApiKeys(params.id, query);
-      return { ...page, items: page.items.map(apiKeyView) };
-    },
+    description: 'A page of keys (never the keys themselves).',
+    item: ApiKey,
+    list: (use, companyId, query) => use(AdminService).listApiKeys(companyId, query),
+    view: apiKeyView,
   }),
   defineRoute({
     method: 'post',
@@ -419,21 +412,14 @@ export const adminRoutes = [
       return setorView(setor);
     },
   }),
-  defineRoute({
-    method: 'get',
+  companyPageRoute({
     path: '/admin/v1/companies/:id/setores',
-    auth: admin,
     operationId: 'adminListSetores',
     summary: 'List boxes',
-    tag: 'Admin',
-    params: companyId,
-    query: pageOf100,
-    response: { status: 200, description: 'A page of boxes.', data: s.page(Setor) },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, query, use }) {
-      const page = await use(AdminService).listSetores(params.id, query);
-      return { ...page, items: page.items.map(setorView) };
-    },
+    description: 'A page of boxes.',
+    item: Setor,
+    list: (use, companyId, query) => use(AdminService).listSetores(companyId, query),
+    view: setorView,
   }),
   defineRoute({
     method: 'get',

@@ -1,6 +1,7 @@
 import { CreditKinds, ListPayments, PaymentMethods, RecordPayment, SetLowBalanceThresholds, toCents, type Payment } from '@carteiro/core';
 import { adminIdParam, defineRoute, reply } from '../http/route.js';
-import { component, INT4_MAX, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
+import { companyPageRoute } from '../admin/company-page-route.js';
+import { component, INT4_MAX, s, typed } from '../http/schema.js';
 
 interface PaymentBody {
   kind: (typeof CreditKinds)[number];
@@ -90,21 +91,14 @@ export const billingAdminRoutes = [
       return replayed ? reply(paymentView(payment), { status: 200 }) : paymentView(payment);
     },
   }),
-  defineRoute({
-    method: 'get',
+  companyPageRoute({
     path: '/admin/v1/companies/:id/payments',
-    auth: 'admin',
     operationId: 'adminListPayments',
     summary: "List a company's payments",
-    tag: 'Admin',
-    params: { id: adminIdParam('company') },
-    query: typed<PageQuery>({ type: 'object', properties: pageProperties(100) }),
-    response: { status: 200, description: 'Newest first.', data: s.page(PaymentView) },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, query, use }) {
-      const page = await use(ListPayments).execute(params.id, query);
-      return { ...page, items: page.items.map(paymentView) };
-    },
+    description: 'Newest first.',
+    item: PaymentView,
+    list: (use, companyId, query) => use(ListPayments).execute(companyId, query),
+    view: paymentView,
   }),
   defineRoute({
     method: 'put',

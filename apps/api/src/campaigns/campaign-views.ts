@@ -8,6 +8,7 @@ import {
   type RetryCampaignCommand,
   type RetryCampaignResult,
 } from '@carteiro/core';
+import { contentInput, type ContentBody } from '../messages/content-body.js';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -33,19 +34,14 @@ export interface CreateCampaignBody {
   multi_number?: boolean | null;
   team_id?: string | null;
   recipients?: CampaignRecipientBody[] | null;
-  message?: {
-    text?: string | null;
-    variants?: string[] | null;
-    media_url?: string | null;
-    media_type?: string | null;
-    media_delivery?: string | null;
-    media_filename?: string | null;
-    template_name?: string | null;
-    template_language?: string | null;
-    template_components?: unknown[] | null;
-    template_raw?: unknown[] | null;
-    template_vars?: string[] | null;
-  } | null;
+  message?:
+    | (ContentBody & {
+        text?: string | null;
+        variants?: string[] | null;
+        template_raw?: unknown[] | null;
+        template_vars?: string[] | null;
+      })
+    | null;
   options?: {
     schedule_at?: string | null;
     anti_ban_level?: string | null;
@@ -85,19 +81,7 @@ export function createCampaignCommand(body: CreateCampaignBody): CreateCampaignC
     message:
       m == null
         ? m
-        : {
-            text: m.text,
-            variants: m.variants,
-            mediaUrl: m.media_url,
-            mediaType: m.media_type,
-            mediaDelivery: m.media_delivery,
-            mediaFilename: m.media_filename,
-            templateName: m.template_name,
-            templateLanguage: m.template_language,
-            templateComponents: m.template_components,
-            templateRaw: m.template_raw,
-            templateVars: m.template_vars,
-          },
+        : { ...contentInput(m, m.text), variants: m.variants, templateRaw: m.template_raw, templateVars: m.template_vars },
     scheduledFor: options.schedule_at,
     antiBanLevel: options.anti_ban_level,
     distribution: options.distribution,

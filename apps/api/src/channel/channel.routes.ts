@@ -16,8 +16,8 @@ import {
   type ProfileBatchResult as ProfileResult,
 } from '@carteiro/core';
 import type { ServiceRepositories } from '@carteiro/postgres';
-import { defineRoute, idParam, type RouteContext } from '../http/route.js';
-import { component, pageQuery, s, typed } from '../http/schema.js';
+import { defineRoute, idParam } from '../http/route.js';
+import { component, pageQuery, s, typed, type TypedSchema } from '../http/schema.js';
 import { createdInstanceView, healthItemView, instanceView, profileResultView, simulatedMessageView } from './channel-views.js';
 
 // ---- Request schemas -------------------------------------------------------------------------
@@ -66,14 +66,25 @@ const profileItems = (item: Record<string, unknown>) =>
   });
 const oneNumber = [{ required: ['setor_id'] }, { required: ['phone_number'] }];
 
-/** Both batch routes: each item's number (by box or phone) gets its name and/or photo; items fail independently. */
-async function updateProfiles({ body, principal, use }: RouteContext<unknown, unknown, ProfileBatchBody>) {
-  const results = await use(UpdateChannelProfiles).execute({
-    companyId: principal.company.id,
-    mode: principal.apiKey.mode,
-    items: body.items.map((i) => ({ setorId: i.setor_id?.toLowerCase(), phoneNumber: i.phone_number, name: i.name, pictureUrl: i.picture_url })),
+/** A batch route (both take the same items): each item's number (by box or phone) gets its name and/or photo; items fail independently. */
+function profileBatchRoute(route: { path: string; operationId: string; summary: string; description: string; schema: TypedSchema<ProfileBatchBody> }) {
+  const { schema, ...texts } = route;
+  return defineRoute({
+    ...texts,
+    method: 'post',
+    auth: manage,
+    tag: 'Channel instances',
+    body: { schema },
+    response: { status: 200, description: 'Per-item results.', data: ProfileBatchResult },
+    async handler({ body, principal, use }) {
+      const results = await use(UpdateChannelProfiles).execute({
+        companyId: principal.company.id,
+        mode: principal.apiKey.mode,
+        items: body.items.map((i) => ({ setorId: i.setor_id?.toLowerCase(), phoneNumber: i.phone_number, name: i.name, pictureUrl: i.picture_url })),
+      });
+      return batchView(results);
+    },
   });
-  return batchView(results);
 }
 
 /** POST /v1/channel/instances/profile/batch: up to 20 numbers, each by setor or phone, with name and/or photo. */
@@ -277,29 +288,19 @@ export const channelRoutes = [
       return { items: items.map(healthItemView) };
     },
   }),
-  defineRoute({
-    method: 'post',
+  profileBatchRoute({
     path: '/v1/channel/instances/profile/batch',
-    auth: manage,
     operationId: 'updateChannelProfiles',
     summary: `Update names and photos of up to ${PROFILE_BATCH_MAX} numbers`,
     description: 'Each item names a box (`setor_id`) or a number (`phone_number`) and a `name` and/or `picture_url`; items fail independently.',
-    tag: 'Channel instances',
-    body: { schema: profileBatchSchema },
-    response: { status: 200, description: 'Per-item results.', data: ProfileBatchResult },
-    handler: updateProfiles,
+    schema: profileBatchSchema,
   }),
-  defineRoute({
-    method: 'post',
+  profileBatchRoute({
     path: '/v1/channel/instances/profile-picture/batch',
-    auth: manage,
     operationId: 'updateChannelPictures',
     summary: `Update photos of up to ${PROFILE_BATCH_MAX} numbers (legacy)`,
     description: 'Legacy: prefer profile/batch.',
-    tag: 'Channel instances',
-    body: { schema: pictureBatchSchema },
-    response: { status: 200, description: 'Per-item results.', data: ProfileBatchResult },
-    handler: updateProfiles,
+    schema: pictureBatchSchema,
   }),
   defineRoute({
     method: 'get',

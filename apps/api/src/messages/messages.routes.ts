@@ -20,6 +20,7 @@ import {
 } from '@carteiro/core';
 import { defineRoute, type ParameterSpec } from '../http/route.js';
 import { UNIX_SECONDS_MAX, component, s, typed, type JsonSchema } from '../http/schema.js';
+import { contentInput, type ContentBody } from './content-body.js';
 import { firstContactView, messageRecordView, sendResultView } from './messages-views.js';
 
 // ---- Request schemas -------------------------------------------------------------------------
@@ -51,16 +52,6 @@ export interface SelectionBody {
   setor_ids?: string[];
   team_id?: string;
   multi_number?: boolean;
-}
-
-export interface ContentBody {
-  media_url?: string;
-  media_type?: string;
-  media_delivery?: string;
-  media_filename?: string;
-  template_name?: string;
-  template_language?: string;
-  template_components?: unknown[];
 }
 
 export interface SendMessageBody extends SelectionBody {
@@ -328,20 +319,7 @@ export const messagesRoutes = [
     response: { status: 201, description: 'Sent.', data: MessageSendResult },
     errors: sendErrors,
     async handler({ body, principal, use }) {
-      const m = body.message;
-      const content = standardContent(
-        {
-          text: m.text,
-          mediaUrl: m.media_url,
-          mediaType: m.media_type,
-          mediaDelivery: m.media_delivery,
-          mediaFilename: m.media_filename,
-          templateName: m.template_name,
-          templateLanguage: m.template_language,
-          templateComponents: m.template_components,
-        },
-        'message.',
-      );
+      const content = standardContent(contentInput(body.message, body.message.text), 'message.');
       const { company, apiKey } = principal;
       const outcome = await use(SendMessage).send({ companyId: company.id, keyMode: apiKey.mode, phone: body.phone, clientId: body.client_id, selection: selection(body), content });
       return sendResultView(outcome);
@@ -360,16 +338,7 @@ export const messagesRoutes = [
     response: { status: 201, description: 'Sent.', data: FirstContactResult },
     errors: sendErrors,
     async handler({ body, principal, use }) {
-      const content = standardContent({
-        text: body.message,
-        mediaUrl: body.media_url,
-        mediaType: body.media_type,
-        mediaDelivery: body.media_delivery,
-        mediaFilename: body.media_filename,
-        templateName: body.template_name,
-        templateLanguage: body.template_language,
-        templateComponents: body.template_components,
-      });
+      const content = standardContent(contentInput(body, body.message));
       const { company, apiKey } = principal;
       const outcome = await use(SendMessage).sendFirstContact({
         companyId: company.id,
