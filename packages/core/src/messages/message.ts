@@ -70,5 +70,11 @@ export interface MessageRecord {
   readAt?: Date | null;
 }
 
+/**
+ * The fields of a message row as it is written, before anything happens to it: not sent yet, no
+ * failure, no reaction, edit or deletion.
+ */
+export const FRESH_MESSAGE_FIELDS = { errorCode: null, error: null, reaction: null, editedAt: null, deletedAt: null, sentAt: null } as const satisfies Partial<MessageRecord>;
+
 /** About how long after sending a text can still be edited. */
 export const EDIT_WINDOW_MS = 15 * 60 * 1000;

@@ -16,7 +16,7 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { planOutboundContent } from './content-planner.js';
 import { newConversation } from './conversation.js';
-import type { MessageRecord } from './message.js';
+import { FRESH_MESSAGE_FIELDS, type MessageRecord } from './message.js';
 import type { MessageThreads, ThreadSend } from './message-threads.js';
 import type { MessageContent } from './message-content.js';
 import type { ChannelRepositories } from '../channel/index.js';
@@ -246,12 +246,7 @@ export class SendMessage {
         parts: parts.map((p) => ({ content: p, providerMessageId: null })),
         status: 'pending',
         providerMessageId: null,
-        errorCode: null,
-        error: null,
-        reaction: null,
-        editedAt: null,
-        deletedAt: null,
-        sentAt: null,
+        ...FRESH_MESSAGE_FIELDS,
         createdAt: reservedAt,
         updatedAt: reservedAt,
         ticketId,
@@ -363,22 +358,7 @@ export class SendMessage {
   }
 
   private messageEvent(event: 'message.sent' | 'message.failed', message: MessageRecord, recipientName: string | null, actor: EventActor): DomainEvent {
-    const sent = event === 'message.sent';
-    return this.event(event, message.companyId, message.setorId, actor, {
-      campaignId: null,
-      detailId: message.id,
-      messageId: message.id,
-      conversationId: message.conversationId,
-      ticketId: message.ticketId ?? null,
-      recipientPhone: message.phone,
-      recipientName,
-      status: sent ? 'sent' : 'failed',
-      error: sent ? null : message.error,
-      error_code: sent ? null : message.errorCode,
-      actual_setor_id: sent ? message.setorId : null,
-      was_reassigned: false,
-      providerMessageId: message.providerMessageId,
-    });
+    return this.event(event, message.companyId, message.setorId, actor, singleSendEventData(event, message, { ticketId: message.ticketId ?? null, recipientName }));
   }
 
   private event(event: EventName, companyId: string, setorId: string | null, actor: EventActor, data: Record<string, unknown>): DomainEvent {
@@ -392,4 +372,32 @@ export function failureError(message: Pick<MessageRecord, 'id' | 'setorId'>, fai
   if (failure.providerFailure) return new DomainError('PROVIDER_ERROR', 'The channel provider failed to deliver the message; the credit was refunded', details);
   if (failure.code === 'OFFICIAL_WINDOW_EXPIRED') return new DomainError('WINDOW_EXPIRED', readableFailure.OFFICIAL_WINDOW_EXPIRED, details);
   return new DomainError('UNPROCESSABLE', `The message was not delivered: ${readableFailure[failure.code]}`, details);
+}
+
+/**
+ * The data of the `message.sent` / `message.failed` event of a send that is no campaign's: a
+ * single send, or an automatic ticket message, which also names its `kind`.
+ */
+export function singleSendEventData(
+  event: 'message.sent' | 'message.failed',
+  message: MessageRecord,
+  about: { ticketId: string | null; kind?: string; recipientName: string | null },
+): Record<string, unknown> {
+  const sent = event === 'message.sent';
+  return {
+    campaignId: null,
+    detailId: message.id,
+    messageId: message.id,
+    conversationId: message.conversationId,
+    ticketId: about.ticketId,
+    ...(about.kind === undefined ? {} : { kind: about.kind }),
+    recipientPhone: message.phone,
+    recipientName: about.recipientName,
+    status: sent ? 'sent' : 'failed',
+    error: sent ? null : message.error,
+    error_code: sent ? null : message.errorCode,
+    actual_setor_id: sent ? message.setorId : null,
+    was_reassigned: false,
+    providerMessageId: message.providerMessageId,
+  };
 }

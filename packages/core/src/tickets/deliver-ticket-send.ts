@@ -3,7 +3,7 @@ import { isConversationWindowOpen } from '../channel/index.js';
 import type { CompanyRepositories } from '../companies/index.js';
 import type { ContactRepositories } from '../contacts/index.js';
 import { chargeSend, refundSend } from '../credits/index.js';
-import { planOutboundContent, type MessageRecord, type MessageRepositories } from '../messages/index.js';
+import { planOutboundContent, singleSendEventData, type MessageRecord, type MessageRepositories } from '../messages/index.js';
 import type { SetorRepositories } from '../setores/index.js';
 import type { Clock } from '../shared/clock.js';
 import { transition } from '../shared/decider.js';
@@ -203,29 +203,13 @@ export class DeliverTicketSend {
   }
 
   private event(event: 'message.sent' | 'message.failed', message: MessageRecord, send: TicketSend, recipientName: string | null): DomainEvent {
-    const sent = event === 'message.sent';
     return {
       id: this.ids.newId(),
       event,
       companyId: message.companyId,
       setorId: message.setorId,
       occurredAt: this.clock.now(),
-      data: {
-        campaignId: null,
-        detailId: message.id,
-        messageId: message.id,
-        conversationId: message.conversationId,
-        ticketId: send.ticketId,
-        kind: send.kind,
-        recipientPhone: message.phone,
-        recipientName,
-        status: sent ? 'sent' : 'failed',
-        error: sent ? null : message.error,
-        error_code: sent ? null : message.errorCode,
-        actual_setor_id: sent ? message.setorId : null,
-        was_reassigned: false,
-        providerMessageId: message.providerMessageId,
-      },
+      data: singleSendEventData(event, message, { ticketId: send.ticketId, kind: send.kind, recipientName }),
       actor: systemActor,
     };
   }

@@ -1,5 +1,5 @@
 import type { KeyMode } from '../api-keys/index.js';
-import type { MessageActivity, MessageAuthor, MessageContent, MessageRecord, MessageStatus } from '../messages/index.js';
+import { FRESH_MESSAGE_FIELDS, type MessageActivity, type MessageAuthor, type MessageContent, type MessageRecord, type MessageStatus } from '../messages/index.js';
 import type { Ticket } from './ticket.js';
 
 /** What a row of a ticket's timeline written by the tickets area is made of. */
@@ -36,12 +36,7 @@ export function ticketMessage(ticket: Pick<Ticket, 'id' | 'companyId' | 'convers
     parts: [],
     status: fields.status ?? 'sent',
     providerMessageId: null,
-    errorCode: null,
-    error: null,
-    reaction: null,
-    editedAt: null,
-    deletedAt: null,
-    sentAt: null,
+    ...FRESH_MESSAGE_FIELDS,
     createdAt: fields.at,
     updatedAt: fields.at,
     ticketId: ticket.id,

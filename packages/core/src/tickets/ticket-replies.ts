@@ -3,7 +3,7 @@ import type { AgentRepositories } from '../agents/index.js';
 import type { KeyMode } from '../api-keys/index.js';
 import { IdempotentRequests, type CampaignRepositories, type IdempotencyInput } from '../campaigns/index.js';
 import type { ContactRepositories } from '../contacts/index.js';
-import { standardContent, type MessageContent, type MessageRecord, type MessageRepositories, type MessageThreads, type SendMessage, type ThreadAuthor } from '../messages/index.js';
+import { standardContent, type StandardContentInput, type MessageContent, type MessageRecord, type MessageRepositories, type MessageThreads, type SendMessage, type ThreadAuthor } from '../messages/index.js';
 import { renderQuickReply, type QuickReplyRepositories } from '../quick-replies/index.js';
 import type { Clock } from '../shared/clock.js';
 import { transition } from '../shared/decider.js';
@@ -69,17 +69,8 @@ export class TicketThreads implements MessageThreads {
   }
 }
 
-/** The content fields of a reply (`message` of POST /v1/tickets/:id/messages, as POST /v1/messages's). */
-export interface ReplyContentInput {
-  text?: string | null;
-  mediaUrl?: string | null;
-  mediaType?: string | null;
-  mediaDelivery?: string | null;
-  mediaFilename?: string | null;
-  templateName?: string | null;
-  templateLanguage?: string | null;
-  templateComponents?: unknown[] | null;
-}
+/** The content fields of a reply (`message` of POST /v1/tickets/:id/messages): POST /v1/messages's. */
+export type ReplyContentInput = StandardContentInput;
 
 /** POST /v1/tickets/:id/messages. */
 export interface ReplyCommand {

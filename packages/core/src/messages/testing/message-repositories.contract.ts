@@ -7,7 +7,7 @@ import type { CompanyRepositories } from '../../companies/index.js';
 import type { ContactRepositories } from '../../contacts/index.js';
 import type { SetorRepositories } from '../../setores/index.js';
 import type { TagRepositories } from '../../tags/index.js';
-import { newConversation, type MessageRecord, type MessageRepositories } from '../index.js';
+import { FRESH_MESSAGE_FIELDS, newConversation, type MessageRecord, type MessageRepositories } from '../index.js';
 
 /** The areas this suite reads and writes. */
 type Areas = CompanyRepositories & ContactRepositories & MessageRepositories & SetorRepositories & TagRepositories;
@@ -137,12 +137,7 @@ export function describeMessageRepositoriesContract(name: string, setup: () => P
         ],
         status: 'pending',
         providerMessageId: null,
-        errorCode: null,
-        error: null,
-        reaction: null,
-        editedAt: null,
-        deletedAt: null,
-        sentAt: null,
+        ...FRESH_MESSAGE_FIELDS,
         createdAt: t0,
         updatedAt: t0,
         // The timeline fields every stored message has (a send outside any ticket).
@@ -211,12 +206,7 @@ export function describeMessageRepositoriesContract(name: string, setup: () => P
         parts: [],
         status: 'received',
         providerMessageId: `wamid.group.${n}`,
-        errorCode: null,
-        error: null,
-        reaction: null,
-        editedAt: null,
-        deletedAt: null,
-        sentAt: null,
+        ...FRESH_MESSAGE_FIELDS,
         createdAt: later(n),
         updatedAt: later(n),
         ticketId: null,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createContact } from '../../contacts/index.js';
-import { newConversation, type MessageRecord } from '../../messages/index.js';
+import { FRESH_MESSAGE_FIELDS, newConversation, type MessageRecord } from '../../messages/index.js';
 import { createSetor } from '../../setores/index.js';
 import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
 import { contractCases } from '../../companies/testing/index.js';
@@ -50,12 +50,7 @@ export function describeTicketReplyRepositoriesContract(name: string, setup: () 
         parts: [],
         status: 'sent',
         providerMessageId: null,
-        errorCode: null,
-        error: null,
-        reaction: null,
-        editedAt: null,
-        deletedAt: null,
-        sentAt: null,
+        ...FRESH_MESSAGE_FIELDS,
         createdAt: when,
         updatedAt: when,
         ticketId: t.id,
