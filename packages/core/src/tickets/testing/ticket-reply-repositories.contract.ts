@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { createContact } from '../../contacts/index.js';
 import { FRESH_MESSAGE_FIELDS, newConversation, type MessageRecord } from '../../messages/index.js';
-import { createSetor } from '../../setores/index.js';
 import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
 import { contractCases } from '../../companies/testing/index.js';
+import { ticketContractBoxes } from './ticket-contract-boxes.js';
 import type { CompanyRepositories } from '../../companies/index.js';
 import type { ContactRepositories } from '../../contacts/index.js';
 import type { MessageRepositories } from '../../messages/index.js';
@@ -24,10 +24,7 @@ export function describeTicketReplyRepositoriesContract(name: string, setup: () 
     const fresh = async () => {
       const sut = await cases();
       const { repos, ids, company, other } = sut;
-      const setor = createSetor(ids.newId(), company.id, CONTRACT_T0, { nome: 'Vendas' });
-      const setor2 = createSetor(ids.newId(), company.id, CONTRACT_T0, { nome: 'Suporte' });
-      const otherSetor = createSetor(ids.newId(), other.id, CONTRACT_T0, { nome: 'Outra' });
-      for (const s of [setor, setor2, otherSetor]) await repos.setores.insert(s);
+      const { setor, setor2, otherSetor } = await ticketContractBoxes(repos, ids, company.id, other.id);
       const ana = createContact(ids.newId(), company.id, '+5511987650001', 'Ana Souza', CONTRACT_T0);
       const carla = createContact(ids.newId(), other.id, '+5531976540003', 'Carla', CONTRACT_T0);
       for (const c of [ana, carla]) await repos.contacts.insert(c);

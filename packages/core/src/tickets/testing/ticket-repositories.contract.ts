@@ -5,6 +5,7 @@ import { newConversation } from '../../messages/index.js';
 import { createSetor } from '../../setores/index.js';
 import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/index.js';
 import { contractCases } from '../../companies/testing/index.js';
+import { ticketContractBoxes } from './ticket-contract-boxes.js';
 import type { AgentRepositories } from '../../agents/index.js';
 import type { ChannelRepositories } from '../../channel/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
@@ -29,10 +30,7 @@ export function describeTicketRepositoriesContract(name: string, setup: () => Pr
     const fresh = async () => {
       const sut = await cases();
       const { repos, ids, company, other } = sut;
-      const setor = createSetor(ids.newId(), company.id, CONTRACT_T0, { nome: 'Vendas' });
-      const setor2 = createSetor(ids.newId(), company.id, CONTRACT_T0, { nome: 'Suporte' });
-      const otherSetor = createSetor(ids.newId(), other.id, CONTRACT_T0, { nome: 'Outra' });
-      for (const s of [setor, setor2, otherSetor]) await repos.setores.insert(s);
+      const { setor, setor2, otherSetor } = await ticketContractBoxes(repos, ids, company.id, other.id);
       const ana = createContact(ids.newId(), company.id, '+5511987650001', 'Ana Souza', CONTRACT_T0);
       const bruno = createContact(ids.newId(), company.id, '+5521998760002', 'Bruno Lima', CONTRACT_T0);
       const carla = createContact(ids.newId(), other.id, '+5531976540003', 'Carla', CONTRACT_T0);
