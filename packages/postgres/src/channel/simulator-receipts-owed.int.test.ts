@@ -1,41 +1,19 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { Migrator, sql, type Kysely } from 'kysely';
-import pg from 'pg';
-import { createDb, migrateToLatest } from '../db.js';
-import { migrationProvider } from '../migrations.js';
-import { replaceDatabase, TEST_ADMIN_URL_ENV } from '../testing/test-database.js';
+import { sql, type Kysely } from 'kysely';
+import { migrateToLatest } from '../db.js';
+import { createTestDatabaseBefore, type TestDatabase } from '../testing/test-database.js';
 import type { Database } from '../shared/database.js';
 
 // A database of its own, migrated up to just before 0026, so that the upgrade meets receipts owed the old way.
-const adminUrl = process.env[TEST_ADMIN_URL_ENV] ?? process.env.TEST_DATABASE_URL ?? '';
-const name = `t_owed_${Math.random().toString(16).slice(2, 10)}`;
+let database: TestDatabase;
 let db: Kysely<Database>;
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 beforeAll(async () => {
-  await admin(`CREATE DATABASE ${name}`);
-  db = createDb(replaceDatabase(adminUrl, name), { poolSize: 2 });
-  const before0026 = {
-    async getMigrations() {
-      const all = await migrationProvider.getMigrations();
-      return Object.fromEntries(Object.entries(all).filter(([migration]) => migration < '0026'));
-    },
-  };
-  const { error } = await new Migrator({ db, provider: before0026 }).migrateToLatest();
-  if (error) throw error;
+  database = await createTestDatabaseBefore('0026');
+  db = database.db;
 });
 afterAll(async () => {
-  await db?.destroy();
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await database?.destroy();
 });
 
 const owedIds = async () => (await sql<{ id: string }>`SELECT id FROM simulator_receipts_owed ORDER BY sent_at`.execute(db)).rows.map((r) => r.id);

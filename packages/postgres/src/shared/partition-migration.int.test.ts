@@ -1,42 +1,20 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { Migrator, sql, type Kysely } from 'kysely';
-import pg from 'pg';
-import { createDb, migrateToLatest } from '../db.js';
-import { migrationProvider } from '../migrations.js';
-import { replaceDatabase, TEST_ADMIN_URL_ENV } from '../testing/test-database.js';
+import { sql, type Kysely } from 'kysely';
+import { migrateToLatest } from '../db.js';
+import { createTestDatabaseBefore, type TestDatabase } from '../testing/test-database.js';
 import type { Database } from './database.js';
 import { partitionNameAt } from './time-partitions.js';
 
 // A database of its own, migrated only up to the partitioning, so that 0016 meets existing rows.
-const adminUrl = process.env[TEST_ADMIN_URL_ENV] ?? process.env.TEST_DATABASE_URL ?? '';
-const name = `t_partmig_${Math.random().toString(16).slice(2, 10)}`;
+let database: TestDatabase;
 let db: Kysely<Database>;
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 beforeAll(async () => {
-  await admin(`CREATE DATABASE ${name}`);
-  db = createDb(replaceDatabase(adminUrl, name), { poolSize: 2 });
-  const before0016 = {
-    async getMigrations() {
-      const all = await migrationProvider.getMigrations();
-      return Object.fromEntries(Object.entries(all).filter(([migration]) => migration < '0016'));
-    },
-  };
-  const { error } = await new Migrator({ db, provider: before0016 }).migrateToLatest();
-  if (error) throw error;
+  database = await createTestDatabaseBefore('0016');
+  db = database.db;
 });
 afterAll(async () => {
-  await db?.destroy();
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await database?.destroy();
 });
 
 const DAY = 86_400_000;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Kysely } from 'kysely';
+import { Migrator, type Kysely } from 'kysely';
 import { createDb, migrateToLatest } from '../db.js';
+import { migrationProvider } from '../migrations.js';
 import type { Database } from '../shared/database.js';
 
 /** Set by the jest global setup (`test/global-setup.js`). */
@@ -71,15 +72,39 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
       await client.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
     }
   });
-  const url = replaceDatabase(adminUrl(), name);
-  const db = createDb(url, { poolSize: options.poolSize ?? 5, applicationName: 'carteiro-test' });
+  return openTestDatabase(name, createDb(replaceDatabase(adminUrl(), name), { poolSize: options.poolSize ?? 5, applicationName: 'carteiro-test' }));
+}
+
+function openTestDatabase(name: string, db: Kysely<Database>): TestDatabase {
   return {
     db,
-    url,
+    url: replaceDatabase(adminUrl(), name),
     name,
     async destroy() {
       await db.destroy();
       await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/**
+ * A database of its own for one upgrade test, migrated only up to the migrations named before
+ * `migration` (e.g. `'0026'`): the test stores rows the old way, then runs `migrateToLatest(db)`.
+ */
+export async function createTestDatabaseBefore(migration: string, options: { poolSize?: number } = {}): Promise<TestDatabase> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await withAdmin((client) => client.query(`CREATE DATABASE ${name}`));
+  const database = openTestDatabase(name, createDb(replaceDatabase(adminUrl(), name), { poolSize: options.poolSize ?? 2 }));
+  const before = {
+    async getMigrations() {
+      const all = await migrationProvider.getMigrations();
+      return Object.fromEntries(Object.entries(all).filter(([id]) => id < migration));
+    },
+  };
+  const { error } = await new Migrator({ db: database.db, provider: before }).migrateToLatest();
+  if (error) {
+    await database.destroy();
+    throw error;
+  }
+  return database;
 }
