@@ -1,20 +1,4 @@
-import type {
-  NumberCheck,
-  ChannelCapabilities,
-  ChannelGateway,
-  HealthProbe,
-  KeyMode,
-  MessageOperationResult,
-  Profile,
-  ProfileUpdate,
-  QrCode,
-  SendRequest,
-  SendResult,
-  SentMessageRef,
-  SessionState,
-  SessionTarget,
-  Setor,
-} from '@carteiro/core';
+import type { NumberCheck, ChannelCapabilities, ChannelGateway, HealthProbe, KeyMode, MessageOperationResult, Profile, ProfileUpdate, QrCode, SendRequest, SendResult, SentMessageRef, SessionState, SessionTarget, Setor } from '@carteiro/core';
 import { SIMULATOR_REF_PREFIX } from './simulator/channel-simulator.js';
 
 /** The adapters a router chooses among; a missing provider means its setores use the simulator. */

@@ -1,27 +1,4 @@
-import {
-  adaptToCapabilities,
-  DomainError,
-  type ChannelCapabilities,
-  type ChannelGateway,
-  type Clock,
-  type HealthProbe,
-  type KeyMode,
-  type MessageOperationResult,
-  type OfficialConfig,
-  type OutboundContent,
-  type Profile,
-  type ProfileUpdate,
-  type QrCode,
-  type SendFailure,
-  type SendFailureCode,
-  type SendRequest,
-  type SendResult,
-  type SentMessageRef,
-  type SessionState,
-  type SessionTarget,
-  type Setor,
-  type NumberCheck,
-} from '@carteiro/core';
+import { adaptToCapabilities, DomainError, type ChannelCapabilities, type ChannelGateway, type Clock, type HealthProbe, type KeyMode, type MessageOperationResult, type OfficialConfig, type OutboundContent, type Profile, type ProfileUpdate, type QrCode, type SendFailure, type SendFailureCode, type SendRequest, type SendResult, type SentMessageRef, type SessionState, type SessionTarget, type Setor, type NumberCheck } from '@carteiro/core';
 import { OFFICIAL_CAPABILITIES } from '../channel-capabilities.js';
 import { describeOutcome, JsonHttpClient, type HttpOutcome } from '../http/json-http-client.js';
 

@@ -1,39 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  adaptToCapabilities,
-  DomainError,
-  isConversationWindowOpen,
-  needsConversationWindow,
-  QR_LIFETIME_SECONDS,
-  readableFailure,
-  type ChannelCapabilities,
-  type ChannelGateway,
-  type ChannelSimulatorStore,
-  type Clock,
-  type ConversationWindowRepository,
-  type HealthProbe,
-  type IdGenerator,
-  type KeyMode,
-  type MessageOperationResult,
-  type OutboundContent,
-  type Profile,
-  type ProfileUpdate,
-  type QrCode,
-  type Random,
-  type SendFailureCode,
-  type SendRequest,
-  type SendResult,
-  type SentMessageOperation,
-  type SentMessageRef,
-  type SessionState,
-  type SessionTarget,
-  type Setor,
-  type SimulatedMessage,
-  type SimulatedMessageKind,
-  type SimulatedSessionEnd,
-  supportsOperation,
-  type NumberCheck,
-} from '@carteiro/core';
+import { adaptToCapabilities, DomainError, isConversationWindowOpen, needsConversationWindow, QR_LIFETIME_SECONDS, readableFailure, type ChannelCapabilities, type ChannelGateway, type ChannelSimulatorStore, type Clock, type ConversationWindowRepository, type HealthProbe, type IdGenerator, type KeyMode, type MessageOperationResult, type OutboundContent, type Profile, type ProfileUpdate, type QrCode, type Random, type SendFailureCode, type SendRequest, type SendResult, type SentMessageOperation, type SentMessageRef, type SessionState, type SessionTarget, type Setor, type SimulatedMessage, type SimulatedMessageKind, type SimulatedSessionEnd, supportsOperation, type NumberCheck } from '@carteiro/core';
 import { OFFICIAL_CAPABILITIES, QR_CAPABILITIES } from '../channel-capabilities.js';
 import { qrPngDataUrl } from '../qr-image.js';
 import { simulatedPhoneNumber, simulatedQrContent } from './simulated-phone.js';

@@ -1,18 +1,5 @@
 import type { KeyMode } from '../../api-keys/index.js';
-import type {
-  NumberCheck,
-  ChannelGateway,
-  HealthProbe,
-  MessageOperationResult,
-  Profile,
-  ProfileUpdate,
-  QrCode,
-  SendRequest,
-  SendResult,
-  SentMessageRef,
-  SessionState,
-  SessionTarget,
-} from '../index.js';
+import type { NumberCheck, ChannelGateway, HealthProbe, MessageOperationResult, Profile, ProfileUpdate, QrCode, SendRequest, SendResult, SentMessageRef, SessionState, SessionTarget } from '../index.js';
 import { supportsOperation, type ChannelCapabilities, type SentMessageOperation } from '../index.js';
 import { DomainError } from '../../shared/errors.js';
 import type { SendFailureCode } from '../index.js';
