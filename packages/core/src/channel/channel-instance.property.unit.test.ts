@@ -44,6 +44,21 @@ function commandAt(step: Step, at: Date): InstanceCommand {
   return { ...step, at } as InstanceCommand;
 }
 
+/** A new instance after every step of `run` it accepts (a refused step leaves it unchanged), and the last step's time. */
+function playRun(run: readonly (readonly [Step, number])[]): { instance: ChannelInstance; now: number } {
+  let instance = createChannelInstance('instance-1', setor, new Date(t0));
+  let now = t0;
+  for (const [step, gap] of run) {
+    now += gap;
+    try {
+      instance = evolveAll(channelInstanceDecider, instance, channelInstanceDecider.decide(commandAt(step, new Date(now)), instance));
+    } catch {
+      // refused steps are checked by the other properties
+    }
+  }
+  return { instance, now };
+}
+
 /** What must hold of every state the machine can reach. */
 function expectConsistent(instance: ChannelInstance): void {
   if (instance.status === 'connected') {
@@ -93,16 +108,7 @@ describe('channel instance state machine (properties)', () => {
   it('refuses a QR request exactly when connected, and leaves the instance unchanged', () => {
     fc.assert(
       fc.property(runArb, fc.integer({ min: 0, max: 200_000 }), (run, gap) => {
-        let instance = createChannelInstance('instance-1', setor, new Date(t0));
-        let now = t0;
-        for (const [step, g] of run) {
-          now += g;
-          try {
-            instance = evolveAll(channelInstanceDecider, instance, channelInstanceDecider.decide(commandAt(step, new Date(now)), instance));
-          } catch {
-            // refused steps are checked by the other properties
-          }
-        }
+        const { instance, now } = playRun(run);
         const at = new Date(now + gap);
         const snapshot = structuredClone(instance);
         if (instance.status === 'connected') {
@@ -122,16 +128,7 @@ describe('channel instance state machine (properties)', () => {
   it('a disconnect always ends disconnected without phone or QR window, and only a connected session announces its end', () => {
     fc.assert(
       fc.property(runArb, fc.constantFrom<DisconnectReason>('user', 'sender_failure', 'session_lost'), (run, reason) => {
-        let instance = createChannelInstance('instance-1', setor, new Date(t0));
-        let now = t0;
-        for (const [step, g] of run) {
-          now += g;
-          try {
-            instance = evolveAll(channelInstanceDecider, instance, channelInstanceDecider.decide(commandAt(step, new Date(now)), instance));
-          } catch {
-            // refused: unchanged
-          }
-        }
+        const { instance, now } = playRun(run);
         const at = new Date(now + 1);
         const events = channelInstanceDecider.decide({ type: 'disconnect', at, reason }, instance);
         const after = evolveAll(channelInstanceDecider, instance, events);
