@@ -16,16 +16,26 @@ export type OutboundContent =
       sections?: { title?: string; rows: { id: string; title: string; description?: string }[] }[];
       buttonText?: string;
     }
-  | { kind: 'poll'; name: string; options: string[]; multipleAnswers: boolean }
-  | {
-      kind: 'event';
-      name: string;
-      startTime: number;
-      endTime?: number;
-      description?: string;
-      location?: string;
-      extraGuestsAllowed?: boolean;
-    };
+  | ({ kind: 'poll' } & PollContent)
+  | ({ kind: 'event' } & EventContent);
+
+/** A poll: a question and its options, one answer or several. */
+export interface PollContent {
+  name: string;
+  options: string[];
+  multipleAnswers: boolean;
+}
+
+/** An event card. */
+export interface EventContent {
+  name: string;
+  /** Unix seconds. */
+  startTime: number;
+  endTime?: number;
+  description?: string;
+  location?: string;
+  extraGuestsAllowed?: boolean;
+}
 
 /** What a setor's channel can carry natively; the rest is sent as text. */
 export interface ChannelCapabilities {

@@ -1,4 +1,4 @@
-import { MediaTypes, type MediaType } from '../channel/index.js';
+import { MediaTypes, type EventContent, type MediaType, type PollContent } from '../channel/index.js';
 import { ValidationError } from '../shared/errors.js';
 
 /** Order of text and media: the caption inline, text then media, or media then text (the spec's `media_delivery`). */
@@ -43,22 +43,6 @@ export interface InteractiveContent {
   sections?: InteractiveSection[];
   /** Label of the button that opens a list. */
   buttonText?: string;
-}
-
-export interface PollContent {
-  name: string;
-  options: string[];
-  multipleAnswers: boolean;
-}
-
-export interface EventContent {
-  name: string;
-  /** Unix seconds. */
-  startTime: number;
-  endTime?: number;
-  description?: string;
-  location?: string;
-  extraGuestsAllowed?: boolean;
 }
 
 /** What the API was asked to send, before it is planned into channel messages. */
