@@ -40,33 +40,18 @@ ${wrap(VALID_SCOPES.join(', '), 100, '  ')}
 Prints tables and fields for people; --json prints the raw JSON the admin API would answer.
 Uses DATABASE_URL, or the embedded database in DATA_DIR (the running one, or it starts it).`;
 
+const text = { type: 'string' } as const;
+const flag = { type: 'boolean' } as const;
 const options = {
-  name: { type: 'string' },
-  'plan-code': { type: 'string' },
-  modality: { type: 'string' },
-  'avulso-balance': { type: 'string' },
-  'expires-at': { type: 'string' },
-  unlimited: { type: 'boolean' },
-  'daily-limit': { type: 'string' },
-  'concurrent-campaigns-limit': { type: 'string' },
-  'company-rpm': { type: 'string' },
-  'safe-hours': { type: 'string' },
-  'no-bulk': { type: 'boolean' },
-  'no-multi-number': { type: 'boolean' },
-  scopes: { type: 'string' },
-  mode: { type: 'string' },
-  rpm: { type: 'string' },
-  'grace-seconds': { type: 'string' },
-  nome: { type: 'string' },
-  'channel-type': { type: 'string' },
-  'phone-number-id': { type: 'string' },
-  'access-token': { type: 'string' },
-  'waba-id': { type: 'string' },
-  'warming-daily-limit': { type: 'string' },
-  'setor-ids': { type: 'string' },
-  limit: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  // companies:create and companies:update
+  name: text, 'plan-code': text, modality: text, 'avulso-balance': text, 'expires-at': text, unlimited: flag, 'daily-limit': text,
+  'concurrent-campaigns-limit': text, 'company-rpm': text, 'safe-hours': text, 'no-bulk': flag, 'no-multi-number': flag,
+  // keys
+  scopes: text, mode: text, rpm: text, 'grace-seconds': text,
+  // setores and teams
+  nome: text, 'channel-type': text, 'phone-number-id': text, 'access-token': text, 'waba-id': text, 'warming-daily-limit': text, 'setor-ids': text,
+  // lists, output and help
+  limit: text, json: flag, help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
@@ -163,7 +148,9 @@ export function formatFields(object: Row): string {
     .join('\n');
 }
 
-function list(items: Row[], total: number, noun: string, columns: Parameters<typeof formatTable>[1]): Output {
+type Columns = Parameters<typeof formatTable>[1];
+
+function list(items: Row[], total: number, noun: string, columns: Columns): Output {
   if (items.length === 0) return { json: items, text: `No ${noun}.` };
   const footer = total > items.length ? `${items.length} of ${total} ${noun} (--limit for more)` : `${total} ${noun}`;
   return { json: items, text: `${formatTable(items, columns)}\n\n${footer}` };
@@ -171,36 +158,21 @@ function list(items: Row[], total: number, noun: string, columns: Parameters<typ
 
 const single = (object: Row, note?: string): Output => ({ json: object, text: note ? `${formatFields(object)}\n\n${note}` : formatFields(object) });
 
-const companyColumns: Parameters<typeof formatTable>[1] = [
-  ['ID', (c) => c.id],
-  ['NAME', (c) => c.name],
-  ['PLAN', (c) => c.plan_code],
-  ['MODALITY', (c) => c.modality],
-  ['BALANCE', (c) => c.avulso_balance],
-  ['DAILY LIMIT', (c) => c.daily_limit],
-  ['CAMPAIGNS', (c) => c.concurrent_campaigns_limit],
-  ['RPM', (c) => c.company_rpm],
-  ['CREATED', (c) => c.created_at],
+/** A column showing one field of the row as it is. */
+const field = (header: string, name: string): Columns[number] => [header, (row) => row[name]];
+
+const companyColumns: Columns = [
+  field('ID', 'id'), field('NAME', 'name'), field('PLAN', 'plan_code'), field('MODALITY', 'modality'), field('BALANCE', 'avulso_balance'),
+  field('DAILY LIMIT', 'daily_limit'), field('CAMPAIGNS', 'concurrent_campaigns_limit'), field('RPM', 'company_rpm'), field('CREATED', 'created_at'),
 ];
 
-const keyColumns: Parameters<typeof formatTable>[1] = [
-  ['ID', (k) => k.id],
-  ['NAME', (k) => k.name],
-  ['PREFIX', (k) => k.prefix],
-  ['MODE', (k) => k.mode],
-  ['RPM', (k) => k.rpm],
+const keyColumns: Columns = [
+  field('ID', 'id'), field('NAME', 'name'), field('PREFIX', 'prefix'), field('MODE', 'mode'), field('RPM', 'rpm'),
   ['STATUS', (k) => (k.revoked_at ? 'revoked' : k.expires_at ? `expires ${String(k.expires_at)}` : 'active')],
-  ['CREATED', (k) => k.created_at],
-  ['SCOPES', (k) => k.scopes],
+  field('CREATED', 'created_at'), field('SCOPES', 'scopes'),
 ];
 
-const setorColumns: Parameters<typeof formatTable>[1] = [
-  ['ID', (s) => s.id],
-  ['NOME', (s) => s.nome],
-  ['CHANNEL', (s) => s.channel_type],
-  ['WARMING LIMIT', (s) => s.warming_daily_limit_override],
-  ['CREATED', (s) => s.created_at],
-];
+const setorColumns: Columns = [field('ID', 'id'), field('NOME', 'nome'), field('CHANNEL', 'channel_type'), field('WARMING LIMIT', 'warming_daily_limit_override'), field('CREATED', 'created_at')];
 
 const KEY_NOTE = 'Save the key now: it is shown only this once.';
 
