@@ -26,7 +26,14 @@ export function describeMessageRepositoriesContract(name: string, setup: () => P
       const { ids, company, other, ...sut } = await tenants();
       const setor = createSetor(ids.newId(), company.id, t0, { nome: 'Vendas' });
       await sut.repos.setores.insert(setor);
-      return { ...sut, ids, company, other, setor };
+      /** A new contact of the company with this phone, stored, and its conversation in the setor. */
+      const talking = async (phone: string) => {
+        const contact = createContact(ids.newId(), company.id, phone, null, t0);
+        await sut.repos.contacts.insert(contact);
+        const conversation = await sut.repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
+        return { contact, conversation };
+      };
+      return { ...sut, ids, company, other, setor, talking };
     };
 
     it('searches by phone form, q over name, email and digits, assistant, tags and updated_since, scoped by company', async () => {
@@ -117,10 +124,8 @@ export function describeMessageRepositoriesContract(name: string, setup: () => P
     });
 
     it('stores message records with their content and parts, scoped by company', async () => {
-      const { repos, ids, company, other, setor } = await fresh();
-      const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
-      await repos.contacts.insert(contact);
-      const conversation = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
+      const { repos, ids, company, other, setor, talking } = await fresh();
+      const { contact, conversation } = await talking('+5511987654321');
       const message: MessageRecord = {
         id: ids.newId(),
         companyId: company.id,
@@ -189,10 +194,8 @@ export function describeMessageRepositoriesContract(name: string, setup: () => P
     });
 
     it('stores several inbound messages in one write (an inbound group), each found by its provider id', async () => {
-      const { repos, ids, company, setor } = await fresh();
-      const contact = createContact(ids.newId(), company.id, '+5511987654322', null, t0);
-      await repos.contacts.insert(contact);
-      const conversation = await repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
+      const { repos, ids, company, setor, talking } = await fresh();
+      const { contact, conversation } = await talking('+5511987654322');
       const inbound = (n: number): MessageRecord => ({
         id: ids.newId(),
         companyId: company.id,
