@@ -5,11 +5,10 @@
 // BENCH_RULE_TEXTS (100000), BENCH_DATABASE_URL (an existing server instead of an embedded one).
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createCompany, CreateContactImport, matchingRules, RunContactImport, type TagRule, type TagRuleMatchType } from '@carteiro/core';
-import { createDb, KyselyUnitOfWork, kyselyRepositories, migrateToLatest } from '@carteiro/postgres';
-import { SystemClock, UuidGenerator } from '@carteiro/system';
+import { CreateContactImport, matchingRules, RunContactImport, type TagRule, type TagRuleMatchType } from '@carteiro/core';
+import { KyselyUnitOfWork } from '@carteiro/postgres';
 import { sql } from 'kysely';
-import { startBenchDatabase } from './support/tenant.js';
+import { startCompanyDatabase } from './support/company-database.js';
 import { env, percentile, round } from './support/measure.js';
 
 export interface ContactsBenchResult {
@@ -42,16 +41,8 @@ export async function runContactsBench(log: (line: string) => void = console.log
   const importRows = env('BENCH_IMPORT_ROWS', 10_000);
   const ruleTexts = env('BENCH_RULE_TEXTS', 100_000);
 
-  // One embedded PostgreSQL (or BENCH_DATABASE_URL) with a database of its own, as every benchmark.
-  const database = await startBenchDatabase('contacts');
-  const db = createDb(database.url, { poolSize: 8, applicationName: 'carteiro-bench-contacts' });
+  const { db, clock, ids, repos, company, close } = await startCompanyDatabase('contacts', { name: 'Bench' });
   try {
-    await migrateToLatest(db);
-    const clock = new SystemClock();
-    const ids = new UuidGenerator();
-    const repos = kyselyRepositories(db);
-    const company = createCompany(ids.newId(), clock.now(), { name: 'Bench' });
-    await repos.companies.insert(company);
 
     // Seed: the secondary indexes are dropped and rebuilt afterwards from their own definitions (building a GIN
     // index once is much faster than a million incremental inserts), then one statement per 100,000 contacts,
@@ -172,8 +163,7 @@ export async function runContactsBench(log: (line: string) => void = console.log
       rules: { rules: rules.length, texts: ruleTexts, perSecond },
     };
   } finally {
-    await db.destroy();
-    await database.stop();
+    await close();
   }
 }
 

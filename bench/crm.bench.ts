@@ -6,25 +6,14 @@
 // BENCH_DATABASE_URL (an existing server instead of an embedded one).
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import {
-  createChannelInstance,
-  createCompany,
-  createContact,
-  createSetor,
-  CreateContract,
-  ensureFunnel,
-  ReadOpportunities,
-  SendContract,
-  type OpportunityFilter,
-} from '@carteiro/core';
+import { createChannelInstance, createContact, createSetor, CreateContract, ensureFunnel, ReadOpportunities, SendContract, type OpportunityFilter } from '@carteiro/core';
 import { ChannelSimulator } from '@carteiro/channels';
-import { createDb, KyselyChannelSimulatorStore, KyselyUnitOfWork, kyselyRepositories, migrateToLatest } from '@carteiro/postgres';
+import { KyselyChannelSimulatorStore, KyselyUnitOfWork } from '@carteiro/postgres';
 import { ConfiguredSigningProviders, PdfkitContractRenderer, SimulatorSigningProvider } from '@carteiro/signing';
-import { SystemClock, UuidGenerator } from '@carteiro/system';
 import { sql } from 'kysely';
 import { benchSection, runWhenMain, type SummaryRow } from './support/report.js';
-import { startBenchDatabase } from './support/tenant.js';
-import { env, latencies as stats, round } from './support/measure.js';
+import { startCompanyDatabase } from './support/company-database.js';
+import { env, latencies as stats, round, timed } from './support/measure.js';
 
 export interface CrmBenchResult {
   opportunities: number;
@@ -38,33 +27,14 @@ export interface CrmBenchResult {
 /** Targets of issue 15. */
 export const CRM_TARGETS = { listP99Ms: 20, countP99Ms: 20, sendMedianMs: 1_000 };
 
-
-async function timed(runs: number, work: (i: number) => Promise<unknown>): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const started = performance.now();
-    await work(i);
-    times.push(performance.now() - started);
-  }
-  return times;
-}
-
 export async function runCrmBench(log: (line: string) => void = console.log): Promise<CrmBenchResult> {
   const total = env('BENCH_OPPORTUNITIES', 100_000);
   const queries = env('BENCH_CRM_QUERIES', 300);
   const sends = env('BENCH_CONTRACT_SENDS', 30);
 
-  // One embedded PostgreSQL (or BENCH_DATABASE_URL) with a database of its own, as every benchmark.
-  const database = await startBenchDatabase('crm');
-  const db = createDb(database.url, { poolSize: 8, applicationName: 'carteiro-bench-crm' });
+  const { db, clock, ids, repos, company, close } = await startCompanyDatabase('crm', { name: 'Bench Serviços', planCode: 'pro' });
   try {
-    await migrateToLatest(db);
-    const clock = new SystemClock();
-    const ids = new UuidGenerator();
-    const repos = kyselyRepositories(db);
     const uow = new KyselyUnitOfWork(db);
-    const company = createCompany(ids.newId(), clock.now(), { name: 'Bench Serviços', planCode: 'pro' });
-    await repos.companies.insert(company);
     const stages = await uow.transaction((tx) => ensureFunnel(tx, company.id, ids, clock.now()));
 
     // Seed: 1,000 contacts, then the opportunities in one statement (80 % open over the four open stages, 10 % won,
@@ -163,8 +133,7 @@ export async function runCrmBench(log: (line: string) => void = console.log): Pr
     log(`crm: contract send end to end median ${result.send.medianMs} ms, p95 ${result.send.p95Ms} ms (${pages} pages)`);
     return result;
   } finally {
-    await db.destroy();
-    await database.stop();
+    await close();
   }
 }
 

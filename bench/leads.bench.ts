@@ -5,13 +5,12 @@
 // Env: BENCH_REPORT_MESSAGES (1000000), BENCH_REPORT_CAMPAIGNS (10000), BENCH_AUTOCOMPLETE_QUERIES (5000),
 // BENCH_REPORT_QUERIES (100), BENCH_DATABASE_URL (an existing server instead of an embedded one).
 import { performance } from 'node:perf_hooks';
-import { createCompany, createSetor, GetSummaryReport, searchCnaes, searchMunicipios } from '@carteiro/core';
-import { createDb, KyselyReportQueries, kyselyRepositories, migrateToLatest } from '@carteiro/postgres';
-import { SystemClock, UuidGenerator } from '@carteiro/system';
+import { createSetor, GetSummaryReport, searchCnaes, searchMunicipios } from '@carteiro/core';
+import { KyselyReportQueries } from '@carteiro/postgres';
 import { sql } from 'kysely';
 import { benchSection, runWhenMain, type SummaryRow } from './support/report.js';
-import { startBenchDatabase } from './support/tenant.js';
-import { env, latencies as stats, round } from './support/measure.js';
+import { startCompanyDatabase } from './support/company-database.js';
+import { env, latencies as stats, round, timed } from './support/measure.js';
 
 export interface LeadsBenchResult {
   autocomplete: { queries: number; medianMs: number; p99Ms: number };
@@ -20,17 +19,6 @@ export interface LeadsBenchResult {
 
 /** Targets of issue 16. */
 export const LEADS_TARGETS = { autocompleteP99Ms: 5, reportP95Ms: 200 };
-
-
-async function timed(runs: number, work: (i: number) => unknown): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const started = performance.now();
-    await work(i);
-    times.push(performance.now() - started);
-  }
-  return times;
-}
 
 /** What people type: code prefixes (with and without the mask), words with and without accents, partial words. */
 const CNAE_QUERIES = ['62', '6201', '6201-5', '4721-1/02', '56', 'padaria', 'restaurante', 'comércio varejista', 'comercio var', 'fabricação', 'servicos de', 'cabeleireiro', 'odonto', 'transporte rodoviário', 'consultoria', 'ensino', 'construção de edifícios', 'ab', 'lanchonete', 'academia'];
@@ -51,16 +39,8 @@ export async function runLeadsBench(log: (line: string) => void = console.log): 
   const acStats = stats(ac);
   log(`leads: autocomplete median ${acStats.medianMs} ms, p99 ${acStats.p99Ms} ms over ${acQueries} queries`);
 
-  // One embedded PostgreSQL (or BENCH_DATABASE_URL) with a database of its own, as every benchmark.
-  const database = await startBenchDatabase('leads');
-  const db = createDb(database.url, { poolSize: 8, applicationName: 'carteiro-bench-leads' });
+  const { db, clock, ids, repos, company, close } = await startCompanyDatabase('leads', { name: 'Bench Relatórios', planCode: 'pro' });
   try {
-    await migrateToLatest(db);
-    const clock = new SystemClock();
-    const ids = new UuidGenerator();
-    const repos = kyselyRepositories(db);
-    const company = createCompany(ids.newId(), clock.now(), { name: 'Bench Relatórios', planCode: 'pro' });
-    await repos.companies.insert(company);
     const setor = createSetor(ids.newId(), company.id, clock.now(), { nome: 'Vendas' });
     await repos.setores.insert(setor);
 
@@ -117,8 +97,7 @@ export async function runLeadsBench(log: (line: string) => void = console.log): 
       report: { messages, campaigns, seedSeconds, queries: reportQueries, medianMs: m.medianMs, p95Ms: m.p95Ms, yearMedianMs: y.medianMs, yearP95Ms: y.p95Ms },
     };
   } finally {
-    await db.destroy();
-    await database.stop();
+    await close();
   }
 }
 

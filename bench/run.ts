@@ -15,6 +15,7 @@ import { crmRows, crmSection, runCrmBench, type CrmBenchResult } from './crm.ben
 import { runHttpBench, type HttpBenchResult } from './http.bench.js';
 import { runMemoryBench, type MemoryBenchResult } from './memory.bench.js';
 import { ROOT, type ServerBuild } from './support/processes.js';
+import { benchSection } from './support/report.js';
 import { leadsRows, leadsSection, runLeadsBench, type LeadsBenchResult } from './leads.bench.js';
 import { runSchedulingBench, schedulingRows, schedulingSection, type SchedulingBenchResult } from './scheduling.bench.js';
 import { runWebhooksBench, type WebhooksBenchResult } from './webhooks.bench.js';
@@ -249,30 +250,36 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
   for (const n of failed) L.push(`| ${n} | **did not run**: ${outcomes[n]!.error!.replace(/\|/g, '\\|')} | | | **error** |`);
   L.push('');
 
-  L.push('## Campaigns', '');
   L.push(
-    '`bench/campaigns.bench.ts` (`runCampaignsBench()`; env `BENCH_CREATIONS` default 15, `BENCH_DISPATCH` default 20000,',
-    '`BENCH_BOXES` default 10). One embedded PostgreSQL, migrated; one Node process running the real API (Express over HTTP',
-    'on 127.0.0.1) and the real worker (every job and loop of its composition root), the simulator as the gateway.',
-    '',
-    '- **Creation end to end**: `POST /v1/campaigns` with 10,000 recipients (new phones each time, `name` per recipient),',
-    '  timed from before `fetch` to the 202 body read: HTTP, JSON, ajv, phone normalisation, the company row lock and the',
-    '  checks, the bulk insert, the prepare and start jobs, the commit. **Baseline**: a raw',
-    '  `INSERT INTO campaign_messages … SELECT FROM unnest(…)` of 10,000 rows of the same shape into the same table, arrays',
-    '  encoded before the clock starts. Two warm-up rounds, then creation and baseline alternate.',
-    '- **Dispatch**: two 10,000-recipient campaigns over 10 connected numbers, live key, `PACING_SCALE=0`, through the',
-    '  simulator (outbox in PostgreSQL). Timed from the worker start to both campaigns `concluido`; the run fails unless',
-    '  every message is recorded sent and the simulator outbox holds exactly that many rows.',
-    '',
+    ...benchSection(
+      'Campaigns',
+      [
+        '`bench/campaigns.bench.ts` (`runCampaignsBench()`; env `BENCH_CREATIONS` default 15, `BENCH_DISPATCH` default 20000,',
+        '`BENCH_BOXES` default 10). One embedded PostgreSQL, migrated; one Node process running the real API (Express over HTTP',
+        'on 127.0.0.1) and the real worker (every job and loop of its composition root), the simulator as the gateway.',
+        '',
+        '- **Creation end to end**: `POST /v1/campaigns` with 10,000 recipients (new phones each time, `name` per recipient),',
+        '  timed from before `fetch` to the 202 body read: HTTP, JSON, ajv, phone normalisation, the company row lock and the',
+        '  checks, the bulk insert, the prepare and start jobs, the commit. **Baseline**: a raw',
+        '  `INSERT INTO campaign_messages … SELECT FROM unnest(…)` of 10,000 rows of the same shape into the same table, arrays',
+        '  encoded before the clock starts. Two warm-up rounds, then creation and baseline alternate.',
+        '- **Dispatch**: two 10,000-recipient campaigns over 10 connected numbers, live key, `PACING_SCALE=0`, through the',
+        '  simulator (outbox in PostgreSQL). Timed from the worker start to both campaigns `concluido`; the run fails unless',
+        '  every message is recorded sent and the simulator outbox holds exactly that many rows.',
+      ],
+      c
+        ? [
+            `| creation median / p95 (${c.creation.runs} runs) | ${fmt(c.creation.medianMs, 1)} ms / ${fmt(c.creation.p95Ms, 1)} ms |`,
+            `| raw unnest INSERT median / p95 | ${fmt(c.creation.rawMedianMs, 1)} ms / ${fmt(c.creation.rawP95Ms, 1)} ms |`,
+            `| ratio of the medians | ${c.creation.ratio}× |`,
+            `| dispatch, worker start to completion | ${fmt(c.dispatch.messages)} in ${c.dispatch.seconds} s = ${fmt(c.dispatch.perSecond)} sends/s |`,
+            `| dispatch, first to last send | ${c.dispatch.sendSpanSeconds} s = ${fmt(c.dispatch.sendsPerSecond)} sends/s |`,
+          ]
+        : null,
+      outcomes.campaigns?.error,
+    ),
   );
   if (c) {
-    L.push('| Figure | Result |', '|---|---|');
-    L.push(`| creation median / p95 (${c.creation.runs} runs) | ${fmt(c.creation.medianMs, 1)} ms / ${fmt(c.creation.p95Ms, 1)} ms |`);
-    L.push(`| raw unnest INSERT median / p95 | ${fmt(c.creation.rawMedianMs, 1)} ms / ${fmt(c.creation.rawP95Ms, 1)} ms |`);
-    L.push(`| ratio of the medians | ${c.creation.ratio}× |`);
-    L.push(`| dispatch, worker start to completion | ${fmt(c.dispatch.messages)} in ${c.dispatch.seconds} s = ${fmt(c.dispatch.perSecond)} sends/s |`);
-    L.push(`| dispatch, first to last send | ${c.dispatch.sendSpanSeconds} s = ${fmt(c.dispatch.sendsPerSecond)} sends/s |`);
-    L.push('');
     if (c.dispatch.perSecond < TARGETS.dispatchPerSecond) {
       L.push(
         'Dispatch misses its target on this machine. Its author measured why (diagnostics `BENCH_FAKE_GATEWAY=1`,',
@@ -283,29 +290,31 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
         '',
       );
     }
-  } else L.push(`Did not run: ${outcomes.campaigns?.error ?? 'skipped'}`, '');
+  }
 
-  L.push('## Webhook delivery', '');
   L.push(
-    '`bench/webhooks.bench.ts` (`runWebhooksBench()`; env `BENCH_EVENTS` 10000, `BENCH_LATENCY_EVENTS` 1000,',
-    '`BENCH_LATENCY_RATE` 200, `BENCH_CONCURRENCY` 64). One embedded PostgreSQL; one webhook to a local `node:http`',
-    'receiver answering 200 at once; the production delivery loop (`WebhookDispatcher`: NOTIFY wake-up, fan-out',
-    'transaction, HTTP sender with keep-alive, outcomes stored in batches), in one Node process.',
-    '',
-    '- **Throughput**: a backlog of `message.sent` events committed (100 per transaction) while no loop runs; timed from',
-    '  the loop start until every delivery is stored `succeeded`.',
-    '- **Latency**: with the loop running, events committed one per transaction at a steady rate; from just before the',
-    "  event's transaction to the receiver reading the request (commit, NOTIFY, fan-out, HTTP).",
-    '',
+    ...benchSection(
+      'Webhook delivery',
+      [
+        '`bench/webhooks.bench.ts` (`runWebhooksBench()`; env `BENCH_EVENTS` 10000, `BENCH_LATENCY_EVENTS` 1000,',
+        '`BENCH_LATENCY_RATE` 200, `BENCH_CONCURRENCY` 64). One embedded PostgreSQL; one webhook to a local `node:http`',
+        'receiver answering 200 at once; the production delivery loop (`WebhookDispatcher`: NOTIFY wake-up, fan-out',
+        'transaction, HTTP sender with keep-alive, outcomes stored in batches), in one Node process.',
+        '',
+        '- **Throughput**: a backlog of `message.sent` events committed (100 per transaction) while no loop runs; timed from',
+        '  the loop start until every delivery is stored `succeeded`.',
+        '- **Latency**: with the loop running, events committed one per transaction at a steady rate; from just before the',
+        "  event's transaction to the receiver reading the request (commit, NOTIFY, fan-out, HTTP).",
+      ],
+      w
+        ? [
+            `| throughput | ${fmt(w.throughput.deliveries)} deliveries in ${w.throughput.seconds} s = ${fmt(w.throughput.perSecond)}/s |`,
+            `| latency, ${fmt(w.latency.events)} events at ${w.latency.rate}/s: median / p95 / p99 / max | ${w.latency.medianMs} / ${w.latency.p95Ms} / ${w.latency.p99Ms} / ${w.latency.maxMs} ms |`,
+          ]
+        : null,
+      outcomes.webhooks?.error,
+    ),
   );
-  if (w) {
-    L.push('| Figure | Result |', '|---|---|');
-    L.push(`| throughput | ${fmt(w.throughput.deliveries)} deliveries in ${w.throughput.seconds} s = ${fmt(w.throughput.perSecond)}/s |`);
-    L.push(
-      `| latency, ${fmt(w.latency.events)} events at ${w.latency.rate}/s: median / p95 / p99 / max | ${w.latency.medianMs} / ${w.latency.p95Ms} / ${w.latency.p99Ms} / ${w.latency.maxMs} ms |`,
-    );
-    L.push('');
-  } else L.push(`Did not run: ${outcomes.webhooks?.error ?? 'skipped'}`, '');
 
   L.push('## HTTP: authenticated campaign read vs bare Express', '');
   L.push(
@@ -381,51 +390,59 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
     '',
   );
 
-  L.push('## Memory', '');
   L.push(
-    '`bench/memory.bench.ts` (`runMemoryBench()`; env `BENCH_MEMORY_RECIPIENTS` 10000, `BENCH_MEMORY_BOXES` 10). The service\'s',
-    'real entry point with `ROLE=all` (API and worker in one process), `PACING_SCALE=0`, in a child process on an embedded',
-    'PostgreSQL; a company with 10 numbers connected on the simulator and an `ak_test_` key (test-mode sends go to the',
-    'simulator). One `POST /v1/campaigns` with 10,000 recipients, then `GET /v1/campaigns/:id` every 250 ms until',
-    '`concluido`. The RSS of the service process (`VmRSS` of `/proc/<pid>/status`; PostgreSQL runs in its own processes)',
-    'is sampled every 100 ms from just before the POST to the end. The run fails unless the simulator saw every',
-    'recipient. The simulator fails a few test-mode sends on purpose (blocked, not on WhatsApp, temporary errors that',
-    'the engine retries), so "sent" is a little under 10,000.',
-    '',
+    ...benchSection(
+      'Memory',
+      [
+        '`bench/memory.bench.ts` (`runMemoryBench()`; env `BENCH_MEMORY_RECIPIENTS` 10000, `BENCH_MEMORY_BOXES` 10). The service\'s',
+        'real entry point with `ROLE=all` (API and worker in one process), `PACING_SCALE=0`, in a child process on an embedded',
+        'PostgreSQL; a company with 10 numbers connected on the simulator and an `ak_test_` key (test-mode sends go to the',
+        'simulator). One `POST /v1/campaigns` with 10,000 recipients, then `GET /v1/campaigns/:id` every 250 ms until',
+        '`concluido`. The RSS of the service process (`VmRSS` of `/proc/<pid>/status`; PostgreSQL runs in its own processes)',
+        'is sampled every 100 ms from just before the POST to the end. The run fails unless the simulator saw every',
+        'recipient. The simulator fails a few test-mode sends on purpose (blocked, not on WhatsApp, temporary errors that',
+        'the engine retries), so "sent" is a little under 10,000.',
+      ],
+      m
+        ? [
+            `| RSS idle after start | ${fmt(m.idleMb, 1)} MB |`,
+            `| RSS during the campaign: median / peak (${m.samples} samples) | ${fmt(m.medianMb, 1)} MB / **${fmt(m.peakMb, 1)} MB** (target < ${TARGETS.memoryPeakMb} MB) |`,
+            `| campaign | ${fmt(m.recipients)} recipients over ${m.boxes} numbers in ${m.seconds} s; ${fmt(m.sent)} sent, ${fmt(m.attempts)} sends at the simulator with retries |`,
+          ]
+        : null,
+      outcomes.memory?.error,
+    ),
   );
-  if (m) {
-    L.push('| Figure | Result |', '|---|---|');
-    L.push(`| RSS idle after start | ${fmt(m.idleMb, 1)} MB |`);
-    L.push(`| RSS during the campaign: median / peak (${m.samples} samples) | ${fmt(m.medianMb, 1)} MB / **${fmt(m.peakMb, 1)} MB** (target < ${TARGETS.memoryPeakMb} MB) |`);
-    L.push(`| campaign | ${fmt(m.recipients)} recipients over ${m.boxes} numbers in ${m.seconds} s; ${fmt(m.sent)} sent, ${fmt(m.attempts)} sends at the simulator with retries |`);
-    L.push('');
-  } else L.push(`Did not run: ${outcomes.memory?.error ?? 'skipped'}`, '');
 
-  L.push('## Contacts', '');
   L.push(
-    '`bench/contacts.bench.ts` (`runContactsBench()`; env `BENCH_CONTACTS` 1000000, `BENCH_LOOKUPS` 1000, `BENCH_SEARCHES` 300,',
-    '`BENCH_IMPORT_ROWS` 10000, `BENCH_RULE_TEXTS` 100000). One embedded PostgreSQL, migrated; one company seeded with',
-    'the contacts by `generate_series` (secondary indexes rebuilt after, then `VACUUM (ANALYZE)`).',
-    '',
-    '- **Lookup by phone**: the repository query of `GET /v1/contacts?phone=` (one statement: the page with its window',
-    '  count, tags and last inbound message), half the numbers in the form without the ninth digit.',
-    '- **`q` search**: the same query with `q` — a surname with its number, part of an email, the last 9 digits of a phone',
-    '  (trigram indexes on name and email, reversed-digit btree indexes for phone endings).',
-    '- **Import**: `CreateContactImport` (every row checked, batches stored) then `RunContactImport` (20 batches of 500,',
-    '  one transaction each) in process, from the call to `completed`; the queue hop is not included.',
-    '- **Rules**: `matchingRules` over 100 enabled rules (contains, starts_with, equals and one regex in six, some',
-    '  case-sensitive, some limited to a box) on short inbound-like texts, rules loaded once as the dry run holds them.',
-    '',
+    ...benchSection(
+      'Contacts',
+      [
+        '`bench/contacts.bench.ts` (`runContactsBench()`; env `BENCH_CONTACTS` 1000000, `BENCH_LOOKUPS` 1000, `BENCH_SEARCHES` 300,',
+        '`BENCH_IMPORT_ROWS` 10000, `BENCH_RULE_TEXTS` 100000). One embedded PostgreSQL, migrated; one company seeded with',
+        'the contacts by `generate_series` (secondary indexes rebuilt after, then `VACUUM (ANALYZE)`).',
+        '',
+        '- **Lookup by phone**: the repository query of `GET /v1/contacts?phone=` (one statement: the page with its window',
+        '  count, tags and last inbound message), half the numbers in the form without the ninth digit.',
+        '- **`q` search**: the same query with `q` — a surname with its number, part of an email, the last 9 digits of a phone',
+        '  (trigram indexes on name and email, reversed-digit btree indexes for phone endings).',
+        '- **Import**: `CreateContactImport` (every row checked, batches stored) then `RunContactImport` (20 batches of 500,',
+        '  one transaction each) in process, from the call to `completed`; the queue hop is not included.',
+        '- **Rules**: `matchingRules` over 100 enabled rules (contains, starts_with, equals and one regex in six, some',
+        '  case-sensitive, some limited to a box) on short inbound-like texts, rules loaded once as the dry run holds them.',
+      ],
+      k
+        ? [
+            `| seed | ${fmt(k.contacts)} contacts in ${k.seedSeconds} s |`,
+            `| lookup by phone, median / p99 | ${k.phone.medianMs} ms / ${k.phone.p99Ms} ms |`,
+            `| q search, median / p99 | ${k.search.medianMs} ms / ${k.search.p99Ms} ms |`,
+            `| import of ${fmt(k.importRows.rows)} rows | ${k.importRows.seconds} s (${fmt(k.importRows.created)} created) |`,
+            `| rule evaluation | ${fmt(k.rules.perSecond)} texts/s |`,
+          ]
+        : null,
+      outcomes.contacts?.error,
+    ),
   );
-  if (k) {
-    L.push('| Figure | Result |', '|---|---|');
-    L.push(`| seed | ${fmt(k.contacts)} contacts in ${k.seedSeconds} s |`);
-    L.push(`| lookup by phone, median / p99 | ${k.phone.medianMs} ms / ${k.phone.p99Ms} ms |`);
-    L.push(`| q search, median / p99 | ${k.search.medianMs} ms / ${k.search.p99Ms} ms |`);
-    L.push(`| import of ${fmt(k.importRows.rows)} rows | ${k.importRows.seconds} s (${fmt(k.importRows.created)} created) |`);
-    L.push(`| rule evaluation | ${fmt(k.rules.perSecond)} texts/s |`);
-    L.push('');
-  } else L.push(`Did not run: ${outcomes.contacts?.error ?? 'skipped'}`, '');
 
   L.push(...crmSection(outcomes.crm?.result as CrmBenchResult | undefined, outcomes.crm?.error));
   L.push(...schedulingSection(outcomes.scheduling?.result as SchedulingBenchResult | undefined, outcomes.scheduling?.error));

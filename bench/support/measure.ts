@@ -1,4 +1,5 @@
-// The small arithmetic every benchmark shares: sizes from the environment, nearest-rank percentiles, rounding, waiting.
+// The small arithmetic every benchmark shares: sizes from the environment, nearest-rank percentiles, rounding, waiting, timing.
+import { performance } from 'node:perf_hooks';
 
 /** A numeric setting from the environment, or its default. */
 export const env = (name: string, fallback: number): number => (process.env[name] ? Number(process.env[name]) : fallback);
@@ -26,4 +27,15 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs: 
 export function latencies(times: readonly number[], digits = 2): { medianMs: number; p95Ms: number; p99Ms: number } {
   const sorted = [...times].sort((a, b) => a - b);
   return { medianMs: round(percentile(sorted, 50), digits), p95Ms: round(percentile(sorted, 95), digits), p99Ms: round(percentile(sorted, 99), digits) };
+}
+
+/** How long each of `runs` calls of `work` took, one after the other, in ms. */
+export async function timed(runs: number, work: (i: number) => unknown): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const started = performance.now();
+    await work(i);
+    times.push(performance.now() - started);
+  }
+  return times;
 }
