@@ -39,59 +39,73 @@ const timed = (s: InMemoryStore) => s.table('scheduledMessages', () => new Map<s
 const clone = <T>(v: T): T => structuredClone(v);
 const byName = <T extends { name: string; id: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1);
 
+/** Writes a copy of a catalogue record under its id. */
+const put = <T extends { id: string }>(table: Map<string, T>, record: T): void => void table.set(record.id, clone(record));
+/** A copy of the company's record with this id; another company's reads as missing. */
+const inCompany = <T extends { companyId: string }>(table: Map<string, T>, companyId: string, id: string): T | null => {
+  const found = table.get(id);
+  return found && found.companyId === companyId ? clone(found) : null;
+};
+/** Copies of the company's records, by name: all, or only the active or inactive ones, and only those `keep` keeps. */
+const listOfCompany = <T extends { companyId: string; active: boolean; name: string; id: string }>(
+  table: Map<string, T>,
+  companyId: string,
+  active: boolean | undefined,
+  keep: (record: T) => boolean = () => true,
+): T[] =>
+  [...table.values()]
+    .filter((r) => r.companyId === companyId && (active === undefined || r.active === active) && keep(r))
+    .sort(byName)
+    .map(clone);
+
 export class InMemorySchedulingCatalogRepository implements SchedulingCatalogRepository {
   constructor(private readonly store: InMemoryStore) {}
   async insertUnit(u: Unit) {
-    units(this.store).set(u.id, clone(u));
+    put(units(this.store), u);
   }
   async updateUnit(u: Unit) {
-    units(this.store).set(u.id, clone(u));
+    put(units(this.store), u);
   }
   async companyOf(kind: 'unit' | 'professional' | 'type', id: string): Promise<string | null> {
     const table = kind === 'unit' ? units(this.store) : kind === 'professional' ? professionals(this.store) : types(this.store);
     return table.get(id)?.companyId ?? null;
   }
   async findUnit(companyId: string, id: string) {
-    const u = units(this.store).get(id);
-    return u && u.companyId === companyId ? clone(u) : null;
+    return inCompany(units(this.store), companyId, id);
   }
   async listUnits(companyId: string, filter: { active?: boolean }) {
-    return [...units(this.store).values()].filter((u) => u.companyId === companyId && (filter.active === undefined || u.active === filter.active)).sort(byName).map(clone);
+    return listOfCompany(units(this.store), companyId, filter.active);
   }
   async insertProfessional(p: Professional) {
-    professionals(this.store).set(p.id, clone(p));
+    put(professionals(this.store), p);
   }
   async updateProfessional(p: Professional) {
-    professionals(this.store).set(p.id, clone(p));
+    put(professionals(this.store), p);
   }
   async findProfessional(companyId: string, id: string) {
-    const p = professionals(this.store).get(id);
-    return p && p.companyId === companyId ? clone(p) : null;
+    return inCompany(professionals(this.store), companyId, id);
   }
   async listProfessionals(companyId: string, filter: { unitId?: string; appointmentTypeId?: string; active?: boolean }) {
-    return [...professionals(this.store).values()]
-      .filter(
-        (p) =>
-          p.companyId === companyId &&
-          (filter.active === undefined || p.active === filter.active) &&
-          (!filter.unitId || p.schedule.some((e) => e.unitId === filter.unitId) || p.services.some((s) => s.unitId === filter.unitId)) &&
-          (!filter.appointmentTypeId || p.services.some((s) => s.appointmentTypeId === filter.appointmentTypeId)),
-      )
-      .sort(byName)
-      .map(clone);
+    return listOfCompany(
+      professionals(this.store),
+      companyId,
+      filter.active,
+      (p) =>
+        (!filter.unitId || p.schedule.some((e) => e.unitId === filter.unitId) || p.services.some((s) => s.unitId === filter.unitId)) &&
+        (!filter.appointmentTypeId || p.services.some((s) => s.appointmentTypeId === filter.appointmentTypeId)),
+    );
   }
   async insertType(t: AppointmentType) {
-    types(this.store).set(t.id, clone(t));
+    put(types(this.store), t);
   }
   async updateType(t: AppointmentType) {
-    types(this.store).set(t.id, clone(t));
+    put(types(this.store), t);
   }
   async findType(companyId: string, id: string) {
-    const t = types(this.store).get(id);
-    return t && t.companyId === companyId ? clone(t) : null;
+    return inCompany(types(this.store), companyId, id);
   }
   async listTypes(companyId: string, filter: { active?: boolean }) {
-    return [...types(this.store).values()].filter((t) => t.companyId === companyId && (filter.active === undefined || t.active === filter.active)).sort(byName).map(clone);
+    return listOfCompany(types(this.store), companyId, filter.active);
   }
   async reminderSettings(companyId: string) {
     const found = settings(this.store).get(companyId);
