@@ -105,29 +105,24 @@ export function importProgress(job: Pick<ContactImport, 'processed' | 'total' | 
   return job.total === 0 ? 0 : Math.floor((job.processed * 100) / job.total);
 }
 
+/** One committed batch: its counts and row errors, and the lease renewed with it (the command and its event alike). */
+export interface ImportBatchRecord {
+  at: Date;
+  batch: number;
+  leaseUntil: Date;
+  counts: ImportBatchCounts;
+  errors: ImportRowError[];
+}
+
 export type ContactImportCommand =
   | { type: 'claim'; at: Date; leaseUntil: Date }
-  | {
-      type: 'recordBatch';
-      at: Date;
-      batch: number;
-      leaseUntil: Date;
-      counts: ImportBatchCounts;
-      errors: ImportRowError[];
-    }
+  | ({ type: 'recordBatch' } & ImportBatchRecord)
   | { type: 'complete'; at: Date }
   | { type: 'fail'; at: Date; error: { code: string; message: string } };
 
 export type ContactImportEvent =
   | { type: 'claimed'; at: Date; leaseUntil: Date; first: boolean }
-  | {
-      type: 'batchRecorded';
-      at: Date;
-      batch: number;
-      leaseUntil: Date;
-      counts: ImportBatchCounts;
-      errors: ImportRowError[];
-    }
+  | ({ type: 'batchRecorded' } & ImportBatchRecord)
   | { type: 'completed'; at: Date }
   | { type: 'failed'; at: Date; error: { code: string; message: string } };
 
