@@ -65,14 +65,7 @@ export class JsonHttpClient {
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
         signal: AbortSignal.timeout(call.timeoutMs),
       });
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : null;
-      } catch {
-        // Not JSON (a proxy's HTML error page): kept as text for the error message.
-      }
-      return { kind: 'response', status: response.status, body, ok: response.ok };
+      return await responseOutcome(response);
     } catch (error) {
       // Duck-typed: the abort is a DOMException, which may come from another realm than `Error`.
       const failure = (error ?? {}) as { name?: unknown; message?: unknown; cause?: { message?: unknown } };
@@ -81,6 +74,18 @@ export class JsonHttpClient {
       return { kind: 'network', ok: false, error: `${typeof failure.message === 'string' ? failure.message : String(error)}${cause}` };
     }
   }
+}
+
+/** A provider's answer as an outcome: its body parsed as JSON, or kept as text when it is not JSON (a proxy's HTML error page), for the error message. */
+export async function responseOutcome(response: Response): Promise<HttpOutcome> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: kept as text
+  }
+  return { kind: 'response', status: response.status, body, ok: response.ok };
 }
 
 function isRetryable(outcome: HttpOutcome): boolean {

@@ -1,6 +1,6 @@
 import { adaptToCapabilities, DomainError, type ChannelCapabilities, type ChannelGateway, type Clock, type HealthProbe, type KeyMode, type MessageOperationResult, type OfficialConfig, type OutboundContent, type Profile, type ProfileUpdate, type QrCode, type SendFailure, type SendFailureCode, type SendRequest, type SendResult, type SentMessageRef, type SessionState, type SessionTarget, type Setor, type NumberCheck } from '@carteiro/core';
 import { OFFICIAL_CAPABILITIES } from '../channel-capabilities.js';
-import { describeOutcome, JsonHttpClient, type HttpOutcome } from '../http/json-http-client.js';
+import { describeOutcome, JsonHttpClient, responseOutcome, type HttpOutcome } from '../http/json-http-client.js';
 
 export interface CloudApiGatewayOptions {
   /** `OFFICIAL_API_URL` (the Graph API host). */
@@ -217,14 +217,7 @@ export class CloudApiGateway implements ChannelGateway {
         body: form,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : null;
-      } catch {
-        // Not JSON: kept as text for the error message.
-      }
-      outcome = { kind: 'response', status: response.status, body, ok: response.ok };
+      outcome = await responseOutcome(response);
     } catch (error) {
       const name = (error as { name?: unknown }).name;
       outcome = name === 'TimeoutError' || name === 'AbortError' ? { kind: 'timeout', ok: false } : { kind: 'network', ok: false, error: String(error) };
