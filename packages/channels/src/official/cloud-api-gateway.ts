@@ -199,12 +199,8 @@ export class CloudApiGateway implements ChannelGateway {
 
   /** Uploads an inline document (multipart, as the Cloud API's media endpoint takes it); its media id, or a classified failure. */
   private async uploadMedia(setor: Setor, content: Extract<OutboundContent, { kind: 'document' }>): Promise<string | SendFailure> {
-    let credentials: OfficialConfig;
-    try {
-      credentials = this.credentials(setor);
-    } catch (error) {
-      return { ok: false, code: 'SENDER_AUTH', error: (error as Error).message, providerFailure: false };
-    }
+    const credentials = this.sendCredentials(setor);
+    if ('ok' in credentials) return credentials;
     const form = new FormData();
     form.set('messaging_product', 'whatsapp');
     form.set('type', content.mimeType);
@@ -228,12 +224,8 @@ export class CloudApiGateway implements ChannelGateway {
 
   /** POST /{version}/{phone_number_id}/messages; a setor without credentials fails (a `SendFailure`, no `kind`) as SENDER_AUTH without a call. */
   private async postMessage(setor: Setor, body: Record<string, unknown>, idempotent: boolean): Promise<HttpOutcome | SendFailure> {
-    let credentials: OfficialConfig;
-    try {
-      credentials = this.credentials(setor);
-    } catch (error) {
-      return { ok: false, code: 'SENDER_AUTH', error: (error as Error).message, providerFailure: false };
-    }
+    const credentials = this.sendCredentials(setor);
+    if ('ok' in credentials) return credentials;
     return this.http.call({
       method: 'POST',
       path: `/${this.version}/${encodeURIComponent(credentials.phoneNumberId)}/messages`,
@@ -247,6 +239,15 @@ export class CloudApiGateway implements ChannelGateway {
   private credentials(setor: Setor): OfficialConfig {
     if (!setor.official) throw new DomainError('UNPROCESSABLE', 'This box has no official credentials (phone_number_id, access_token)');
     return setor.official;
+  }
+
+  /** The credentials a send uses; a setor without them fails the send as SENDER_AUTH (a `SendFailure`, no call made). */
+  private sendCredentials(setor: Setor): OfficialConfig | SendFailure {
+    try {
+      return this.credentials(setor);
+    } catch (error) {
+      return { ok: false, code: 'SENDER_AUTH', error: (error as Error).message, providerFailure: false };
+    }
   }
 
   private auth(setor: Setor): Record<string, string> {
