@@ -21,6 +21,7 @@ import {
   type PublicMessageStatus,
 } from '@carteiro/core';
 import { defineRoute, idParam, reply } from '../http/route.js';
+import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import {
   campaignCreatedView,
@@ -318,20 +319,11 @@ export const campaignsRoutes = [
       return { ...campaigns, items: campaigns.items.map(campaignListItemView) };
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/campaigns/:id',
-    auth: read,
-    operationId: 'getCampaign',
-    summary: 'Read a campaign',
-    description: 'Detail with progress; poll every 5-10 seconds.',
-    tag: 'Campaigns',
-    params: campaignId,
-    response: { status: 200, description: 'The campaign.', data: CampaignDetail },
-    errors: ['NOT_FOUND'],
-    async handler({ params, principal, use }) {
-      return campaignDetailView(await use(ReadCampaigns).detail(principal.company.id, params.id));
-    },
+  getById({
+    path: '/v1/campaigns/:id', auth: read, params: campaignId,
+    operationId: 'getCampaign', summary: 'Read a campaign', description: 'Detail with progress; poll every 5-10 seconds.', tag: 'Campaigns',
+    response: { description: 'The campaign.', data: CampaignDetail },
+    read: async (use, companyId, id) => campaignDetailView(await use(ReadCampaigns).detail(companyId, id)),
   }),
   defineRoute({
     method: 'get',

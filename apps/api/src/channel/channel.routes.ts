@@ -17,6 +17,7 @@ import {
 } from '@carteiro/core';
 import type { ServiceRepositories } from '@carteiro/postgres';
 import { defineRoute, idParam } from '../http/route.js';
+import { getById } from '../shared/get-by-id.js';
 import { component, pageQuery, s, typed, type TypedSchema } from '../http/schema.js';
 import { createdInstanceView, healthItemView, instanceView, profileResultView, simulatedMessageView } from './channel-views.js';
 
@@ -302,19 +303,11 @@ export const channelRoutes = [
     description: 'Legacy: prefer profile/batch.',
     schema: pictureBatchSchema,
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/channel/instances/:id',
-    auth: manage,
-    operationId: 'getChannelInstance',
-    summary: 'Read a channel instance',
-    tag: 'Channel instances',
-    params: instanceId,
-    response: { status: 200, description: 'The instance.', data: ChannelInstance },
-    errors: ['NOT_FOUND'],
-    async handler({ params, principal, use }) {
-      return instanceView(await loadInstanceInCompany(use<ServiceRepositories>(Repositories), principal.company.id, params.id));
-    },
+  getById({
+    path: '/v1/channel/instances/:id', auth: manage, params: instanceId,
+    operationId: 'getChannelInstance', summary: 'Read a channel instance', tag: 'Channel instances',
+    response: { description: 'The instance.', data: ChannelInstance },
+    read: async (use, companyId, id) => instanceView(await loadInstanceInCompany(use<ServiceRepositories>(Repositories), companyId, id)),
   }),
   defineRoute({
     method: 'get',

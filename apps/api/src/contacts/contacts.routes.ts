@@ -16,6 +16,7 @@ import {
   type ContactFieldType,
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
+import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { appointmentView } from '../scheduling/scheduling-views.js';
 import { ticketView } from '../tickets/ticket-views.js';
@@ -200,21 +201,15 @@ export const contactsRoutes = [
       return reply(outcome.body, { status: outcome.status, meta: { idempotent_replay: true } });
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/contacts/:id',
-    auth: read,
-    operationId: 'getContact',
-    summary: 'Read a contact (360 view)',
-    tag: 'Contacts',
-    params: contactId,
-    response: { status: 200, description: 'The contact with its tags, tickets, appointments, affinities and stats.', data: ContactDetail },
-    errors: ['NOT_FOUND'],
-    async handler({ params, principal, use }) {
-      const detail = await use(ReadContacts).detail(principal.company.id, params.id);
+  getById({
+    path: '/v1/contacts/:id', auth: read, params: contactId,
+    operationId: 'getContact', summary: 'Read a contact (360 view)', tag: 'Contacts',
+    response: { description: 'The contact with its tags, tickets, appointments, affinities and stats.', data: ContactDetail },
+    async read(use, companyId, id) {
+      const detail = await use(ReadContacts).detail(companyId, id);
       const [upcoming, tickets] = await Promise.all([
-        use(UpcomingAppointments).execute(principal.company.id, detail.contact.id),
-        use(ReadTickets).ofContact(principal.company.id, detail.contact.id),
+        use(UpcomingAppointments).execute(companyId, detail.contact.id),
+        use(ReadTickets).ofContact(companyId, detail.contact.id),
       ]);
       return contactDetailView(detail, use<Clock>(Clock).now(), {
         upcomingAppointments: upcoming.map(appointmentView),

@@ -1,5 +1,6 @@
 import { CreateContactImport, MAX_IMPORT_ROWS, ReadContactImport, requestFingerprint, type ContactImportMode, type ContactRepositories, type IdempotentRequests, type ImportRowInput, type TagRepositories } from '@carteiro/core';
 import { defineRoute, idParam, reply } from '../http/route.js';
+import { getById } from '../shared/get-by-id.js';
 import { component, s, typed } from '../http/schema.js';
 import { importView } from './contact-views.js';
 import { rowsFromCsv } from './import-csv.js';
@@ -103,18 +104,10 @@ export const importsRoutes = [
       return reply(outcome.body, { status: outcome.status, meta: { idempotent_replay: true } });
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/imports/:id',
-    auth: scope,
-    operationId: 'getImport',
-    summary: 'Follow a contact import',
-    tag: 'Imports',
-    params: { id: idParam('import', 'Import') },
-    response: { status: 200, description: 'Progress, counts (as the database reported them) and row errors.', data: ImportJob },
-    errors: ['NOT_FOUND'],
-    async handler({ params, principal, use }) {
-      return importView(await use(ReadContactImport).execute(principal.company.id, params.id));
-    },
+  getById({
+    path: '/v1/imports/:id', auth: scope, params: { id: idParam('import', 'Import') },
+    operationId: 'getImport', summary: 'Follow a contact import', tag: 'Imports',
+    response: { description: 'Progress, counts (as the database reported them) and row errors.', data: ImportJob },
+    read: async (use, companyId, id) => importView(await use(ReadContactImport).execute(companyId, id)),
   }),
 ];

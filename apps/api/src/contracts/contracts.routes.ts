@@ -15,6 +15,7 @@ import {
   type ContractStatus,
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
+import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import { contractView, sentContractView, templateView } from './contract-views.js';
 
@@ -250,20 +251,11 @@ export const contractsRoutes = [
       return contractView(await use(ReadContracts).detail(companyId, contract.id));
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/contracts/:id',
-    auth: read,
-    operationId: 'getContract',
-    summary: 'Read a contract',
-    description: 'Sanitised: never the PDF bytes, provider tokens or signing links.',
-    tag: 'Contracts',
-    params: contractId,
-    response: { status: 200, description: 'The contract.', data: Contract },
-    errors: ['NOT_FOUND'],
-    async handler({ params, principal, use }) {
-      return contractView(await use(ReadContracts).detail(principal.company.id, params.id));
-    },
+  getById({
+    path: '/v1/contracts/:id', auth: read, params: contractId,
+    operationId: 'getContract', summary: 'Read a contract', description: 'Sanitised: never the PDF bytes, provider tokens or signing links.', tag: 'Contracts',
+    response: { description: 'The contract.', data: Contract },
+    read: async (use, companyId, id) => contractView(await use(ReadContracts).detail(companyId, id)),
   }),
   defineRoute({
     method: 'patch',

@@ -17,6 +17,7 @@ import {
   type ProductLineInput,
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
+import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import { opportunityDetailView, opportunityView, productView, stageView } from './crm-views.js';
 
@@ -376,19 +377,11 @@ export const crmRoutes = [
       return reply(view, { meta: { idempotent_replay: true }, status: 201 });
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/crm/opportunities/:id',
-    auth: read,
-    operationId: 'getCrmOpportunity',
-    summary: 'Read an opportunity',
-    tag: 'CRM',
-    params: opportunityId,
-    response: { status: 200, description: 'The opportunity with its last 100 changes.', data: OpportunityDetail },
-    errors: ['NOT_FOUND'],
-    async handler({ params, principal, use }) {
-      return opportunityDetailView(await use(ReadOpportunities).detail(principal.company.id, params.id));
-    },
+  getById({
+    path: '/v1/crm/opportunities/:id', auth: read, params: opportunityId,
+    operationId: 'getCrmOpportunity', summary: 'Read an opportunity', tag: 'CRM',
+    response: { description: 'The opportunity with its last 100 changes.', data: OpportunityDetail },
+    read: async (use, companyId, id) => opportunityDetailView(await use(ReadOpportunities).detail(companyId, id)),
   }),
   defineRoute({
     method: 'patch',

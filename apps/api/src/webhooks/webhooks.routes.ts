@@ -11,6 +11,7 @@ import {
   UpdateWebhook,
 } from '@carteiro/core';
 import { defineRoute, idParam } from '../http/route.js';
+import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { createdWebhookView, deliveryView, testResultView, updatedWebhookView, webhookView } from './webhook-views.js';
 import type { ServiceRepositories } from '@carteiro/postgres';
@@ -126,18 +127,12 @@ export const webhooksRoutes = [
       return { ...page, items: page.items.map(webhookView) };
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/webhooks/:id',
-    auth: manage,
-    operationId: 'getWebhook',
-    summary: 'Read a webhook',
-    tag: 'Webhooks',
-    params: webhookId,
-    response: { status: 200, description: 'The webhook.', data: Webhook },
-    errors: ['NOT_FOUND'],
-    async handler({ params, principal, use }) {
-      const webhook = await use<ServiceRepositories>(Repositories).webhooks.findByIdInCompany(principal.company.id, params.id);
+  getById({
+    path: '/v1/webhooks/:id', auth: manage, params: webhookId,
+    operationId: 'getWebhook', summary: 'Read a webhook', tag: 'Webhooks',
+    response: { description: 'The webhook.', data: Webhook },
+    async read(use, companyId, id) {
+      const webhook = await use<ServiceRepositories>(Repositories).webhooks.findByIdInCompany(companyId, id);
       if (!webhook) throw new NotFoundError('Webhook');
       return webhookView(webhook);
     },
