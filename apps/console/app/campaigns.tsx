@@ -1,13 +1,25 @@
 import { useState } from 'preact/hooks';
 import { CarteiroApiError, hasScope, idempotencyKey, unwrap, type Schema } from './api.js';
 import { formatDateTime, formatWait, locale, t, type MessageKey } from './i18n.js';
-import { ErrorBox, Notice, Pager, ProgressBar, ScopedButton, useApp, usePoll } from './ui.js';
+import { ErrorBox, Notice, Pager, ProgressBar, ScopedButton, TableHead, useApp, usePoll } from './ui.js';
 import { parseRecipients, preview } from './recipients.js';
 
 type Campaign = Schema<'CampaignListItem'>;
 const STATUSES = ['pendente', 'processando', 'pausado', 'concluido', 'falha'] as const;
 const MESSAGE_STATUSES = ['pendente', 'enviado', 'falha', 'pulado'] as const;
 const LEVELS = ['normal', 'seguro', 'lento', 'muito_lento', 'ultra_lento'] as const;
+
+/** A list filter: "all", then each status by its name in the language of the page (`kind`: campaign or message statuses). */
+function StatusSelect({ value, statuses, kind, onChange }: { value: string; statuses: readonly string[]; kind: 'cstatus' | 'mstatus'; onChange: (value: string) => void }) {
+  return (
+    <select value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+      <option value="">{t('campaigns.all')}</option>
+      {statuses.map((s) => (
+        <option value={s}>{t(`${kind}.${s}` as MessageKey)}</option>
+      ))}
+    </select>
+  );
+}
 
 export function CampaignsPage() {
   const { api } = useApp();
@@ -37,12 +49,7 @@ export function CampaignsPage() {
         </label>
         <label>
           {t('campaigns.filter')}
-          <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            <option value="">{t('campaigns.all')}</option>
-            {STATUSES.map((s) => (
-              <option value={s}>{t(`cstatus.${s}` as MessageKey)}</option>
-            ))}
-          </select>
+          <StatusSelect value={status} statuses={STATUSES} kind="cstatus" onChange={setStatus} />
         </label>
       </div>
       <ErrorBox error={error} />
@@ -166,12 +173,7 @@ export function CampaignDetailPage({ id }: { id: string }) {
         </label>
         <label>
           {t('detail.recipientFilter')}
-          <select value={filter} onChange={(e) => (setFilter(e.currentTarget.value), setPage(1))}>
-            <option value="">{t('campaigns.all')}</option>
-            {MESSAGE_STATUSES.map((s) => (
-              <option value={s}>{t(`mstatus.${s}` as MessageKey)}</option>
-            ))}
-          </select>
+          <StatusSelect value={filter} statuses={MESSAGE_STATUSES} kind="mstatus" onChange={(value) => (setFilter(value), setPage(1))} />
         </label>
       </div>
       <ErrorBox error={recipients.error} />
@@ -179,15 +181,7 @@ export function CampaignDetailPage({ id }: { id: string }) {
         <>
           <div class="table-wrap">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('detail.name')}</th>
-                  <th scope="col">{t('detail.phone')}</th>
-                  <th scope="col">{t('detail.status')}</th>
-                  <th scope="col">{t('detail.error')}</th>
-                  <th scope="col">{t('detail.sentAt')}</th>
-                </tr>
-              </thead>
+              <TableHead columns={[t('detail.name'), t('detail.phone'), t('detail.status'), t('detail.error'), t('detail.sentAt')]} />
               <tbody>
                 {recipients.data.items.map((r) => (
                   <tr key={r.id}>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { unwrap, type Schema } from './api.js';
 import { formatDateTime, t } from './i18n.js';
-import { attempt, CheckList, CopyButton, ErrorBox, Notice, submitting, useApp, usePoll } from './ui.js';
+import { attempt, CheckList, CopyButton, ErrorBox, FormEnd, Notice, submitting, TableHead, useApp, usePoll } from './ui.js';
 
 type Scope = Schema<'AdminCreateApiKeyRequest'>['scopes'][number];
 type Company = Schema<'Company'>;
@@ -159,13 +159,7 @@ function SettingsForm({ company, onSaved }: { company: Company; onSaved: () => v
         <input type="checkbox" checked={form.multi_number_enabled} onChange={(e) => setForm({ ...form, multi_number_enabled: e.currentTarget.checked })} />
         {t('operator.multi')}
       </label>
-      <div>
-        <button type="submit" class="primary">
-          {t('save')}
-        </button>
-      </div>
-      <Notice text={notice} />
-      <ErrorBox error={error} />
+      <FormEnd submit={t('save')} notice={notice} error={error} />
     </form>
   );
 }
@@ -234,17 +228,7 @@ function ApiKeys({ companyId }: { companyId: string }) {
       </label>
       <div class="table-wrap">
         <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('operator.keyName')}</th>
-              <th scope="col">{t('whoami.key')}</th>
-              <th scope="col">{t('operator.keyScopes')}</th>
-              <th scope="col">{t('detail.status')}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t('operator.rotate')}</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={[t('operator.keyName'), t('whoami.key'), t('operator.keyScopes'), t('detail.status')]} action={t('operator.rotate')} />
           <tbody>
             {keys.data?.map((k) => (
               <tr key={k.id}>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { unwrap, type Schema } from './api.js';
 import { formatDateTime, t } from './i18n.js';
-import { ErrorBox, Notice, submitting, useApp, usePoll } from './ui.js';
+import { ErrorBox, FormEnd, submitting, useApp, usePoll } from './ui.js';
 
 type Simulated = Schema<'SimulatedMessage'>;
 
@@ -99,13 +99,7 @@ function Inbound({ setores, defaultFrom }: { setores: Schema<'SetorListItem'>[];
         {t('simulator.text')}
         <textarea required rows={2} maxLength={4096} value={text} onInput={(e) => setText(e.currentTarget.value)} />
       </label>
-      <div>
-        <button type="submit" class="primary">
-          {t('simulator.send')}
-        </button>
-      </div>
-      <Notice text={notice} />
-      <ErrorBox error={error} />
+      <FormEnd submit={t('simulator.send')} notice={notice} error={error} />
     </form>
   );
 }

@@ -104,6 +104,39 @@ export function Pager({ page, pages, shown = page, onPage }: { page: number; pag
   );
 }
 
+/** A table's header row: one column a label, and a last column named only for screen readers when the rows end in an action. */
+export function TableHead({ columns, action }: { columns: readonly string[]; action?: string }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th scope="col">{column}</th>
+        ))}
+        {action !== undefined && (
+          <th scope="col">
+            <span class="visually-hidden">{action}</span>
+          </th>
+        )}
+      </tr>
+    </thead>
+  );
+}
+
+/** The end of a settings form: its submit button, then what the save said or the API's refusal. */
+export function FormEnd({ submit, notice, error }: { submit: string; notice: string | null; error: unknown }) {
+  return (
+    <>
+      <div>
+        <button type="submit" class="primary">
+          {submit}
+        </button>
+      </div>
+      <Notice text={notice} />
+      <ErrorBox error={error} />
+    </>
+  );
+}
+
 /** The API's refusal, readable: code, message, the states a move is allowed from, the missing scope. */
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { unwrap, type Schema } from './api.js';
 import { formatDateTime, t, type MessageKey } from './i18n.js';
-import { attempt, CheckList, CopyButton, ErrorBox, Notice, Pager, ScopedButton, submitting, useApp, usePoll } from './ui.js';
+import { attempt, CheckList, CopyButton, ErrorBox, Notice, Pager, ScopedButton, submitting, TableHead, useApp, usePoll } from './ui.js';
 
 type Webhook = Schema<'Webhook'>;
 type EventName = Schema<'CreateWebhookRequest'>['events'][number];
@@ -112,18 +112,7 @@ function WebhookActions({ webhook, open, onToggle }: { webhook: Webhook; open: b
         <div class="table-wrap">
           <table>
             <caption>{t('webhooks.deliveries')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.event')}</th>
-                <th scope="col">{t('webhooks.status')}</th>
-                <th scope="col">{t('webhooks.attempts')}</th>
-                <th scope="col">{t('webhooks.response')}</th>
-                <th scope="col">{t('webhooks.when')}</th>
-                <th scope="col">
-                  <span class="visually-hidden">{t('webhooks.redeliver')}</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={[t('webhooks.event'), t('webhooks.status'), t('webhooks.attempts'), t('webhooks.response'), t('webhooks.when')]} action={t('webhooks.redeliver')} />
             <tbody>
               {items.map((d) => (
                 <tr key={d.id} class="delivery">
