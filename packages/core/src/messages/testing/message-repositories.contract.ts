@@ -26,12 +26,16 @@ export function describeMessageRepositoriesContract(name: string, setup: () => P
       const { ids, company, other, ...sut } = await tenants();
       const setor = createSetor(ids.newId(), company.id, t0, { nome: 'Vendas' });
       await sut.repos.setores.insert(setor);
-      /** A new contact of the company with this phone, stored, and its conversation in the setor. */
+      /**
+       * A new contact of the company with this phone, stored, and its conversation in the setor;
+       * `inConversation()` gives a new message's id and its place in that conversation.
+       */
       const talking = async (phone: string) => {
         const contact = createContact(ids.newId(), company.id, phone, null, t0);
         await sut.repos.contacts.insert(contact);
         const conversation = await sut.repos.conversations.findOrCreate(newConversation(ids.newId(), company.id, setor.id, contact.id, t0));
-        return { contact, conversation };
+        const inConversation = () => ({ id: ids.newId(), companyId: company.id, conversationId: conversation.id, setorId: setor.id, contactId: contact.id, phone: contact.phone });
+        return { contact, conversation, inConversation };
       };
       return { ...sut, ids, company, other, setor, talking };
     };
@@ -124,15 +128,10 @@ export function describeMessageRepositoriesContract(name: string, setup: () => P
     });
 
     it('stores message records with their content and parts, scoped by company', async () => {
-      const { repos, ids, company, other, setor, talking } = await fresh();
-      const { contact, conversation } = await talking('+5511987654321');
+      const { repos, company, other, talking } = await fresh();
+      const { inConversation } = await talking('+5511987654321');
       const message: MessageRecord = {
-        id: ids.newId(),
-        companyId: company.id,
-        conversationId: conversation.id,
-        setorId: setor.id,
-        contactId: contact.id,
-        phone: contact.phone,
+        ...inConversation(),
         senderNumber: '+5511900000000',
         keyMode: 'live',
         content: { type: 'media', media: { mediaType: 'image', url: 'https://x.test/a.png', delivery: 'after_text' }, text: 'Oi' },
@@ -194,15 +193,10 @@ export function describeMessageRepositoriesContract(name: string, setup: () => P
     });
 
     it('stores several inbound messages in one write (an inbound group), each found by its provider id', async () => {
-      const { repos, ids, company, setor, talking } = await fresh();
-      const { contact, conversation } = await talking('+5511987654322');
+      const { repos, company, setor, talking } = await fresh();
+      const { contact, inConversation } = await talking('+5511987654322');
       const inbound = (n: number): MessageRecord => ({
-        id: ids.newId(),
-        companyId: company.id,
-        conversationId: conversation.id,
-        setorId: setor.id,
-        contactId: contact.id,
-        phone: contact.phone,
+        ...inConversation(),
         senderNumber: null,
         keyMode: 'live',
         content: { type: 'text', text: `Oi ${n}` },
