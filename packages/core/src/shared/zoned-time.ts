@@ -28,9 +28,10 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-export function zonedTime(instant: Date, timeZone: string): ZonedTime {
+/** The zone's wall clock at `ms` read by Intl (seconds resolution): the reference, and the costly part. */
+function formattedTime(ms: number, timeZone: string): ZonedTime {
   const parts: Record<string, string> = {};
-  for (const p of formatterFor(timeZone).formatToParts(instant)) parts[p.type] = p.value;
+  for (const p of formatterFor(timeZone).formatToParts(ms)) parts[p.type] = p.value;
   return {
     year: Number(parts.year),
     month: Number(parts.month),
@@ -38,6 +39,50 @@ export function zonedTime(instant: Date, timeZone: string): ZonedTime {
     hour: Number(parts.hour),
     minute: Number(parts.minute),
     second: Number(parts.second),
+  };
+}
+
+/** The zone's offset at `ms`, in ms, as Intl reads it (local wall clock − UTC, to the second). */
+function formattedOffsetMs(ms: number, timeZone: string): number {
+  const t = formattedTime(ms, timeZone);
+  return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second) - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * Offsets by zone and quarter hour of UTC time. A zone changes its offset at most once in a quarter hour (changes
+ * are hours, or half hours, apart), so when the offset is the same at both ends of a quarter hour it holds inside
+ * it, and every instant of that quarter hour is read by arithmetic instead of Intl, about 20 times cheaper: a
+ * campaign send reads the zone's clock three or four times (safe hours, placeholders, the day of its counters).
+ */
+const QUARTER_HOUR_MS = 15 * 60_000;
+const CACHED_QUARTERS_PER_ZONE = 4_096;
+const offsets = new Map<string, Map<number, number>>();
+
+function offsetMs(ms: number, timeZone: string): number {
+  const quarter = Math.floor(ms / QUARTER_HOUR_MS);
+  let zone = offsets.get(timeZone);
+  const cached = zone?.get(quarter);
+  if (cached !== undefined) return cached;
+  const start = quarter * QUARTER_HOUR_MS;
+  const atStart = formattedOffsetMs(start, timeZone);
+  // A change inside this quarter hour: read this instant alone.
+  if (formattedOffsetMs(start + QUARTER_HOUR_MS - 1000, timeZone) !== atStart) return formattedOffsetMs(ms, timeZone);
+  if (!zone) offsets.set(timeZone, (zone = new Map()));
+  if (zone.size >= CACHED_QUARTERS_PER_ZONE) zone.clear();
+  zone.set(quarter, atStart);
+  return atStart;
+}
+
+export function zonedTime(instant: Date, timeZone: string): ZonedTime {
+  const ms = instant.getTime();
+  const local = new Date(Math.floor(ms / 1000) * 1000 + offsetMs(ms, timeZone));
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
   };
 }
 
