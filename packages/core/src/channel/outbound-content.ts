@@ -58,16 +58,12 @@ export interface ChannelCapabilities {
 /** An operation on an already-sent message. */
 export type SentMessageOperation = 'edit' | 'delete' | 'reaction';
 
+/** The capability each operation on a sent message needs. */
+const OPERATION_CAPABILITY: Readonly<Record<SentMessageOperation, keyof ChannelCapabilities>> = { edit: 'editMessages', delete: 'deleteMessages', reaction: 'reactions' };
+
 /** Whether the channel can do `operation` on a sent message. */
 export function supportsOperation(operation: SentMessageOperation, capabilities: ChannelCapabilities): boolean {
-  switch (operation) {
-    case 'edit':
-      return capabilities.editMessages;
-    case 'delete':
-      return capabilities.deleteMessages;
-    case 'reaction':
-      return capabilities.reactions;
-  }
+  return capabilities[OPERATION_CAPABILITY[operation]];
 }
 
 /** How a media send with text is split (the specification's `media_delivery`). */
@@ -150,23 +146,20 @@ export function fallbackText(content: OutboundContent, options: { timeZone?: str
   }
 }
 
+/** The capability each kind of content needs (a document is media). */
+const CONTENT_CAPABILITY: Readonly<Record<OutboundContent['kind'], keyof ChannelCapabilities>> = {
+  text: 'text',
+  media: 'media',
+  document: 'media',
+  template: 'templates',
+  interactive: 'interactive',
+  poll: 'polls',
+  event: 'events',
+};
+
 /** Whether the channel carries `content` natively. */
 export function supportsContent(content: OutboundContent, capabilities: ChannelCapabilities): boolean {
-  switch (content.kind) {
-    case 'text':
-      return capabilities.text;
-    case 'media':
-    case 'document':
-      return capabilities.media;
-    case 'template':
-      return capabilities.templates;
-    case 'interactive':
-      return capabilities.interactive;
-    case 'poll':
-      return capabilities.polls;
-    case 'event':
-      return capabilities.events;
-  }
+  return capabilities[CONTENT_CAPABILITY[content.kind]];
 }
 
 /**
