@@ -5,6 +5,7 @@ import type { MessageRecord } from '../index.js';
 import type { MessageRepository } from '../index.js';
 import type { RotationCursorRepository } from '../../routing/index.js';
 import type { InMemoryStore } from '../../shared/testing/in-memory-store.js';
+import { InMemoryCompanyRecords } from '../../shared/testing/in-memory-company-records.js';
 import type { DomainEvent } from '../../shared/domain-event.js';
 import { conversationPhoneKey } from '../../channel/index.js';
 import type { ContactAffinity } from '../../contacts/index.js';
@@ -77,13 +78,9 @@ export class InMemoryConversationRepository implements ConversationRepository {
   }
 }
 
-export class InMemoryMessageRepository implements MessageRepository {
-  constructor(private readonly store: InMemoryStore) {}
-  private get rows() {
-    return this.store.table('messages', () => new Map<string, MessageRecord>());
-  }
-  async insert(message: MessageRecord) {
-    this.rows.set(message.id, structuredClone(message));
+export class InMemoryMessageRepository extends InMemoryCompanyRecords<MessageRecord> implements MessageRepository {
+  constructor(store: InMemoryStore) {
+    super(store, (s) => s.table('messages', () => new Map<string, MessageRecord>()));
   }
   async insertWithEvents(message: MessageRecord, events: readonly DomainEvent[]) {
     await this.insert(message);
@@ -94,16 +91,6 @@ export class InMemoryMessageRepository implements MessageRepository {
     for (const message of messages) await this.insert(message);
     this.store.events.push(...structuredClone(events));
   }
-  async update(message: MessageRecord) {
-    this.rows.set(message.id, structuredClone(message));
-  }
-  async findById(companyId: string, id: string) {
-    const found = this.rows.get(id);
-    return found && found.companyId === companyId ? structuredClone(found) : null;
-  }
-  async findByIdForUpdate(companyId: string, id: string) {
-    return this.findById(companyId, id);
-  }
   async findInboundByProviderIds(keys: readonly { setorId: string; providerMessageId: string }[]) {
     const found: MessageRecord[] = [];
     for (const key of keys) {
@@ -113,12 +100,12 @@ export class InMemoryMessageRepository implements MessageRepository {
     return found;
   }
   async findInboundByProviderId(setorId: string, providerMessageId: string) {
-    const found = [...this.rows.values()].find((m) => m.direction === 'inbound' && m.setorId === setorId && m.providerMessageId === providerMessageId);
+    const found = [...this.records.values()].find((m) => m.direction === 'inbound' && m.setorId === setorId && m.providerMessageId === providerMessageId);
     return found ? structuredClone(found) : null;
   }
   /** Every record, oldest first (test helper). */
   all(): MessageRecord[] {
-    return [...this.rows.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map((m) => structuredClone(m));
+    return [...this.records.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map((m) => structuredClone(m));
   }
 }
 
