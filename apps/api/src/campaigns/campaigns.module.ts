@@ -17,7 +17,7 @@ import {
   type Setor,
 } from '@carteiro/core';
 import { QueueDefinitions } from '@carteiro/pgboss';
-import { AppConfig, type Config } from '@carteiro/system';
+import { AppConfig, type Config, bindSingleton } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import { SetorWarmingReader, type SetorWarmingView } from '../admin/setor-warming.js';
 import { ActiveCampaigns } from '../foundation/tokens.js';
@@ -37,21 +37,11 @@ export const campaignsModule = new ContainerModule(({ bind }) => {
       [UnitOfWork, Clock, IdGenerator, CampaignEngineSettings, WebhookUrlPolicy],
     )
     .inSingletonScope();
-  bind(PauseCampaign)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new PauseCampaign(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
-    .inSingletonScope();
-  bind(ResumeCampaign)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new ResumeCampaign(uow, clock), [UnitOfWork, Clock])
-    .inSingletonScope();
-  bind(CancelCampaign)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new CancelCampaign(uow, clock, ids), [UnitOfWork, Clock, IdGenerator])
-    .inSingletonScope();
-  bind(RetryCampaignMessages)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new RetryCampaignMessages(uow, clock), [UnitOfWork, Clock])
-    .inSingletonScope();
-  bind(ReadCampaigns)
-    .toResolvedValue((repos: ServiceRepositories) => new ReadCampaigns(repos), [Repositories])
-    .inSingletonScope();
+  bindSingleton(bind, PauseCampaign, [UnitOfWork, Clock, IdGenerator]);
+  bindSingleton(bind, ResumeCampaign, [UnitOfWork, Clock]);
+  bindSingleton(bind, CancelCampaign, [UnitOfWork, Clock, IdGenerator]);
+  bindSingleton(bind, RetryCampaignMessages, [UnitOfWork, Clock]);
+  bindSingleton(bind, ReadCampaigns, [Repositories]);
   bind(ActiveCampaigns)
     .toResolvedValue(
       (repos: ServiceRepositories) => async (companyId: string) => (await repos.campaigns.activeOfCompany(companyId)).length,

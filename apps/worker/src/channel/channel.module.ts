@@ -10,8 +10,8 @@ import {
 } from '@carteiro/core';
 import { ChannelsSettings, channelsSettingsFrom, type ChannelsConfig } from '@carteiro/channels';
 import { QueueDefinitions } from '@carteiro/pgboss';
-import { Db, KyselyChannelSimulatorStore, type Database, type ServiceRepositories, type ServiceUnitOfWork } from '@carteiro/postgres';
-import { AppConfig, type Config } from '@carteiro/system';
+import { Db, KyselyChannelSimulatorStore, type Database } from '@carteiro/postgres';
+import { AppConfig, type Config, bindSingleton } from '@carteiro/system';
 import { ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
@@ -34,12 +34,7 @@ export const channelWorkerModule = new ContainerModule(({ bind }) => {
   bind<ChannelSimulatorStore>(ChannelSimulatorStore)
     .toResolvedValue((db: Kysely<Database>) => new KyselyChannelSimulatorStore(db), [Db])
     .inSingletonScope();
-  bind(CheckChannelHealth)
-    .toResolvedValue(
-      (uow: ServiceUnitOfWork, repos: ServiceRepositories, gateway: ChannelGateway, clock: Clock, ids: IdGenerator) => new CheckChannelHealth(uow, repos, gateway, clock, ids),
-      [UnitOfWork, Repositories, ChannelGateway, Clock, IdGenerator],
-    )
-    .inSingletonScope();
+  bindSingleton(bind, CheckChannelHealth, [UnitOfWork, Repositories, ChannelGateway, Clock, IdGenerator]);
   bind(JobHandler).toResolvedValue(channelHealthJob, [CheckChannelHealth, Logger]).inSingletonScope();
   bind(JobHandler).to(ChannelHealthAtConnectionJob).inSingletonScope();
   bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue(

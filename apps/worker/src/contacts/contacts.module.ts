@@ -1,6 +1,7 @@
 import { Clock, contactQueueDefinitions, DEFAULT_IMPORT_LEASE_MS, IdGenerator, RunContactImport, SweepContactImports, UnitOfWork } from '@carteiro/core';
 import { QueueDefinitions } from '@carteiro/pgboss';
 import { ContainerModule } from 'inversify';
+import { bindSingleton } from '@carteiro/system';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
@@ -19,9 +20,7 @@ export const contactsWorkerModule = new ContainerModule(({ bind }) => {
   bind(RunContactImport)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new RunContactImport(uow, clock, ids, importLeaseMs()), [UnitOfWork, Clock, IdGenerator])
     .inSingletonScope();
-  bind(SweepContactImports)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new SweepContactImports(uow, clock), [UnitOfWork, Clock])
-    .inSingletonScope();
+  bindSingleton(bind, SweepContactImports, [UnitOfWork, Clock]);
   bind(JobHandler).toResolvedValue(contactImportJob, [RunContactImport]);
   bind(BackgroundService).toResolvedValue((sweep: SweepContactImports, logger: Logger) => importStartupSweep(sweep, logger, importLeaseMs()), [SweepContactImports, Logger]);
   bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue((sweep: SweepContactImports) => () => sweep.execute(), [SweepContactImports]);

@@ -14,6 +14,7 @@ import {
 } from '@carteiro/core';
 import { QueueDefinitions } from '@carteiro/pgboss';
 import { ContainerModule } from 'inversify';
+import { bindSingleton } from '@carteiro/system';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
@@ -52,9 +53,9 @@ export const leadsWorkerModule = new ContainerModule(({ bind }) => {
       [UnitOfWork, Clock, IdGenerator, LeadSource, SampleLeadSourceToken],
     )
     .inSingletonScope();
-  bind(PurgeLeadSearches).toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new PurgeLeadSearches(uow, clock), [UnitOfWork, Clock]).inSingletonScope();
+  bindSingleton(bind, PurgeLeadSearches, [UnitOfWork, Clock]);
   bind(JobHandler).toResolvedValue(leadSearchJob, [RunLeadSearch]);
-  bind(ResumeLeadSearches).toResolvedValue((uow: ServiceUnitOfWork) => new ResumeLeadSearches(uow), [UnitOfWork]).inSingletonScope();
+  bindSingleton(bind, ResumeLeadSearches, [UnitOfWork]);
   bind(BackgroundService).toResolvedValue(leadSearchStartupSweep, [ResumeLeadSearches, Logger]);
   bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue((purge: PurgeLeadSearches) => () => purge.execute(), [PurgeLeadSearches]);
 });

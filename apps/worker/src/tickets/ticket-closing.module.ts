@@ -13,6 +13,7 @@ import {
 import { QueueDefinitions } from '@carteiro/pgboss';
 import type { ServiceUnitOfWork } from '@carteiro/postgres';
 import { ContainerModule } from 'inversify';
+import { bindSingleton } from '@carteiro/system';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
@@ -33,9 +34,7 @@ export const ticketClosingWorkerModule = new ContainerModule(({ bind }) => {
       [UnitOfWork, ChannelGateway, Clock, IdGenerator],
     )
     .inSingletonScope();
-  bind(ExpireTicketRating)
-    .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new ExpireTicketRating(uow, clock), [UnitOfWork, Clock])
-    .inSingletonScope();
+  bindSingleton(bind, ExpireTicketRating, [UnitOfWork, Clock]);
   bind(SweepTicketSends)
     .toResolvedValue((uow: ServiceUnitOfWork, clock: Clock) => new SweepTicketSends(uow, clock, ticketSendLeaseMs()), [UnitOfWork, Clock])
     .inSingletonScope();
