@@ -34,18 +34,13 @@ export interface PreparedImportRow {
   duplicate?: boolean;
 }
 
-/** A contact import job and its progress; its counts are those the database reported. */
-export interface ContactImport {
+/** A contact import job and its progress; its counts (those of its batches, summed) are those the database reported. */
+export interface ContactImport extends ImportBatchCounts {
   id: string;
   companyId: string;
   status: ContactImportStatus;
   mode: ContactImportMode;
   total: number;
-  processed: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  failed: number;
   errors: ImportRowError[];
   /** Batches of the file, and the next one to write (all written when equal). */
   batches: number;
