@@ -93,15 +93,10 @@ export class FakeZapSignServer {
     return answer(405, { detail: 'Método não permitido' });
   }
 
+  /** The document as ZapSign answers it: every field but the size the fake keeps for tests. */
   private view(doc: FakeZapSignDoc) {
-    return {
-      token: doc.token,
-      external_id: doc.external_id,
-      name: doc.name,
-      status: doc.status,
-      deleted: doc.deleted,
-      signers: doc.signers.map((s) => ({ ...s })),
-    };
+    const { pdfBytes: _size, signers, ...fields } = doc;
+    return { ...fields, signers: signers.map((s) => ({ ...s })) };
   }
 
   /** The document created for our contract. */
