@@ -21,8 +21,8 @@ import {
   type PublicMessageStatus,
 } from '@carteiro/core';
 import { defineRoute, idParam, reply } from '../http/route.js';
-import { getById } from '../shared/get-by-id.js';
-import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
+import { getById, type Use } from '../shared/get-by-id.js';
+import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import {
   campaignCreatedView,
   campaignDetailView,
@@ -252,6 +252,34 @@ function caller(principal: Principal): CampaignCaller {
   return { companyId: principal.company.id, apiKeyId: principal.apiKey.id, mode: principal.apiKey.mode };
 }
 
+/**
+ * `POST /v1/campaigns/:id/<action>`: a change of status of one campaign of the caller's company
+ * (404 NOT_FOUND when it has none, 409 INVALID_TRANSITION when its status refuses the change).
+ */
+function campaignAction(route: {
+  action: 'pause' | 'resume' | 'cancel';
+  operationId: string;
+  summary: string;
+  description: string;
+  response: { description: string; data: JsonSchema };
+  run(use: Use, companyId: string, id: string): Promise<unknown>;
+}) {
+  const { action, response, run, ...texts } = route;
+  return defineRoute({
+    method: 'post',
+    path: `/v1/campaigns/:id/${action}`,
+    auth: write,
+    ...texts,
+    tag: 'Campaigns',
+    params: campaignId,
+    response: { status: 200, ...response },
+    errors: ['NOT_FOUND', 'INVALID_TRANSITION'],
+    async handler({ params, principal, use }) {
+      return run(use, principal.company.id, params.id);
+    },
+  });
+}
+
 /** Every /v1/campaigns route of the specification. */
 export const campaignsRoutes = [
   defineRoute({
@@ -362,54 +390,29 @@ export const campaignsRoutes = [
       return { ...recipients, items: recipients.items.map(campaignRecipientView) };
     },
   }),
-  defineRoute({
-    method: 'post',
-    path: '/v1/campaigns/:id/pause',
-    auth: write,
+  campaignAction({
+    action: 'pause',
     operationId: 'pauseCampaign',
     summary: 'Pause a campaign',
     description: 'Only a processing campaign; emits campaign.paused. Another status: 409 INVALID_TRANSITION with `details { status, allowed }`.',
-    tag: 'Campaigns',
-    params: campaignId,
-    response: { status: 200, description: 'Paused.', data: s.object({ status: s.enum(['paused']) }) },
-    errors: ['NOT_FOUND', 'INVALID_TRANSITION'],
-    async handler({ params, principal, use }) {
-      return use(PauseCampaign).execute(principal.company.id, params.id);
-    },
+    response: { description: 'Paused.', data: s.object({ status: s.enum(['paused']) }) },
+    run: (use, companyId, id) => use(PauseCampaign).execute(companyId, id),
   }),
-  defineRoute({
-    method: 'post',
-    path: '/v1/campaigns/:id/resume',
-    auth: write,
+  campaignAction({
+    action: 'resume',
     operationId: 'resumeCampaign',
     summary: 'Resume a campaign',
     description: 'Only a paused campaign; re-queues the still-pending messages.',
-    tag: 'Campaigns',
-    params: campaignId,
-    response: {
-      status: 200,
-      description: 'Processing again.',
-      data: s.object({ status: s.enum(['processing']), pending_requeued: s.integer({ minimum: 0 }) }),
-    },
-    errors: ['NOT_FOUND', 'INVALID_TRANSITION'],
-    async handler({ params, principal, use }) {
-      return resumedView(await use(ResumeCampaign).execute(principal.company.id, params.id));
-    },
+    response: { description: 'Processing again.', data: s.object({ status: s.enum(['processing']), pending_requeued: s.integer({ minimum: 0 }) }) },
+    run: async (use, companyId, id) => resumedView(await use(ResumeCampaign).execute(companyId, id)),
   }),
-  defineRoute({
-    method: 'post',
-    path: '/v1/campaigns/:id/cancel',
-    auth: write,
+  campaignAction({
+    action: 'cancel',
     operationId: 'cancelCampaign',
     summary: 'Cancel a campaign',
     description: 'Every pending message becomes pulado (cancelled_by_user); emits campaign.completed with cancelledByUser true.',
-    tag: 'Campaigns',
-    params: campaignId,
-    response: { status: 200, description: 'Cancelled.', data: s.object({ cancelled: s.integer({ minimum: 0, description: 'Pending messages skipped.' }) }) },
-    errors: ['NOT_FOUND', 'INVALID_TRANSITION'],
-    async handler({ params, principal, use }) {
-      return use(CancelCampaign).execute(principal.company.id, params.id);
-    },
+    response: { description: 'Cancelled.', data: s.object({ cancelled: s.integer({ minimum: 0, description: 'Pending messages skipped.' }) }) },
+    run: (use, companyId, id) => use(CancelCampaign).execute(companyId, id),
   }),
   defineRoute({
     method: 'post',

@@ -18,8 +18,8 @@ import {
   validatePoll,
   type SenderSelection,
 } from '@carteiro/core';
-import { defineRoute, type ParameterSpec } from '../http/route.js';
-import { UNIX_SECONDS_MAX, component, s, typed, type JsonSchema } from '../http/schema.js';
+import { defineRoute, type ParameterSpec, type RouteDefinition } from '../http/route.js';
+import { UNIX_SECONDS_MAX, component, s, typed, type JsonSchema, type TypedSchema } from '../http/schema.js';
 import { contentInput, type ContentBody } from './content-body.js';
 import { firstContactView, messageRecordView, sendResultView } from './messages-views.js';
 
@@ -301,6 +301,36 @@ const sendErrors = ['BAD_REQUEST', 'INVALID_NUMBER', 'BULK_DISABLED', 'PLAN_EXPI
 const manageErrors = ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE', 'PROVIDER_ERROR', 'SERVICE_UNAVAILABLE'] as const;
 const write = { scope: 'messages:write' } as const;
 
+/**
+ * A change to one message the company sent, by its `conversa_id` (`ManageSentMessage`): the
+ * routes share the scope, the 400 BAD_REQUEST of the specification and the errors of a change
+ * the number or the provider may refuse.
+ */
+function sentMessageRoute<Body = undefined>(route: {
+  method: 'patch' | 'delete' | 'post';
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  body?: { schema: TypedSchema<Body>; example?: unknown };
+  response: { description: string; data: JsonSchema };
+  change(manage: ManageSentMessage, companyId: string, id: string, body: Body): Promise<unknown>;
+}): RouteDefinition {
+  const { response, change, ...rest } = route;
+  return defineRoute<string, Record<string, never>, Body>({
+    ...rest,
+    auth: write,
+    tag: 'Messages',
+    params: conversaId,
+    validationCode: 'BAD_REQUEST',
+    response: { status: 200, ...response },
+    errors: manageErrors,
+    async handler({ params, body, principal, use }) {
+      return change(use(ManageSentMessage), principal.company.id, (params as { conversa_id: string }).conversa_id, body);
+    },
+  });
+}
+
 /** Every /v1/messages route (scope messages:write). The specification answers malformed bodies with BAD_REQUEST here. */
 export const messagesRoutes = [
   defineRoute({
@@ -420,54 +450,35 @@ export const messagesRoutes = [
       return { ...sendResultView(outcome), poll_name: poll.name, options_count: poll.options.length };
     },
   }),
-  defineRoute({
+  sentMessageRoute({
     method: 'patch',
     path: '/v1/messages/:conversa_id',
-    auth: write,
     operationId: 'editMessage',
     summary: 'Edit a sent message',
     description: 'Text of a message sent from a QR-connected number, within about 15 minutes of sending.',
-    tag: 'Messages',
-    params: conversaId,
     body: { schema: editMessageSchema },
-    validationCode: 'BAD_REQUEST',
-    response: { status: 200, description: 'The edited message.', data: MessageRecord },
-    errors: manageErrors,
-    async handler({ params, body, principal, use }) {
-      return messageRecordView(await use(ManageSentMessage).edit(principal.company.id, params.conversa_id, body.text));
-    },
+    response: { description: 'The edited message.', data: MessageRecord },
+    change: async (manage, companyId, id, body) => messageRecordView(await manage.edit(companyId, id, body.text)),
   }),
-  defineRoute({
+  sentMessageRoute({
     method: 'delete',
     path: '/v1/messages/:conversa_id',
-    auth: write,
     operationId: 'deleteMessage',
     summary: 'Delete a sent message',
     description: 'Soft delete for everyone; QR-connected numbers; no credit charged.',
-    tag: 'Messages',
-    params: conversaId,
-    validationCode: 'BAD_REQUEST',
-    response: { status: 200, description: 'The deleted message.', data: MessageRecord },
-    errors: manageErrors,
-    async handler({ params, principal, use }) {
-      return messageRecordView(await use(ManageSentMessage).delete(principal.company.id, params.conversa_id));
-    },
+    response: { description: 'The deleted message.', data: MessageRecord },
+    change: async (manage, companyId, id) => messageRecordView(await manage.delete(companyId, id)),
   }),
-  defineRoute({
+  sentMessageRoute({
     method: 'post',
     path: '/v1/messages/:conversa_id/reaction',
-    auth: write,
     operationId: 'reactToMessage',
     summary: 'React to a sent message',
     description: 'An empty `emoji` removes the reaction.',
-    tag: 'Messages',
-    params: conversaId,
     body: { schema: reactionSchema, example: { emoji: '👍' } },
-    validationCode: 'BAD_REQUEST',
-    response: { status: 200, description: 'The message with its reaction.', data: s.object({ ...messageRecordProperties, removed: s.boolean() }) },
-    errors: manageErrors,
-    async handler({ params, body, principal, use }) {
-      const message = await use(ManageSentMessage).react(principal.company.id, params.conversa_id, body.emoji);
+    response: { description: 'The message with its reaction.', data: s.object({ ...messageRecordProperties, removed: s.boolean() }) },
+    async change(manage, companyId, id, body) {
+      const message = await manage.react(companyId, id, body.emoji);
       return { ...messageRecordView(message), removed: message.reaction === null };
     },
   }),
