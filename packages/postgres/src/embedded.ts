@@ -78,8 +78,8 @@ export function embeddedUrl(port: number, database: string, socketDir?: string |
   return socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url;
 }
 
-/** Longest socket path the kernel takes is 107 bytes (sun_path); PostgreSQL's file is `<dir>/.s.PGSQL.<port>`. */
-const SOCKET_PATH_MAX = 107;
+/** Longest socket path the kernel takes (sun_path): 107 bytes on Linux, 103 on macOS. PostgreSQL's file is `<dir>/.s.PGSQL.<port>`. */
+const SOCKET_PATH_MAX = 103;
 
 /** The folder of the server's Unix socket: the cluster's own, unless the socket's path would be too long. */
 function socketDirectory(clusterDir: string, port: number): string | null {
