@@ -26,6 +26,8 @@ export interface Config {
   dbPoolSize: number;
   /** `DB_PREPARED_STATEMENTS=0` sends statements unnamed (for a pooler that cannot keep prepared statements). */
   dbPreparedStatements: boolean;
+  /** `INBOUND_HOLD_MS`: how long an inbound group may wait for the senders of the one before it (0, the default: groups not pipelined; docs/tickets.md). */
+  inboundHoldMs: number;
   /** When set, `/metrics` asks for `Authorization: Bearer <token>` (docs/metrics.md). */
   metricsToken: string | undefined;
   /** When set, a separate listener serves `/metrics` on HOST:METRICS_PORT (how a ROLE=worker process is scraped). */
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     dbPoolSize: number(env, 'DB_POOL_SIZE', 20, (n) => Number.isInteger(n) && n > 0),
     dbPreparedStatements: text(env, 'DB_PREPARED_STATEMENTS') !== '0',
+    inboundHoldMs: number(env, 'INBOUND_HOLD_MS', 0, (n) => Number.isInteger(n) && n >= 0 && n <= 1_000),
     metricsToken: text(env, 'METRICS_TOKEN'),
     metricsPort: text(env, 'METRICS_PORT') === undefined ? undefined : number(env, 'METRICS_PORT', 0, (n) => Number.isInteger(n) && n >= 0 && n < 65536),
   };

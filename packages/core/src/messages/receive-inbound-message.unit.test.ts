@@ -205,4 +205,82 @@ describe('inbound group commit', () => {
     }
     expect(world.events('message.received')).toHaveLength(7);
   });
+  it('pipelined: after a group, fewer than half the cycle waiting, the next group waits for the senders to write again (or its hold): halves alternate', async () => {
+    const world = new MessagingWorld();
+    const company = await world.company();
+    const setor = await world.box(company);
+    // Each transaction waits for the test to let it run; `sizes` are the answers each released transaction gave.
+    const gates: (() => void)[] = [];
+    const uow: UnitOfWork<never> = {
+      transaction: async (work) => {
+        await new Promise<void>((resolve) => gates.push(resolve));
+        return world.uow.transaction((repos) => work(repos as never));
+      },
+    };
+    const holds: (() => void)[] = [];
+    const sleep = (ms: number) => {
+      expect(ms).toBe(2);
+      return new Promise<void>((resolve) => holds.push(resolve));
+    };
+    const receive = new ReceiveInboundMessage(uow, world.clock, world.ids, [], new TicketInboundThreads(world.ids), { maxBatch: 32, concurrency: 1, pipelined: { holdMs: 2, sleep } });
+    let answered = 0;
+    const send = (n: number) => receive.execute({ setorId: setor.id, from: `+55119876503${String(n).padStart(2, '0')}`, text: 'Oi' }).then((r) => ((answered += 1), r));
+    // Everything the released transaction and the answers do runs before the next turn of the event loop (in memory).
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    const release = async () => {
+      const before = answered;
+      gates.shift()!();
+      await settle();
+      return answered - before;
+    };
+
+    const firstOf = [send(0)];
+    await settle();
+    const rest = Array.from({ length: 15 }, (_, i) => send(i + 1));
+    await settle();
+    expect(gates).toHaveLength(1);
+    // The first alone, then the fifteen that waited for it together (as without pipelining: a message alone is no group).
+    expect(await release()).toBe(1);
+    expect(gates).toHaveLength(1);
+    const again = [send(0)];
+    await settle();
+    expect(await release()).toBe(15);
+    // One waits, fewer than half of the sixteen: held, no transaction started.
+    expect(gates).toHaveLength(0);
+    expect(holds).toHaveLength(1);
+    for (let i = 1; i <= 6; i += 1) again.push(send(i));
+    await settle();
+    expect(gates).toHaveLength(0);
+    again.push(send(7));
+    await settle();
+    // Eight wait: the group starts with them; the other eight write meanwhile and wait for it.
+    expect(gates).toHaveLength(1);
+    for (let i = 8; i <= 15; i += 1) again.push(send(i));
+    await settle();
+    expect(await release()).toBe(8);
+    expect(gates).toHaveLength(1);
+    expect(await release()).toBe(8);
+    // A hold that nobody ends by writing ends after its time: the one message waiting runs.
+    const late = [send(0)];
+    for (let i = 1; i <= 3; i += 1) late.push(send(i));
+    await settle();
+    expect(await release()).toBe(1);
+    const last = send(20);
+    await settle();
+    expect(await release()).toBe(3);
+    expect(gates).toHaveLength(0);
+    expect(holds).toHaveLength(2);
+    holds[1]!();
+    await settle();
+    expect(await release()).toBe(1);
+    // The first hold's time running out later starts nothing.
+    holds[0]!();
+    await settle();
+    expect(gates).toHaveLength(0);
+
+    const results = await Promise.all([...firstOf, ...rest, ...again, ...late, last]);
+    expect(results.filter((r) => r.contactCreated)).toHaveLength(17);
+    expect(new Set(results.map((r) => r.ticket!.id)).size).toBe(17);
+    expect(world.events('message.received')).toHaveLength(results.length);
+  });
 });
