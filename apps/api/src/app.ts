@@ -30,6 +30,10 @@ export function createApp(container: Container): Express {
     collector.register(metrics.registry);
   }
   app.use(requestObservability(logger, metrics));
+  // The operator's API first: no layer below serves a path under /admin/v1, and Express tries an app's layers one by
+  // one, so a request of it (the simulator's inbound messages among them) skipped about twenty path matches here.
+  const admin = Router();
+  app.use('/admin/v1', admin);
   // Public unless METRICS_TOKEN is set (then a bearer token; 401 in the error envelope): docs/metrics.md.
   app.get('/metrics', metricsHandler({ registry: metrics.registry, token: container.get<Config>(AppConfig).metricsToken }));
 
@@ -48,7 +52,6 @@ export function createApp(container: Container): Express {
   const v1 = Router();
   v1.use(json);
   v1.use(authenticate(container.get(AuthenticateRequest)));
-  const admin = Router();
   admin.use(adminAuthenticate(adminTokenCheck(settings.adminTokenHash)));
   admin.use(json);
 
@@ -58,7 +61,6 @@ export function createApp(container: Container): Express {
   v1.use(notFoundHandler);
   app.use('/v1', v1);
   admin.use(notFoundHandler);
-  app.use('/admin/v1', admin);
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

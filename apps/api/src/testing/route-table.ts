@@ -5,6 +5,8 @@ interface Layer {
   route?: { path: string; methods: Record<string, boolean>; stack: { handle: { scope?: Scope } }[] };
   /** A router has a `stack`; the per-segment dispatch of `registerRoutes` names its routers. */
   handle: { stack?: Layer[]; segmentRouters?: { stack: Layer[] }[] };
+  /** The path a router is mounted at (`app.use(path, router)`). */
+  rawPath?: unknown;
 }
 
 /** The route layers of a router, with those of the routers behind a per-segment dispatch, in order. */
@@ -37,7 +39,9 @@ function routesOf(router: Layer[], prefix: string): RegisteredRoute[] {
 export function routeTable(app: Express): { v1: RegisteredRoute[]; admin: RegisteredRoute[] } {
   const root = (app as unknown as { router: { stack: Layer[] } }).router.stack;
   const routers = root.filter((layer) => layer.handle.stack && routeLayers(layer.handle.stack).length > 0);
-  const [v1, admin] = routers;
+  // By mount path, not position: app.ts mounts /admin/v1 first.
+  const v1 = routers.find((layer) => layer.rawPath === '/v1');
+  const admin = routers.find((layer) => layer.rawPath === '/admin/v1');
   if (!v1?.handle.stack || !admin?.handle.stack) throw new Error('the /v1 and /admin/v1 routers were not found');
   return { v1: routesOf(v1.handle.stack, '/v1'), admin: routesOf(admin.handle.stack, '/admin/v1') };
 }
