@@ -16,6 +16,7 @@ import {
   type ContactFieldType,
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
+import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { appointmentView } from '../scheduling/scheduling-views.js';
@@ -288,17 +289,11 @@ export const contactsRoutes = [
       return contactView(survivor, use<Clock>(Clock).now());
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/contact-fields',
-    auth: read,
-    operationId: 'listContactFields',
-    summary: 'List the custom-field definitions',
-    tag: 'Contacts',
-    response: { status: 200, description: 'Every definition of the company, by key.', data: s.array(ContactField) },
-    async handler({ principal, use }) {
-      return (await use(ReadContacts).fields(principal.company.id)).map(fieldView);
-    },
+  listOfCompany({
+    path: '/v1/contact-fields', auth: read,
+    operationId: 'listContactFields', summary: 'List the custom-field definitions', tag: 'Contacts',
+    response: { description: 'Every definition of the company, by key.', item: ContactField },
+    list: (use, companyId) => use(ReadContacts).fields(companyId), view: fieldView,
   }),
   defineRoute({
     method: 'post',

@@ -15,6 +15,7 @@ import {
   type ContractStatus,
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
+import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import { contractView, sentContractView, templateView } from './contract-views.js';
@@ -357,17 +358,11 @@ export const contractsRoutes = [
       return reply(sentContractView(sent), { meta: { idempotent_replay: true } });
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/contract-templates',
-    auth: read,
-    operationId: 'listContractTemplates',
-    summary: 'List contract templates',
-    tag: 'Contracts',
-    response: { status: 200, description: 'The active templates, by name.', data: s.array(Template) },
-    async handler({ principal, use }) {
-      return (await use(ListContractTemplates).execute(principal.company.id)).map(templateView);
-    },
+  listOfCompany({
+    path: '/v1/contract-templates', auth: read,
+    operationId: 'listContractTemplates', summary: 'List contract templates', tag: 'Contracts',
+    response: { description: 'The active templates, by name.', item: Template },
+    list: (use, companyId) => use(ListContractTemplates).execute(companyId), view: templateView,
   }),
   // ---- Operator ----
   defineRoute({

@@ -17,6 +17,7 @@ import {
   type ProductLineInput,
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
+import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import { opportunityDetailView, opportunityView, productView, stageView } from './crm-views.js';
@@ -290,18 +291,11 @@ const idempotencyHeader = {
 
 /** The CRM routes of business.md §3 and the operator's funnel routes (§8). */
 export const crmRoutes = [
-  defineRoute({
-    method: 'get',
-    path: '/v1/crm/stages',
-    auth: read,
-    operationId: 'listCrmStages',
-    summary: 'List the funnel stages',
-    description: 'One funnel per company: exactly one won stage, at least one lost and one open. Seeded with Novo, Qualificado, Proposta, Negociação, Ganho, Perdido.',
-    tag: 'CRM',
-    response: { status: 200, description: 'The stages by position.', data: s.array(Stage) },
-    async handler({ principal, use }) {
-      return (await use(ListFunnelStages).execute(principal.company.id)).map(stageView);
-    },
+  listOfCompany({
+    path: '/v1/crm/stages', auth: read,
+    operationId: 'listCrmStages', summary: 'List the funnel stages', description: 'One funnel per company: exactly one won stage, at least one lost and one open. Seeded with Novo, Qualificado, Proposta, Negociação, Ganho, Perdido.', tag: 'CRM',
+    response: { description: 'The stages by position.', item: Stage },
+    list: (use, companyId) => use(ListFunnelStages).execute(companyId), view: stageView,
   }),
   defineRoute({
     method: 'get',
