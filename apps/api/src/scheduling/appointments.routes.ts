@@ -10,6 +10,7 @@ import {
   type Attendance,
 } from '@carteiro/core';
 import { defineRoute, idParam } from '../http/route.js';
+import { getById } from '../shared/get-by-id.js';
 import { s, typed } from '../http/schema.js';
 import { AppointmentDetailSchema, AppointmentSchema, AppointmentTypeSchema, clientInput, idempotencyHeader, Local, ProfessionalSchema, UnitSchema } from './scheduling-schemas.js';
 import { callerAndClient, createOnce } from './idempotent-create.js';
@@ -237,18 +238,12 @@ export const appointmentsRoutes = [
       );
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/appointments/:id',
-    auth: read,
-    params: appointmentId,
-    operationId: 'getAppointment',
-    summary: 'Get an appointment',
-    tag: 'Appointments',
-    response: { status: 200, description: 'The appointment with reminders and history.', data: AppointmentDetailSchema },
-    async handler({ params, principal, use }) {
-      return appointmentDetailView(await use(ReadAppointments).get(principal.company.id, params.id));
-    },
+  getById({
+    path: '/v1/appointments/:id', auth: read, params: appointmentId,
+    operationId: 'getAppointment', summary: 'Get an appointment', tag: 'Appointments',
+    response: { description: 'The appointment with reminders and history.', data: AppointmentDetailSchema },
+    errors: [], // its operation has never listed the 404 it answers; the document stays as it was
+    read: async (use, companyId, id) => appointmentDetailView(await use(ReadAppointments).get(companyId, id)),
   }),
   defineRoute({
     method: 'patch',

@@ -1,5 +1,6 @@
 import { CancelScheduledMessage, ReadScheduledMessages, ScheduleMessage, type TimedSendStatus } from '@carteiro/core';
 import { defineRoute, idParam } from '../http/route.js';
+import { getById } from '../shared/get-by-id.js';
 import { pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { clientInput, idempotencyHeader, ScheduledMessageSchema } from './scheduling-schemas.js';
 import { callerAndClient, createOnce } from './idempotent-create.js';
@@ -111,18 +112,12 @@ export const scheduledMessagesRoutes = [
       );
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/scheduled-messages/:id',
-    auth: read,
-    params: scheduledId,
-    operationId: 'getScheduledMessage',
-    summary: 'Get a scheduled message',
-    tag: 'Scheduled messages',
-    response: { status: 200, description: 'The scheduled message.', data: ScheduledMessageSchema },
-    async handler({ params, principal, use }) {
-      return scheduledMessageView(await use(ReadScheduledMessages).get(principal.company.id, params.id));
-    },
+  getById({
+    path: '/v1/scheduled-messages/:id', auth: read, params: scheduledId,
+    operationId: 'getScheduledMessage', summary: 'Get a scheduled message', tag: 'Scheduled messages',
+    response: { description: 'The scheduled message.', data: ScheduledMessageSchema },
+    errors: [], // its operation has never listed the 404 it answers; the document stays as it was
+    read: async (use, companyId, id) => scheduledMessageView(await use(ReadScheduledMessages).get(companyId, id)),
   }),
   defineRoute({
     method: 'delete',
