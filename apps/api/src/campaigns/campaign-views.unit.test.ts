@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { campaignDetail, messageDetail, type Campaign, type CampaignMessage } from '@carteiro/core';
+import { campaignDetail, messageDetail, type Campaign } from '@carteiro/core';
+import { campaignFixture, messageFixture } from '@carteiro/core/testing';
 import {
   campaignDetailView,
   campaignMessageView,
@@ -82,45 +83,21 @@ describe('createCampaignCommand', () => {
 });
 
 describe('campaign views', () => {
-  const campaign: Campaign = {
-    id: 'c1',
+  const campaign: Campaign = campaignFixture({
     companyId: 'co',
-    apiKeyId: null,
-    mode: 'live',
-    name: 'Promo',
-    title: null,
-    description: null,
     status: 'processando',
-    content: {
-      text: null,
-      variants: [],
-      mediaUrl: 'https://x.test/a.png',
-      mediaType: 'image',
-      mediaDelivery: null,
-      mediaFilename: null,
-      templateName: 'tpl',
-      templateLanguage: 'pt_BR',
-      templateComponents: null,
-      templateRaw: null,
-      templateVars: null,
-    },
+    content: { ...campaignFixture().content, text: null, mediaUrl: 'https://x.test/a.png', mediaType: 'image', templateName: 'tpl', templateLanguage: 'pt_BR' },
     antiBanLevel: 'normal',
-    distribution: 'interleaved',
     distributionMode: 'multi_number',
     setorIds: ['s1', 's2'],
     executionMode: 'scheduled',
     scheduledFor: at,
-    waitingReason: null,
-    callbackUrl: null,
     creditsReserved: 4,
     totals: { total: 4, enviados: 1, falhas: 1, pulados: 0 },
-    error: null,
-    cancelledByUser: false,
     createdAt: at,
     updatedAt: at,
     startedAt: at,
-    finishedAt: null,
-  };
+  });
 
   it('given a campaign, then the detail names its fields as the specification does', () => {
     expect(campaignDetailView(campaignDetail(campaign))).toEqual({
@@ -156,37 +133,18 @@ describe('campaign views', () => {
   });
 
   it('given a skipped message, then erro, erro_codigo, erro_legivel, no actual number, and the phone as the name', () => {
-    const message = {
-      id: 'm1',
-      campaignId: 'c1',
+    const message = messageFixture({
       companyId: 'co',
-      seq: 0,
-      contactId: null,
       phone: '+5511987654321',
-      name: null,
-      text: null,
-      mediaUrl: null,
-      mediaType: null,
-      variables: null,
       status: 'pulado',
-      assignedSetorId: 's1',
       setorId: 's2',
       actualSetorId: 's2',
       wasReassigned: true,
       error: 'cancelled_by_user',
-      errorCode: null,
       skipReason: 'cancelled_by_user',
-      attempts: 0,
-      manualRetries: 0,
-      autoRetries: 0,
-      notBefore: null,
-      claimedBy: null,
-      claimedAt: null,
-      providerMessageId: null,
-      sentAt: null,
       createdAt: at,
       updatedAt: at,
-    } satisfies CampaignMessage;
+    });
     expect(campaignMessageView(messageDetail(message))).toEqual({
       id: 'm1',
       status: 'pulado',
