@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { sql } from 'kysely';
-import { transition, ticketDecider, UnitOfWork, type Ticket } from '@carteiro/core';
+import { ReceiveInboundMessage, transition, ticketDecider, UnitOfWork, type InboundBatching, type Ticket } from '@carteiro/core';
 import type { ServiceUnitOfWork } from '@carteiro/postgres';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
@@ -127,5 +127,40 @@ describe('simulator inbound and receipts', () => {
     expect(row.delivered_at).not.toBeNull();
     expect((await receipt({ message_id: 'nope', status: 'read' })).status).toBe(404);
     expect((await receipt({ message_id: messageId, status: 'failed' })).status).toBe(400);
+  });
+});
+
+describe('simulator inbound with pipelined groups (INBOUND_HOLD_MS=2)', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await createTestApi({ env: { INBOUND_HOLD_MS: '2' } });
+  });
+  afterAll(async () => api?.close());
+
+  it('the setting reaches the use case, and eight senders writing again as soon as answered get the answers of messages alone', async () => {
+    const batching = (api.container.get(ReceiveInboundMessage) as unknown as { batching: InboundBatching }).batching;
+    expect(batching.pipelined?.holdMs).toBe(2);
+    const company = await api.createCompany({ company_rpm: 10_000 });
+    const setor = await api.createSetor(company.id);
+    await api.connectSetor(company.id, setor.id);
+    const sender = async (n: number) => {
+      const answers: { ticket_id: string; client_id: string; contact_created: boolean; ticket_created: boolean }[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        const res = await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setor.id, from: `+55119876504${n}0`, text: `Oi ${i}` });
+        expect(res.status).toBe(201);
+        answers.push(res.body.data);
+      }
+      return answers;
+    };
+    const all = await Promise.all(Array.from({ length: 8 }, (_, n) => sender(n)));
+    for (const answers of all) {
+      expect(answers.map((a) => [a.contact_created, a.ticket_created])).toEqual([[true, true], [false, false], [false, false], [false, false]]);
+      expect(new Set(answers.map((a) => a.ticket_id)).size).toBe(1);
+      expect(new Set(answers.map((a) => a.client_id)).size).toBe(1);
+    }
+    const { rows } = await sql<{ messages: number; tickets: number }>`
+      SELECT (SELECT count(*) FROM messages WHERE company_id = ${company.id} AND direction = 'inbound') AS messages,
+             (SELECT count(*) FROM tickets WHERE company_id = ${company.id}) AS tickets`.execute(api.database.db);
+    expect(rows[0]).toEqual({ messages: 32, tickets: 8 });
   });
 });
