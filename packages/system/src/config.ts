@@ -32,6 +32,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** When set, a separate listener serves `/metrics` on HOST:METRICS_PORT (how a ROLE=worker process is scraped). */
   metricsPort: number | undefined;
+  /** `CAMPAIGN_MESSAGE_RETENTION_DAYS`: days a finished campaign keeps its recipients (worker housekeeping); null: forever. */
+  campaignMessageRetentionDays: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -73,5 +75,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboundHoldMs: number(env, 'INBOUND_HOLD_MS', 0, (n) => Number.isInteger(n) && n >= 0 && n <= 1_000),
     metricsToken: text(env, 'METRICS_TOKEN'),
     metricsPort: text(env, 'METRICS_PORT') === undefined ? undefined : number(env, 'METRICS_PORT', 0, (n) => Number.isInteger(n) && n >= 0 && n < 65536),
+    campaignMessageRetentionDays: text(env, 'CAMPAIGN_MESSAGE_RETENTION_DAYS') === undefined ? null : number(env, 'CAMPAIGN_MESSAGE_RETENTION_DAYS', 0, (n) => n > 0),
   };
 }

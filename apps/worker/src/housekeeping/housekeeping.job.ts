@@ -1,5 +1,6 @@
 import { Clock, RateLimiter, RATE_LIMIT_WINDOW_MS, type QueueDefinition } from '@carteiro/core';
 import { Db, ensureTimePartitions, purgeMessagesOfFinishedCampaigns, type Database } from '@carteiro/postgres';
+import { AppConfig, type Config } from '@carteiro/system';
 import { inject, injectable, multiInject, optional } from 'inversify';
 import type { Kysely } from 'kysely';
 import type { Job, JobHandler } from '../jobs/job-handler.js';
@@ -12,21 +13,12 @@ export const housekeepingQueueDefinitions: readonly QueueDefinition[] = [{ name:
 export type Housekeeper = (now: Date) => Promise<number>;
 export const Housekeeper = Symbol.for('carteiro.worker.Housekeeper');
 
-/** What housekeeping keeps. */
+/** What housekeeping keeps; bound by a test to change it, otherwise taken from the shared Config. */
 export interface HousekeepingSettings {
   /** Days a finished campaign keeps its recipients (`CAMPAIGN_MESSAGE_RETENTION_DAYS`); null: forever (the default). */
   campaignMessageRetentionDays: number | null;
 }
 export const HousekeepingSettings = Symbol.for('carteiro.worker.HousekeepingSettings');
-
-/** Reads `CAMPAIGN_MESSAGE_RETENTION_DAYS` (a positive number of days; unset or empty keeps recipients forever). */
-export function housekeepingSettingsFrom(env: NodeJS.ProcessEnv): HousekeepingSettings {
-  const raw = env.CAMPAIGN_MESSAGE_RETENTION_DAYS;
-  if (raw === undefined || raw === '') return { campaignMessageRetentionDays: null };
-  const days = Number(raw);
-  if (!Number.isFinite(days) || days <= 0) throw new Error(`CAMPAIGN_MESSAGE_RETENTION_DAYS=${raw} is not a positive number of days`);
-  return { campaignMessageRetentionDays: days };
-}
 
 /**
  * Every minute: creates the day partitions of the coming week (the outbox, the delivery log and the
@@ -39,21 +31,24 @@ export class HousekeepingJob implements JobHandler {
   readonly queue = HOUSEKEEPING_QUEUE;
   readonly cron = '* * * * *';
   lastRun: { at: Date; removed: number } | null = null;
+  private readonly settings: HousekeepingSettings;
 
   constructor(
     @inject(RateLimiter) private readonly limiter: RateLimiter,
     @inject(Clock) private readonly clock: Clock,
     @inject(Db) private readonly db: Kysely<Database>,
+    @inject(AppConfig) config: Config,
     @multiInject(Housekeeper) @optional() private readonly housekeepers: Housekeeper[] = [],
-    // Not in the shared Config yet: read here unless a composition root binds it (tests do).
-    @inject(HousekeepingSettings) @optional() private readonly settings: HousekeepingSettings = housekeepingSettingsFrom(process.env),
-  ) {}
+    @inject(HousekeepingSettings) @optional() settings?: HousekeepingSettings,
+  ) {
+    this.settings = settings ?? { campaignMessageRetentionDays: config.campaignMessageRetentionDays };
+  }
 
   async handle(_jobs: Job<Record<string, unknown>>[]): Promise<void> {
     const now = this.clock.now();
     await ensureTimePartitions(this.db, now);
     let removed = await this.limiter.purge(new Date(now.getTime() - RATE_LIMIT_WINDOW_MS));
-    const retentionDays = (this.settings ?? housekeepingSettingsFrom(process.env)).campaignMessageRetentionDays;
+    const retentionDays = this.settings.campaignMessageRetentionDays;
     if (retentionDays !== null) removed += await purgeMessagesOfFinishedCampaigns(this.db, new Date(now.getTime() - retentionDays * 86_400_000), now);
     for (const housekeeper of this.housekeepers ?? []) removed += await housekeeper(now);
     this.lastRun = { at: now, removed };
