@@ -5,8 +5,18 @@ export type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
   ? `${Head extends Uppercase<Head> ? (Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`) : Head}${SnakeCase<Tail>}`
   : S;
 
-const camelCase = (column: string) => column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-const snakeCase = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A name converted once per process: row mappers run per row (an API key on every request), the names are few. */
+function memoised(convert: (name: string) => string): (name: string) => string {
+  const names = new Map<string, string>();
+  return (name) => {
+    let converted = names.get(name);
+    if (converted === undefined) names.set(name, (converted = convert(name)));
+    return converted;
+  };
+}
+
+const camelCase = memoised((column) => column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
+const snakeCase = memoised((field) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 
 /**
  * The named columns of a row, as they are, under their camelCase names: the part of a row mapper
