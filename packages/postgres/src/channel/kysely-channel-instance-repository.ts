@@ -1,8 +1,8 @@
 import type { ChannelInstance, ChannelInstanceRepository, InstanceStatus } from '@carteiro/core';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable } from 'kysely';
 import type { ChannelInstancesTable } from './channel-tables.js';
 import type { Database } from '../shared/database.js';
-import { groupedById } from '../shared/grouped-statements.js';
+import { rowByKey } from '../shared/grouped-statements.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 
 /** Every field of an instance: one column each. */
@@ -42,18 +42,7 @@ export class KyselyChannelInstanceRepository implements ChannelInstanceRepositor
   }
 
   async findBySetor(setorId: string): Promise<ChannelInstance | null> {
-    if (!this.db.isTransaction) {
-      // Outside a transaction (the dispatch lanes of a worker reading their context) the reads made at once share a statement.
-      const db = this.db;
-      const row = await groupedById(
-        db,
-        'channelInstances.findBySetor',
-        (ids) => db.selectFrom('channel_instances').selectAll().where('setor_id', '=', sql<string>`ANY(${ids}::uuid[])`).execute(),
-        (r) => r.setor_id,
-      )(setorId);
-      return row ? toInstance(row) : null;
-    }
-    const row = await this.db.selectFrom('channel_instances').selectAll().where('setor_id', '=', setorId).executeTakeFirst();
+    const row = await rowByKey(this.db, 'channelInstances.findBySetor', 'channel_instances', 'setor_id', setorId);
     return row ? toInstance(row) : null;
   }
 

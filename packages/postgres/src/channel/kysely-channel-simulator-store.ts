@@ -10,7 +10,7 @@ import {
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { SimulatorMessagesTable } from './channel-tables.js';
 import type { Database } from '../shared/database.js';
-import { groupedById } from '../shared/grouped-statements.js';
+import { rowByKey } from '../shared/grouped-statements.js';
 import { defaultPartitionName, dropPartitionsBefore, listPartitions } from '../shared/time-partitions.js';
 
 /** Keys of purged simulator messages deleted per housekeeping run at most. */
@@ -171,16 +171,8 @@ export class KyselyChannelSimulatorStore implements ChannelSimulatorStore {
   }
 
   async lastSessionEnd(instanceId: string): Promise<SimulatedSessionEnd | null> {
-    const db = this.db;
-    // Outside a transaction (the simulator asks every few seconds for each number sending) the reads made at once share a statement.
-    const row = db.isTransaction
-      ? await db.selectFrom('simulator_session_ends').selectAll().where('instance_id', '=', instanceId).executeTakeFirst()
-      : await groupedById(
-          db,
-          'simulator.lastSessionEnd',
-          (ids) => db.selectFrom('simulator_session_ends').selectAll().where('instance_id', '=', sql<string>`ANY(${ids}::uuid[])`).execute(),
-          (r) => r.instance_id,
-        )(instanceId);
+    // The simulator asks every few seconds for each number sending: outside a transaction those reads share a statement.
+    const row = await rowByKey(this.db, 'simulator.lastSessionEnd', 'simulator_session_ends', 'instance_id', instanceId);
     return row ? { at: row.ended_at, reason: row.reason as SimulatedSessionEnd['reason'] } : null;
   }
 

@@ -1,7 +1,7 @@
 import type { Company, CompanyRepository, Modality } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { groupedById } from '../shared/grouped-statements.js';
+import { rowByKey } from '../shared/grouped-statements.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { CompaniesTable } from './foundation-tables.js';
 
@@ -38,13 +38,7 @@ export class KyselyCompanyRepository implements CompanyRepository {
   }
 
   async findById(id: string): Promise<Company | null> {
-    if (!this.db.isTransaction) {
-      // Outside a transaction (the dispatch lanes of a worker reading their context) the reads made at once share a statement.
-      const db = this.db;
-      const row = await groupedById(db, 'companies.findById', (ids) => db.selectFrom('companies').selectAll().where('id', '=', sql<string>`ANY(${ids}::uuid[])`).execute(), (r) => r.id)(id);
-      return row ? toCompany(row) : null;
-    }
-    const row = await this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await rowByKey(this.db, 'companies.findById', 'companies', 'id', id);
     return row ? toCompany(row) : null;
   }
 

@@ -2,7 +2,7 @@ import type { ChannelType, Page, PageRequest, Setor, SetorRepository } from '@ca
 import { DEFAULT_SETOR_INBOX_SETTINGS } from '@carteiro/core';
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { groupedById } from '../shared/grouped-statements.js';
+import { rowByKey } from '../shared/grouped-statements.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { SetoresTable } from './foundation-tables.js';
@@ -52,13 +52,7 @@ export class KyselySetorRepository implements SetorRepository {
   }
 
   async findById(id: string): Promise<Setor | null> {
-    if (!this.db.isTransaction) {
-      // Outside a transaction (the dispatch lanes of a worker reading their context) the reads made at once share a statement.
-      const db = this.db;
-      const row = await groupedById(db, 'setores.findById', (ids) => db.selectFrom('setores').selectAll().where('id', '=', sql<string>`ANY(${ids}::uuid[])`).execute(), (r) => r.id)(id);
-      return row ? toSetor(row) : null;
-    }
-    const row = await this.db.selectFrom('setores').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await rowByKey(this.db, 'setores.findById', 'setores', 'id', id);
     return row ? toSetor(row) : null;
   }
 

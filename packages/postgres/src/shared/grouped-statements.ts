@@ -1,4 +1,6 @@
 import { GroupedCalls, isUuid } from '@carteiro/core';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database } from './database.js';
 
 const perDatabase = new WeakMap<object, Map<string, object>>();
 
@@ -35,4 +37,30 @@ export function groupedById<Row>(
     return ids.map((id) => found.get(id) ?? null);
   });
   return (id) => group.submit(id);
+}
+
+/**
+ * The row of `table` whose uuid `column` is `key`, or null. Outside a transaction (the dispatch lanes of a worker reading
+ * their context, the simulator's looks) the reads made at once share one statement, the group `name` of the database
+ * (groupedById over `column = ANY(…)`); inside one, the read is the transaction's own.
+ */
+export async function rowByKey<T extends keyof Database & string>(
+  db: Kysely<Database>,
+  name: string,
+  table: T,
+  column: keyof Database[T] & string,
+  key: string,
+): Promise<Selectable<Database[T]> | null> {
+  // The table and column are names of Database, checked by the signature; the statements are the same as written out.
+  const loose = db as unknown as Kysely<Record<string, Record<string, string>>>;
+  const ref: string = column;
+  const row = (loose.isTransaction
+    ? await loose.selectFrom(table).selectAll().where(ref, '=', key).executeTakeFirst()
+    : await groupedById(
+        db,
+        name,
+        (ids) => loose.selectFrom(table).selectAll().where(ref, '=', sql<string>`ANY(${ids}::uuid[])`).execute(),
+        (r) => r[ref]!,
+      )(key)) as Selectable<Database[T]> | undefined | null;
+  return row ?? null;
 }
