@@ -9,17 +9,16 @@
 //      BENCH_BOXES (numbers of the dispatch pool, default 10).
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { sql } from 'kysely';
 import { AdminService, UnitOfWork, type ChannelInstance } from '@carteiro/core';
-import { buildApiContainer, createApp } from '@carteiro/api';
-import { createBoss, ensureDeclaredQueues } from '@carteiro/pgboss';
+import { createBoss } from '@carteiro/pgboss';
 import { createDb, migrateToLatest, pgArray, type ServiceUnitOfWork } from '@carteiro/postgres';
 import { loadConfig } from '@carteiro/system';
 import { buildWorkerContainer, runWorker } from '@carteiro/worker';
+import { startInProcessApi } from './support/in-process-api.js';
 import { startBenchDatabase } from './support/tenant.js';
 import { simulatorOverride } from '../apps/worker/src/campaigns/testing/simulator-override.js';
 import { env, median, percentile, round, until } from './support/measure.js';
@@ -54,11 +53,7 @@ export async function runCampaignsBench(log: (line: string) => void = console.lo
   const config = loadConfig({ ...process.env, PACING_SCALE: '0', ADMIN_TOKEN: 'bench-admin-token', SIMULATOR_RECEIPT_DELAY_MS: '0' });
 
   try {
-    const api = buildApiContainer({ config, db, boss, logger, readiness: async () => true });
-    await ensureDeclaredQueues(boss, api);
-    const server = createApp(api).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { api, server, base } = await startInProcessApi({ config, db, boss, logger });
     const admin = api.get(AdminService);
     const uow = api.get<ServiceUnitOfWork>(UnitOfWork);
 

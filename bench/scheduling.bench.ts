@@ -7,15 +7,14 @@
 // Env: BENCH_AVAILABILITY_RUNS (100), BENCH_TIMED (10000), BENCH_TIMED_BOXES (10), BENCH_TIMED_PACING (0.001).
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { sql } from 'kysely';
-import { buildApiContainer, createApp } from '@carteiro/api';
-import { createBoss, ensureDeclaredQueues } from '@carteiro/pgboss';
+import { createBoss } from '@carteiro/pgboss';
 import { createDb, migrateToLatest } from '@carteiro/postgres';
 import { loadConfig } from '@carteiro/system';
 import { buildWorkerContainer, runWorker } from '@carteiro/worker';
+import { startInProcessApi } from './support/in-process-api.js';
 import { ADMIN_TOKEN, apiCall, createTenant, startBenchDatabase } from './support/tenant.js';
 import { simulatorOverride } from '../apps/worker/src/campaigns/testing/simulator-override.js';
 import { env, percentile, round, until } from './support/measure.js';
@@ -43,11 +42,7 @@ export async function runSchedulingBench(log: (line: string) => void = console.l
   await boss.start();
   const config = loadConfig({ ...process.env, PACING_SCALE: String(pacingScale), ADMIN_TOKEN, CAMPAIGN_LANE_SLICE_MS: '600000' });
   try {
-    const api = buildApiContainer({ config, db, boss, logger, readiness: async () => true });
-    await ensureDeclaredQueues(boss, api);
-    const server = createApp(api).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { api, server, base } = await startInProcessApi({ config, db, boss, logger });
     const tenant = await createTenant(base, db, boxes);
     const call = <T>(method: string, path: string, body?: unknown, auth?: string) => apiCall<T>(base, method, path, body, auth);
 

@@ -1,5 +1,6 @@
 import { AdminService, AgentStatuses, ManageAgents, ManageQuickReplies, ManageTeams, MediaTypes, type AgentStatus } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam } from '../http/route.js';
+import { pageOfCompany } from '../shared/page-of-company.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { TeamWithMembersSchema, agentView, quickReplyView, teamWithMembersView } from './agent-views.js';
 
@@ -156,8 +157,7 @@ export const agentsRoutes = [
       return { ...agentView(agent, loaded?.openTickets ?? 0), changed };
     },
   }),
-  defineRoute({
-    method: 'get',
+  pageOfCompany({
     path: '/v1/quick-replies',
     auth: read,
     operationId: 'listQuickReplies',
@@ -172,15 +172,13 @@ export const agentsRoutes = [
         ...pageProperties(100),
       },
     }),
-    response: { status: 200, description: 'A page of quick replies.', data: s.page(QuickReply) },
-    async handler({ query, principal, use }) {
-      const page = await use(ManageQuickReplies).list(
-        principal.company.id,
-        { setorId: query.setor_id?.toLowerCase(), q: query.q },
-        { page: query.page, limit: query.limit },
-      );
-      return { ...page, items: page.items.map(quickReplyView) };
-    },
+    response: { description: 'A page of quick replies.', item: QuickReply },
+    list: (use, companyId, query) => use(ManageQuickReplies).list(
+      companyId,
+      { setorId: query.setor_id?.toLowerCase(), q: query.q },
+      { page: query.page, limit: query.limit },
+    ),
+    view: quickReplyView,
   }),
 
   // ---- Operator ----

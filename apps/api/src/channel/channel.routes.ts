@@ -17,6 +17,7 @@ import {
 } from '@carteiro/core';
 import type { ServiceRepositories } from '@carteiro/postgres';
 import { defineRoute, idParam } from '../http/route.js';
+import { pageOfCompany } from '../shared/page-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageQuery, s, typed, type TypedSchema } from '../http/schema.js';
 import { createdInstanceView, healthItemView, instanceView, profileResultView, simulatedMessageView } from './channel-views.js';
@@ -256,19 +257,16 @@ export const channelRoutes = [
       return createdInstanceView(instance, reused);
     },
   }),
-  defineRoute({
-    method: 'get',
+  pageOfCompany({
     path: '/v1/channel/instances',
     auth: manage,
     operationId: 'listChannelInstances',
     summary: 'List channel instances',
     tag: 'Channel instances',
     query: pageQuery(100),
-    response: { status: 200, description: 'A page of instances.', data: s.page(ChannelInstance) },
-    async handler({ query, principal, use }) {
-      const page = await use(ListChannelInstances).execute({ companyId: principal.company.id, page: query });
-      return { ...page, items: page.items.map(instanceView) };
-    },
+    response: { description: 'A page of instances.', item: ChannelInstance },
+    list: (use, companyId, query) => use(ListChannelInstances).execute({ companyId: companyId, page: query }),
+    view: instanceView,
   }),
   // Before the `:id` routes: "health" is not an instance id.
   defineRoute({

@@ -1,5 +1,6 @@
 import { ManageTagRules, ManageTags, TagRuleMatchTypes, TagRuleScopes, type TagRuleMatchType, type TagRuleScope } from '@carteiro/core';
 import { defineRoute, idParam } from '../http/route.js';
+import { pageOfCompany } from '../shared/page-of-company.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { ruleView, tagView } from './contact-views.js';
 
@@ -67,19 +68,16 @@ const ruleInput = (b: RuleBody) => ({
 
 /** Tags and auto-tagging rules (conversations.md §5). */
 export const tagsRoutes = [
-  defineRoute({
-    method: 'get',
+  pageOfCompany({
     path: '/v1/tags',
     auth: read,
     operationId: 'listTags',
     summary: 'List tags',
     tag: 'Tags',
     query: typed<PageQuery & { q?: string }>({ type: 'object', properties: { q: s.string({ minLength: 1, maxLength: 50, description: 'Part of the name, any case.' }), ...pageProperties(100) } }),
-    response: { status: 200, description: 'A page of tags by name.', data: s.page(Tag) },
-    async handler({ query, principal, use }) {
-      const page = await use(ManageTags).list(principal.company.id, query.q, { page: query.page, limit: query.limit });
-      return { ...page, items: page.items.map(tagView) };
-    },
+    response: { description: 'A page of tags by name.', item: Tag },
+    list: (use, companyId, query) => use(ManageTags).list(companyId, query.q, { page: query.page, limit: query.limit }),
+    view: tagView,
   }),
   defineRoute({
     method: 'post',
@@ -130,19 +128,16 @@ export const tagsRoutes = [
       return { deleted: true, id: params.id, contacts_untagged: counts.contacts, rules_deleted: counts.rules };
     },
   }),
-  defineRoute({
-    method: 'get',
+  pageOfCompany({
     path: '/v1/tag-rules',
     auth: read,
     operationId: 'listTagRules',
     summary: 'List auto-tagging rules',
     tag: 'Tags',
     query: typed<PageQuery>({ type: 'object', properties: pageProperties(100) }),
-    response: { status: 200, description: 'A page of rules, oldest first.', data: s.page(TagRule) },
-    async handler({ query, principal, use }) {
-      const page = await use(ManageTagRules).list(principal.company.id, query);
-      return { ...page, items: page.items.map(ruleView) };
-    },
+    response: { description: 'A page of rules, oldest first.', item: TagRule },
+    list: (use, companyId, query) => use(ManageTagRules).list(companyId, query),
+    view: ruleView,
   }),
   defineRoute({
     method: 'post',

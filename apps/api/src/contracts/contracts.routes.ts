@@ -15,6 +15,7 @@ import {
   type ContractStatus,
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
+import { pageOfCompany } from '../shared/page-of-company.js';
 import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
@@ -197,8 +198,7 @@ function templateInput(body: TemplateBody) {
 
 /** The contract routes of business.md §4, the operator's templates and simulator (§8), and the signing providers' webhook. */
 export const contractsRoutes = [
-  defineRoute({
-    method: 'get',
+  pageOfCompany({
     path: '/v1/contracts',
     auth: read,
     operationId: 'listContracts',
@@ -215,15 +215,13 @@ export const contractsRoutes = [
         ...pageProperties(100),
       },
     }),
-    response: { status: 200, description: 'A page of contracts, newest first.', data: s.page(Contract) },
-    async handler({ query, principal, use }) {
-      const page = await use(ReadContracts).list(
-        principal.company.id,
-        { status: query.status, clientId: query.client_id, opportunityId: query.opportunity_id, search: query.search },
-        { page: query.page, limit: query.limit },
-      );
-      return { ...page, items: page.items.map(contractView) };
-    },
+    response: { description: 'A page of contracts, newest first.', item: Contract },
+    list: (use, companyId, query) => use(ReadContracts).list(
+      companyId,
+      { status: query.status, clientId: query.client_id, opportunityId: query.opportunity_id, search: query.search },
+      { page: query.page, limit: query.limit },
+    ),
+    view: contractView,
   }),
   defineRoute({
     method: 'post',

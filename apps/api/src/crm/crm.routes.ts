@@ -17,6 +17,7 @@ import {
   type ProductLineInput,
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
+import { pageOfCompany } from '../shared/page-of-company.js';
 import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
@@ -297,19 +298,16 @@ export const crmRoutes = [
     response: { description: 'The stages by position.', item: Stage },
     list: (use, companyId) => use(ListFunnelStages).execute(companyId), view: stageView,
   }),
-  defineRoute({
-    method: 'get',
+  pageOfCompany({
     path: '/v1/crm/opportunities',
     auth: read,
     operationId: 'listCrmOpportunities',
     summary: 'List opportunities',
     tag: 'CRM',
     query: listQuery,
-    response: { status: 200, description: 'A page of opportunities, newest first.', data: s.page(Opportunity) },
-    async handler({ query, principal, use }) {
-      const page = await use(ReadOpportunities).list(principal.company.id, filterOf(query), { page: query.page, limit: query.limit });
-      return { ...page, items: page.items.map(opportunityView) };
-    },
+    response: { description: 'A page of opportunities, newest first.', item: Opportunity },
+    list: (use, companyId, query) => use(ReadOpportunities).list(companyId, filterOf(query), { page: query.page, limit: query.limit }),
+    view: opportunityView,
   }),
   defineRoute({
     method: 'get',
@@ -450,8 +448,7 @@ export const crmRoutes = [
       return { deleted: true, id: params.id };
     },
   }),
-  defineRoute({
-    method: 'get',
+  pageOfCompany({
     path: '/v1/crm/products',
     auth: read,
     operationId: 'listCrmProducts',
@@ -462,11 +459,9 @@ export const crmRoutes = [
       additionalProperties: false,
       properties: { q: { type: 'string', minLength: 1, maxLength: 200, description: 'Part of the name or SKU.' }, active: { type: 'boolean' }, ...pageProperties(100) },
     }),
-    response: { status: 200, description: 'A page of products by name.', data: s.page(Product) },
-    async handler({ query, principal, use }) {
-      const page = await use(ListProducts).execute(principal.company.id, { q: query.q, active: query.active }, { page: query.page, limit: query.limit });
-      return { ...page, items: page.items.map(productView) };
-    },
+    response: { description: 'A page of products by name.', item: Product },
+    list: (use, companyId, query) => use(ListProducts).execute(companyId, { q: query.q, active: query.active }, { page: query.page, limit: query.limit }),
+    view: productView,
   }),
   defineRoute({
     method: 'post',

@@ -1,5 +1,6 @@
 import { CancelScheduledMessage, ReadScheduledMessages, ScheduleMessage, type TimedSendStatus } from '@carteiro/core';
 import { defineRoute, idParam } from '../http/route.js';
+import { pageOfCompany } from '../shared/page-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { clientInput, idempotencyHeader, ScheduledMessageSchema } from './scheduling-schemas.js';
@@ -26,8 +27,7 @@ const scheduledId = { id: idParam('scheduled message', 'Scheduled message') };
 
 /** /v1/scheduled-messages (business.md §2). */
 export const scheduledMessagesRoutes = [
-  defineRoute({
-    method: 'get',
+  pageOfCompany({
     path: '/v1/scheduled-messages',
     auth: read,
     operationId: 'listScheduledMessages',
@@ -46,21 +46,19 @@ export const scheduledMessagesRoutes = [
         to: { type: 'string', format: 'date-time' },
       },
     }),
-    response: { status: 200, description: 'A page of scheduled messages.', data: s.page(ScheduledMessageSchema) },
-    async handler({ query, principal, use }) {
-      const page = await use(ReadScheduledMessages).list(
-        principal.company.id,
-        {
-          ...(query.status ? { statuses: [query.status] } : {}),
-          ...(query.client_id ? { clientId: query.client_id } : {}),
-          ...(query.setor_id ? { setorId: query.setor_id } : {}),
-          ...(query.from ? { from: new Date(query.from) } : {}),
-          ...(query.to ? { to: new Date(query.to) } : {}),
-        },
-        { page: query.page, limit: query.limit },
-      );
-      return { ...page, items: page.items.map(scheduledMessageView) };
-    },
+    response: { description: 'A page of scheduled messages.', item: ScheduledMessageSchema },
+    list: (use, companyId, query) => use(ReadScheduledMessages).list(
+      companyId,
+      {
+        ...(query.status ? { statuses: [query.status] } : {}),
+        ...(query.client_id ? { clientId: query.client_id } : {}),
+        ...(query.setor_id ? { setorId: query.setor_id } : {}),
+        ...(query.from ? { from: new Date(query.from) } : {}),
+        ...(query.to ? { to: new Date(query.to) } : {}),
+      },
+      { page: query.page, limit: query.limit },
+    ),
+    view: scheduledMessageView,
   }),
   defineRoute({
     method: 'post',

@@ -11,6 +11,7 @@ import {
   UpdateWebhook,
 } from '@carteiro/core';
 import { defineRoute, idParam } from '../http/route.js';
+import { pageOfCompany } from '../shared/page-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { createdWebhookView, deliveryView, testResultView, updatedWebhookView, webhookView } from './webhook-views.js';
@@ -113,19 +114,16 @@ export const webhooksRoutes = [
       return createdWebhookView(await use(CreateWebhook).execute(principal.company.id, body));
     },
   }),
-  defineRoute({
-    method: 'get',
+  pageOfCompany({
     path: '/v1/webhooks',
     auth: manage,
     operationId: 'listWebhooks',
     summary: 'List webhooks',
     tag: 'Webhooks',
     query: typed<PageQuery>({ type: 'object', properties: pageProperties(100) }),
-    response: { status: 200, description: 'A page of webhooks (never their secrets).', data: s.page(Webhook) },
-    async handler({ query, principal, use }) {
-      const page = await use(ListWebhooks).execute(principal.company.id, query);
-      return { ...page, items: page.items.map(webhookView) };
-    },
+    response: { description: 'A page of webhooks (never their secrets).', item: Webhook },
+    list: (use, companyId, query) => use(ListWebhooks).execute(companyId, query),
+    view: webhookView,
   }),
   getById({
     path: '/v1/webhooks/:id', auth: manage, params: webhookId,
