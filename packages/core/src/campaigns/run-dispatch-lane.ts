@@ -1,4 +1,4 @@
-import type { ChannelGateway, SendResult } from '../channel/index.js';
+import { sendInParts, type ChannelGateway } from '../channel/index.js';
 import type { ChannelInstance } from '../channel/index.js';
 import type { SendFailureCode } from '../channel/index.js';
 import type { Company } from '../companies/index.js';
@@ -408,28 +408,15 @@ export class RunDispatchLane {
     } catch (error) {
       return { ok: false, code: 'UNKNOWN', error: error instanceof Error ? error.message : String(error) };
     }
-    let first: SendResult | null = null;
-    for (let part = 0; part < parts.length; part += 1) {
-      let sent: SendResult;
-      try {
-        sent = await this.gateway.send({
-          setor: ctx.setor,
-          instance: ctx.instance,
-          mode: campaign.mode,
-          to: message.phone,
-          content: parts[part]!,
-          clientMessageId: clientMessageIdOf(message, part),
-          // Claimed by a run that died: its send may have reached the provider, which is asked first (docs/channel.md).
-          ...(message.claimedBy !== owner && message.claimedAt ? { earlierAttemptSince: message.claimedAt } : {}),
-        });
-      } catch (error) {
-        return { ok: false, code: 'TEMP_NETWORK', error: error instanceof Error ? error.message : String(error) };
-      }
-      if (!sent.ok) return { ok: false, code: sent.code, error: sent.error };
-      first ??= sent;
-    }
-    if (!first || !first.ok) return { ok: false, code: 'UNKNOWN', error: 'Nothing to send' };
-    return { ok: true, providerMessageId: first.providerMessageId, sentAt: first.sentAt };
+    const target = {
+      setor: ctx.setor,
+      instance: ctx.instance,
+      mode: campaign.mode,
+      to: message.phone,
+      // Claimed by a run that died: its send may have reached the provider, which is asked first (docs/channel.md).
+      earlierAttemptSince: message.claimedBy !== owner && message.claimedAt ? message.claimedAt : undefined,
+    };
+    return sendInParts(this.gateway, target, parts, message, clientMessageIdOf);
   }
 
   /**

@@ -20,4 +20,5 @@ export * from './load-instance.js';
 export * from './outbound-content.js';
 export * from './request-instance-qr.js';
 export * from './send-failure.js';
+export * from './send-in-parts.js';
 export * from './channel-queues.js';

@@ -1,4 +1,4 @@
-import type { ChannelGateway, SendResult } from '../channel/index.js';
+import { sendInParts, type ChannelGateway } from '../channel/index.js';
 import { personalise, type TimedSendContext, type TimedSendStep, type TimedSends } from '../campaigns/index.js';
 import type { Company, CompanyRepositories } from '../companies/index.js';
 import { chargeSend, refundSend } from '../credits/index.js';
@@ -212,27 +212,8 @@ export class SendTimedMessages implements TimedSends {
     } catch (error) {
       return { ok: false, code: 'UNKNOWN', error: error instanceof Error ? error.message : String(error) };
     }
-    let first: SendResult | null = null;
-    for (let part = 0; part < parts.length; part += 1) {
-      let sent: SendResult;
-      try {
-        sent = await this.gateway.send({
-          setor: ctx.setor,
-          instance: ctx.instance,
-          mode: row.keyMode,
-          to: row.phone,
-          content: parts[part]!,
-          clientMessageId: timedClientMessageId(row, part),
-          ...(prepared.earlierAttemptSince ? { earlierAttemptSince: prepared.earlierAttemptSince } : {}),
-        });
-      } catch (error) {
-        return { ok: false, code: 'TEMP_NETWORK', error: error instanceof Error ? error.message : String(error) };
-      }
-      if (!sent.ok) return { ok: false, code: sent.code, error: sent.error };
-      first ??= sent;
-    }
-    if (!first || !first.ok) return { ok: false, code: 'UNKNOWN', error: 'Nothing to send' };
-    return { ok: true, providerMessageId: first.providerMessageId, sentAt: first.sentAt };
+    const target = { setor: ctx.setor, instance: ctx.instance, mode: row.keyMode, to: row.phone, earlierAttemptSince: prepared.earlierAttemptSince };
+    return sendInParts(this.gateway, target, parts, row, timedClientMessageId);
   }
 
   private async settle(
