@@ -17,4 +17,12 @@ describe('the service settings from the environment', () => {
     expect(() => loadConfig({ ROLE: 'batch' })).toThrow(new ConfigError('ROLE=batch must be all, api or worker'));
     expect(() => loadConfig({ DB_POOL_SIZE: '0' })).toThrow(new ConfigError('DB_POOL_SIZE=0 is not valid'));
   });
+
+  it('pipelines inbound groups only when INBOUND_HOLD_MS is a whole number of milliseconds above 0 (at most 1000)', () => {
+    expect(loadConfig({}).inboundHoldMs).toBe(0);
+    expect(loadConfig({ INBOUND_HOLD_MS: '2' }).inboundHoldMs).toBe(2);
+    for (const bad of ['-1', '1.5', '1001', 'soon']) {
+      expect(() => loadConfig({ INBOUND_HOLD_MS: bad })).toThrow(new ConfigError(`INBOUND_HOLD_MS=${bad} is not valid`));
+    }
+  });
 });
