@@ -3,16 +3,14 @@ import { QueueDefinitions } from '@carteiro/pgboss';
 import { ContainerModule } from 'inversify';
 import { bindSingleton } from '@carteiro/system';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
+import { positiveFromEnv } from '../jobs/env-settings.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
 import { contactImportJob, importStartupSweep } from './contact-import.job.js';
 import type { ServiceUnitOfWork } from '@carteiro/postgres';
 
 /** How long a worker holds an import between batches (`IMPORT_LEASE_MS`, tunable for tests). */
-export function importLeaseMs(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.IMPORT_LEASE_MS);
-  return env.IMPORT_LEASE_MS !== undefined && Number.isFinite(value) && value > 0 ? value : DEFAULT_IMPORT_LEASE_MS;
-}
+export const importLeaseMs = (env: NodeJS.ProcessEnv = process.env): number => positiveFromEnv(env, 'IMPORT_LEASE_MS', DEFAULT_IMPORT_LEASE_MS);
 
 /** The contact import job, its startup sweep, and the minute sweep of imports whose worker died. */
 export const contactsWorkerModule = new ContainerModule(({ bind }) => {

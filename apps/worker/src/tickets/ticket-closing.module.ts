@@ -15,15 +15,13 @@ import type { ServiceUnitOfWork } from '@carteiro/postgres';
 import { ContainerModule } from 'inversify';
 import { bindSingleton } from '@carteiro/system';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
+import { positiveFromEnv } from '../jobs/env-settings.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
 import { ratingExpiryJob, ticketClosingJob, ticketSendStartupSweep } from './ticket-closing.job.js';
 
 /** How long a ticket send may stay queued or claimed before it is enqueued again (`TICKET_SEND_LEASE_MS`, tunable for tests). */
-export function ticketSendLeaseMs(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.TICKET_SEND_LEASE_MS);
-  return env.TICKET_SEND_LEASE_MS !== undefined && Number.isFinite(value) && value > 0 ? value : DEFAULT_TICKET_SEND_LEASE_MS;
-}
+export const ticketSendLeaseMs = (env: NodeJS.ProcessEnv = process.env): number => positiveFromEnv(env, 'TICKET_SEND_LEASE_MS', DEFAULT_TICKET_SEND_LEASE_MS);
 
 /** The jobs of closing and CSAT: automatic ticket messages sent once (and swept back after a crash), rating requests expired after 24 hours. */
 export const ticketClosingWorkerModule = new ContainerModule(({ bind }) => {
