@@ -1,7 +1,7 @@
 import type { KeyMode } from '../api-keys/index.js';
 import type { MediaDelivery, MediaType } from '../channel/index.js';
 import { MAX_RECIPIENTS_PER_CAMPAIGN } from '../companies/index.js';
-import { mediaAttachment } from '../messages/index.js';
+import { mediaAttachment, type StandardContentInput } from '../messages/index.js';
 import type { SenderSelection } from '../routing/index.js';
 import { ValidationError } from '../shared/errors.js';
 import { parseAntiBanLevel } from './anti-ban.js';
@@ -22,18 +22,10 @@ export interface CampaignRecipientCommand {
   variables?: Record<string, string> | null;
 }
 
-/** The message every recipient receives, personalised when it is sent. */
-export interface CampaignContentCommand {
-  text?: string | null;
+/** The message every recipient receives, personalised when it is sent: a send body's standard content, and more. */
+export interface CampaignContentCommand extends StandardContentInput {
   /** Alternative texts that take turns with `text`. */
   variants?: string[] | null;
-  mediaUrl?: string | null;
-  mediaType?: string | null;
-  mediaDelivery?: string | null;
-  mediaFilename?: string | null;
-  templateName?: string | null;
-  templateLanguage?: string | null;
-  templateComponents?: unknown[] | null;
   /** Components with `{{placeholders}}`, filled per recipient. */
   templateRaw?: unknown[] | null;
   /** Recipient variables that become the body parameters, in order. */

@@ -1,65 +1,37 @@
-import { systemActor, type DomainEvent, type EventActor } from '../shared/domain-event.js';
+import { eventMaker, systemActor, type DomainEvent, type EventActor, type EventName } from '../shared/domain-event.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Campaign } from './campaign.js';
 import type { CampaignMessage } from './campaign-message.js';
 
+/** An event about a campaign: of its company and its first box. */
+function campaignEvent(campaign: Campaign, ids: IdGenerator, at: Date, actor: EventActor, event: EventName, data: Record<string, unknown>): DomainEvent {
+  return eventMaker(ids, campaign.companyId, at, actor)(event, data, campaign.setorIds[0] ?? null);
+}
+
 /** campaign.completed with the specification's data (and the campaign's callback_url to call). */
 export function campaignCompletedEvent(campaign: Campaign, ids: IdGenerator, at: Date, actor: EventActor = systemActor): DomainEvent {
-  return {
-    id: ids.newId(),
-    event: 'campaign.completed',
-    companyId: campaign.companyId,
-    setorId: campaign.setorIds[0] ?? null,
-    occurredAt: at,
-    data: {
-      campaignId: campaign.id,
-      totalDestinatarios: campaign.totals.total,
-      totalEnviados: campaign.totals.enviados,
-      totalFalhas: campaign.totals.falhas,
-      totalPulados: campaign.totals.pulados,
-      cancelledByUser: campaign.cancelledByUser,
-    },
-    actor,
-    callbackUrl: campaign.callbackUrl,
+  const data = {
+    campaignId: campaign.id,
+    totalDestinatarios: campaign.totals.total,
+    totalEnviados: campaign.totals.enviados,
+    totalFalhas: campaign.totals.falhas,
+    totalPulados: campaign.totals.pulados,
+    cancelledByUser: campaign.cancelledByUser,
   };
+  return { ...campaignEvent(campaign, ids, at, actor, 'campaign.completed', data), callbackUrl: campaign.callbackUrl };
 }
 
 export function campaignStartedEvent(campaign: Campaign, ids: IdGenerator, at: Date): DomainEvent {
-  return {
-    id: ids.newId(),
-    event: 'campaign.started',
-    companyId: campaign.companyId,
-    setorId: campaign.setorIds[0] ?? null,
-    occurredAt: at,
-    data: { campaignId: campaign.id, setorId: campaign.setorIds[0] ?? null, userId: null },
-    actor: systemActor,
-  };
+  return campaignEvent(campaign, ids, at, systemActor, 'campaign.started', { campaignId: campaign.id, setorId: campaign.setorIds[0] ?? null, userId: null });
 }
 
 export function campaignPausedEvent(campaign: Campaign, ids: IdGenerator, at: Date, actor: EventActor): DomainEvent {
-  return {
-    id: ids.newId(),
-    event: 'campaign.paused',
-    companyId: campaign.companyId,
-    setorId: campaign.setorIds[0] ?? null,
-    occurredAt: at,
-    data: { campaignId: campaign.id },
-    actor,
-  };
+  return campaignEvent(campaign, ids, at, actor, 'campaign.paused', { campaignId: campaign.id });
 }
 
 /** campaign.failed also reaches the callback_url: the campaign has finished. */
 export function campaignFailedEvent(campaign: Campaign, ids: IdGenerator, at: Date, error: string): DomainEvent {
-  return {
-    id: ids.newId(),
-    event: 'campaign.failed',
-    companyId: campaign.companyId,
-    setorId: campaign.setorIds[0] ?? null,
-    occurredAt: at,
-    data: { campaignId: campaign.id, error },
-    actor: systemActor,
-    callbackUrl: campaign.callbackUrl,
-  };
+  return { ...campaignEvent(campaign, ids, at, systemActor, 'campaign.failed', { campaignId: campaign.id, error }), callbackUrl: campaign.callbackUrl };
 }
 
 /** message.sent or message.failed with the specification's data fields. */

@@ -69,6 +69,23 @@ export interface CampaignMessage {
   updatedAt: Date;
 }
 
+/** The fields of a new campaign message that its sends fill in later: not sent, not tried, not claimed, on its first box. */
+export const FRESH_CAMPAIGN_MESSAGE_FIELDS = {
+  actualSetorId: null,
+  wasReassigned: false,
+  error: null,
+  errorCode: null,
+  skipReason: null,
+  attempts: 0,
+  manualRetries: 0,
+  autoRetries: 0,
+  notBefore: null,
+  claimedBy: null,
+  claimedAt: null,
+  providerMessageId: null,
+  sentAt: null,
+} as const satisfies Partial<CampaignMessage>;
+
 /** What may be asked of a campaign message; `at` is when (the caller's clock). */
 export type CampaignMessageCommand =
   | { type: 'claim'; at: Date; by: string }

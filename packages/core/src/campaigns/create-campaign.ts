@@ -17,7 +17,7 @@ import {
   type CreateCampaignCommand,
   type ValidCampaignCommand,
 } from './campaign-command.js';
-import type { CampaignMessage } from './campaign-message.js';
+import { FRESH_CAMPAIGN_MESSAGE_FIELDS, type CampaignMessage } from './campaign-message.js';
 import { CampaignQueues, type CampaignEngineSettings } from './campaign-queues.js';
 import { assignSenders, type DistributionMode } from './distribution.js';
 import { IdempotentRequests, type IdempotencyInput } from './idempotency.js';
@@ -181,19 +181,7 @@ export class CreateCampaign {
         status: 'pendente',
         assignedSetorId: setorId,
         setorId,
-        actualSetorId: null,
-        wasReassigned: false,
-        error: null,
-        errorCode: null,
-        skipReason: null,
-        attempts: 0,
-        manualRetries: 0,
-        autoRetries: 0,
-        notBefore: null,
-        claimedBy: null,
-        claimedAt: null,
-        providerMessageId: null,
-        sentAt: null,
+        ...FRESH_CAMPAIGN_MESSAGE_FIELDS,
         createdAt: now,
         updatedAt: now,
       };

@@ -1,5 +1,5 @@
 import type { Campaign } from '../index.js';
-import type { CampaignMessage } from '../index.js';
+import { FRESH_CAMPAIGN_MESSAGE_FIELDS, type CampaignMessage } from '../index.js';
 
 /** A campaign with every field set, for tests; override what the test is about. */
 export function campaignFixture(overrides: Partial<Campaign> = {}): Campaign {
@@ -63,19 +63,7 @@ export function messageFixture(overrides: Partial<CampaignMessage> = {}): Campai
     status: 'pendente',
     assignedSetorId: 's1',
     setorId: 's1',
-    actualSetorId: null,
-    wasReassigned: false,
-    error: null,
-    errorCode: null,
-    skipReason: null,
-    attempts: 0,
-    manualRetries: 0,
-    autoRetries: 0,
-    notBefore: null,
-    claimedBy: null,
-    claimedAt: null,
-    providerMessageId: null,
-    sentAt: null,
+    ...FRESH_CAMPAIGN_MESSAGE_FIELDS,
     createdAt: at,
     updatedAt: at,
     ...overrides,
