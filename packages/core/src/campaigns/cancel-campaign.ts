@@ -1,12 +1,12 @@
 import { apiActor } from '../shared/domain-event.js';
 import type { Clock } from '../shared/clock.js';
-import { NotFoundError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { transition } from '../shared/decider.js';
 import { campaignDecider, chargesCredits } from './campaign.js';
 import { campaignCompletedEvent } from './campaign-events.js';
 import type { CampaignRepositories } from './campaign-repositories.js';
+import { lockedCampaignOfCompany } from './locked-campaign.js';
 import type { CompanyRepositories } from '../companies/index.js';
 
 /**
@@ -23,9 +23,7 @@ export class CancelCampaign {
 
   execute(companyId: string, campaignId: string): Promise<{ cancelled: number }> {
     return this.uow.transaction(async (repos) => {
-      const found = await repos.campaigns.findByIdInCompany(companyId, campaignId);
-      const campaign = found && (await repos.campaigns.findByIdForUpdate(found.id));
-      if (!campaign) throw new NotFoundError('Campaign', { id: campaignId });
+      const campaign = await lockedCampaignOfCompany(repos, companyId, campaignId);
       const now = this.clock.now();
       const next = transition(campaignDecider, campaign, { type: 'cancel', at: now }).state;
       const cancelled = await repos.campaigns.skipPending(campaign.id, { reason: 'cancelled_by_user', code: null, error: 'cancelled_by_user' }, now);

@@ -1,10 +1,10 @@
 import type { Clock } from '../shared/clock.js';
-import { NotFoundError } from '../shared/errors.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { transition } from '../shared/decider.js';
 import { campaignDecider } from './campaign.js';
 import { wakeLanes } from './lane-wakeups.js';
 import type { CampaignRepositories } from './campaign-repositories.js';
+import { lockedCampaignOfCompany } from './locked-campaign.js';
 
 /** POST /v1/campaigns/:id/resume: only still-pending messages go back to their lanes. */
 export class ResumeCampaign {
@@ -15,9 +15,7 @@ export class ResumeCampaign {
 
   execute(companyId: string, campaignId: string): Promise<{ status: 'processing'; pendingRequeued: number }> {
     return this.uow.transaction(async (repos) => {
-      const found = await repos.campaigns.findByIdInCompany(companyId, campaignId);
-      const campaign = found && (await repos.campaigns.findByIdForUpdate(found.id));
-      if (!campaign) throw new NotFoundError('Campaign', { id: campaignId });
+      const campaign = await lockedCampaignOfCompany(repos, companyId, campaignId);
       const next = transition(campaignDecider, campaign, { type: 'resume', at: this.clock.now() }).state;
       await repos.campaigns.update(next);
       const pending = await repos.campaigns.messagesInStatus(campaign.id, ['pendente']);

@@ -1,6 +1,6 @@
 import { noteBalanceDebit } from '../billing/index.js';
 import type { Clock } from '../shared/clock.js';
-import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { DomainError, ValidationError } from '../shared/errors.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { transition } from '../shared/decider.js';
 import { campaignDecider, chargesCredits } from './campaign.js';
@@ -9,6 +9,7 @@ import type { MessageChange } from './campaign-repository.js';
 import { redistribute } from './distribution.js';
 import { wakeLanes } from './lane-wakeups.js';
 import type { CampaignRepositories } from './campaign-repositories.js';
+import { lockedCampaignOfCompany } from './locked-campaign.js';
 import type { ChannelRepositories } from '../channel/index.js';
 import type { CompanyRepositories } from '../companies/index.js';
 
@@ -42,9 +43,7 @@ export class RetryCampaignMessages {
       throw new ValidationError('Send either detailIds[] or all_failures: true', { fields: ['detailIds', 'all_failures'] });
     }
     return this.uow.transaction(async (repos) => {
-      const found = await repos.campaigns.findByIdInCompany(companyId, campaignId);
-      let campaign = found && (await repos.campaigns.findByIdForUpdate(found.id));
-      if (!campaign) throw new NotFoundError('Campaign', { id: campaignId });
+      let campaign = await lockedCampaignOfCompany(repos, companyId, campaignId);
       if (campaign.status === 'pendente' || campaign.cancelledByUser) {
         throw new DomainError('INVALID_TRANSITION', `Cannot retry messages of a campaign in status ${campaign.status}${campaign.cancelledByUser ? ' (cancelled)' : ''}`, {
           status: campaign.status,
