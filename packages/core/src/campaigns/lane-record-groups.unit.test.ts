@@ -11,12 +11,8 @@ const phone = (n: number) => `+55119${String(94000000 + n).padStart(8, '0')}`;
 /** A campaign spread over the world's boxes, started, and each box's lane taken by `owner-<box>`. */
 async function given(boxes: number, recipients: number) {
   const world = await CampaignWorld.create({}, boxes);
-  const { created } = await world.createCampaign().execute(
-    { companyId: world.company.id, apiKeyId: null, mode: 'live' },
-    { name: 'Promo', recipients: Array.from({ length: recipients }, (_, i) => ({ phone: phone(i) })), message: { text: 'Oi' }, setorIds: world.setores.map((s) => s.id) },
-  );
-  await world.startCampaign().execute(created.id);
-  const campaign = (await world.repos.campaigns.findById(created.id))!;
+  const id = await world.launch(Array.from({ length: recipients }, (_, i) => phone(i)), { setorIds: world.setores.map((s) => s.id) });
+  const campaign = (await world.repos.campaigns.findById(id))!;
   const now = world.clock.now();
   const lease = new Date(now.getTime() + 30_000);
   for (const [i, setor] of world.setores.entries()) await world.repos.dispatchLanes.acquire(setor.id, `owner-${i}`, now, lease);

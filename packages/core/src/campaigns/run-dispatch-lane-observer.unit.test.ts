@@ -19,11 +19,7 @@ class OversleepingSleeper implements Sleeper {
 it('given a lane whose waits overshoot by 40 ms, then each send after the first reports 40 ms of lateness and its outcome', async () => {
   const world = await CampaignWorld.create();
   world.gateway.failFor(phone(2), { code: 'RECIP_BLOCKED' });
-  const { created } = await world.createCampaign().execute(
-    { companyId: world.company.id, apiKeyId: null, mode: 'live' },
-    { name: 'Promo', recipients: [0, 1, 2].map((i) => ({ phone: phone(i) })), message: { text: 'Oi' } },
-  );
-  await world.startCampaign().execute(created.id);
+  await world.launch([0, 1, 2].map(phone));
   const observed: CampaignSendObservation[] = [];
   const settings = { ...DEFAULT_DISPATCH_SETTINGS, maxInProcessWaitMs: Number.POSITIVE_INFINITY, sliceMs: Number.POSITIVE_INFINITY };
   const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, new OversleepingSleeper(world.clock, 40), world.senderFailures, settings, null, {
@@ -46,11 +42,7 @@ it('given a lane that resumes long after its planned instant, then lateness coun
     campaignSend: (observation) => observed.push(observation),
   });
   for (const round of [0, 1]) {
-    const { created } = await world.createCampaign().execute(
-      { companyId: world.company.id, apiKeyId: null, mode: 'live' },
-      { name: `Promo ${round}`, recipients: [{ phone: phone(round) }], message: { text: 'Oi' } },
-    );
-    await world.startCampaign().execute(created.id);
+    await world.launch([phone(round)], { name: `Promo ${round}` });
     await lane.run(world.setores[0]!.id, `owner-${round}`);
     world.clock.advance(3_600_000);
   }

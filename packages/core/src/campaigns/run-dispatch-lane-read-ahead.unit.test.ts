@@ -26,13 +26,8 @@ class ActingSleeper implements Sleeper {
   }
 }
 
-async function launch(world: CampaignWorld, recipients: number) {
-  const { created } = await world.createCampaign().execute(
-    { companyId: world.company.id, apiKeyId: null, mode: 'live' },
-    { name: 'Promo', recipients: Array.from({ length: recipients }, (_, i) => ({ phone: phone(i) })), message: { text: 'Oi' }, antiBanLevel: 'normal' },
-  );
-  await world.startCampaign().execute(created.id);
-  return created.id;
+function launch(world: CampaignWorld, recipients: number) {
+  return world.launch(Array.from({ length: recipients }, (_, i) => phone(i)), { antiBanLevel: 'normal' });
 }
 
 // PACING_SCALE 1/30: a new number's 30 s warming floor becomes one send a second, as in the platform benchmark.

@@ -6,11 +6,7 @@ const phone = (n: number) => `+55119${String(91000000 + n).padStart(8, '0')}`;
 describe('dispatch lane resends after a crash', () => {
   it('given messages a dead run had claimed, then their sends tell the gateway since when an earlier attempt may exist; fresh claims do not', async () => {
     const world = await CampaignWorld.create();
-    const { created } = await world.createCampaign().execute(
-      { companyId: world.company.id, apiKeyId: null, mode: 'live' },
-      { name: 'Promo', recipients: [0, 1, 2].map((i) => ({ phone: phone(i) })), message: { text: 'Oi' } },
-    );
-    await world.startCampaign().execute(created.id);
+    await world.launch([0, 1, 2].map(phone));
     const setorId = world.setores[0]!.id;
     const claimedAt = world.clock.now();
     const [leftover] = await world.repos.campaigns.claimMessages(setorId, 'dead-run', 1, claimedAt);

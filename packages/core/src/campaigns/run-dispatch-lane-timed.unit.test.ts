@@ -27,11 +27,7 @@ const phone = (n: number) => `+55119${String(91000000 + n).padStart(8, '0')}`;
 describe('dispatch lane with timed sends', () => {
   it('given due timed sends and a running campaign, then the lane sends the timed ones first, keeping the number’s gap between every send', async () => {
     const world = await CampaignWorld.create();
-    const { created } = await world.createCampaign().execute(
-      { companyId: world.company.id, apiKeyId: null, mode: 'live' },
-      { name: 'Promo', recipients: [{ phone: phone(1) }, { phone: phone(2) }], message: { text: 'Oi' }, antiBanLevel: 'normal' },
-    );
-    await world.startCampaign().execute(created.id);
+    await world.launch([phone(1), phone(2)], { antiBanLevel: 'normal' });
     const timed = new QueuedTimedSends(world, ['r1', 'r2']);
     const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, world.sleeper, world.senderFailures, {
       ...DEFAULT_DISPATCH_SETTINGS,

@@ -32,13 +32,8 @@ class NoTimedSends implements TimedSends {
   }
 }
 
-async function launch(world: CampaignWorld, recipients: number, mode: 'live' | 'test' = 'live') {
-  const { created } = await world.createCampaign().execute(
-    { companyId: world.company.id, apiKeyId: null, mode },
-    { name: 'Promo', recipients: Array.from({ length: recipients }, (_, i) => ({ phone: phone(i) })), message: { text: 'Oi' }, antiBanLevel: 'normal' },
-  );
-  await world.startCampaign().execute(created.id);
-  return created.id;
+function launch(world: CampaignWorld, recipients: number, mode: 'live' | 'test' = 'live') {
+  return world.launch(Array.from({ length: recipients }, (_, i) => phone(i)), { antiBanLevel: 'normal' }, mode);
 }
 
 // PACING_SCALE 1/30: a new number's 30 s warming floor becomes one send a second, as in the platform benchmark.
