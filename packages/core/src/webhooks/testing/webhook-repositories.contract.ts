@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createCompany } from '../../companies/index.js';
 import type { DomainEvent, EventName } from '../../shared/domain-event.js';
 import { createWebhook, type Webhook } from '../index.js';
-import { retryPolicy, runDeliveryCommand, type WebhookDelivery } from '../index.js';
+import { retryPolicy, runDeliveryCommand, type DeliveryEndpoint, type WebhookDelivery } from '../index.js';
 import { SequentialIds } from '../../shared/testing/deterministic.js';
 import type { RepositoriesUnderTest } from '../../shared/testing/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
@@ -38,7 +38,10 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
         actor: { user_id: null, source: 'system' },
         ...extra,
       });
-      return { ...sut, company, webhook, event };
+      /** A new delivery of a new event `name` to `target`, created `ms` after t0. */
+      const delivery = (name: EventName, target: DeliveryEndpoint, ms = 0): WebhookDelivery =>
+        runDeliveryCommand(null, { type: 'create', at: at(ms), id: id(), event: event(name), target }).delivery;
+      return { ...sut, company, webhook, event, delivery };
     };
 
     it('stores webhooks per company and lists them oldest first', async () => {
@@ -82,12 +85,12 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
     });
 
     it('leases due deliveries to one claimer at a time and stores attempts', async () => {
-      const { uow, repos, company, webhook, event } = await fresh();
+      const { uow, repos, company, webhook, delivery } = await fresh();
       const hook = webhook(['message.sent']);
       await repos.webhooks.insert(hook);
-      const d1 = runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('message.sent'), target: { webhookId: hook.id } }).delivery;
-      const d2 = runDeliveryCommand(null, { type: 'create', at: at(10), id: id(), event: event('message.sent'), target: { webhookId: hook.id } }).delivery;
-      const later: WebhookDelivery = { ...runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('message.sent'), target: { webhookId: hook.id } }).delivery, nextAttemptAt: at(60_000) };
+      const d1 = delivery('message.sent', { webhookId: hook.id });
+      const d2 = delivery('message.sent', { webhookId: hook.id }, 10);
+      const later: WebhookDelivery = { ...delivery('message.sent', { webhookId: hook.id }), nextAttemptAt: at(60_000) };
       await repos.webhookDeliveries.insertMany([d1, d2, later]);
 
       const claimed = await uow.transaction((tx) => tx.webhookDeliveries.claimDue(at(20), 10, at(30_020)));
@@ -133,11 +136,11 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
     });
 
     it('gives callback deliveries their URL without a secret, and drops outcomes of deleted webhooks', async () => {
-      const { uow, repos, company, webhook, event } = await fresh();
+      const { uow, repos, company, webhook, delivery } = await fresh();
       const hook = webhook(['campaign.completed']);
       await repos.webhooks.insert(hook);
-      const callback = runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('campaign.completed'), target: { callbackUrl: 'https://cb.example.com/done' } }).delivery;
-      const toHook = runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('campaign.completed'), target: { webhookId: hook.id } }).delivery;
+      const callback = delivery('campaign.completed', { callbackUrl: 'https://cb.example.com/done' });
+      const toHook = delivery('campaign.completed', { webhookId: hook.id });
       await repos.webhookDeliveries.insertMany([callback, toHook]);
       const claimed = await uow.transaction((tx) => tx.webhookDeliveries.claimDue(at(1), 10, at(30_000)));
       const byId = new Map(claimed.map((c) => [c.delivery.id, c]));
@@ -148,11 +151,11 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
       expect(await repos.webhookDeliveries.findInWebhook(company.id, hook.id, toHook.id)).toBeNull();
     });
     it('purges finished deliveries older than the retention, never pending ones', async () => {
-      const { uow, repos, company, webhook, event } = await fresh();
+      const { uow, repos, company, webhook, delivery } = await fresh();
       const hook = webhook(['message.sent']);
       await repos.webhooks.insert(hook);
-      const done = runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('message.sent'), target: { webhookId: hook.id } }).delivery;
-      const waiting = runDeliveryCommand(null, { type: 'create', at: at(0), id: id(), event: event('message.sent'), target: { webhookId: hook.id } }).delivery;
+      const done = delivery('message.sent', { webhookId: hook.id });
+      const waiting = delivery('message.sent', { webhookId: hook.id });
       await repos.webhookDeliveries.insertMany([done, waiting]);
       const [claimed] = await uow.transaction((tx) => tx.webhookDeliveries.claimDue(at(0), 1, at(30_000)));
       const ok = runDeliveryCommand(claimed!.delivery, { type: 'attempt', at: at(40), startedAt: at(0), outcome: { kind: 'response', statusCode: 200, durationMs: 3 }, policy: retryPolicy(1000) });
