@@ -17,11 +17,12 @@ import type {
   SendFailureCode,
   SkipReason,
 } from '@carteiro/core';
-import { isUuid, pageOffset, toPage, type GroupedCalls } from '@carteiro/core';
+import { isUuid, type GroupedCalls } from '@carteiro/core';
 import DataLoader from 'dataloader';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../shared/database.js';
 import { groupedOn } from '../shared/grouped-statements.js';
+import { readPage } from '../shared/read-page.js';
 import type { CampaignMessagesTable, CampaignsTable, DispatchLanesTable, IdempotencyKeysTable } from './campaigns-tables.js';
 
 /**
@@ -124,6 +125,9 @@ function campaignColumns(c: Campaign) {
     finished_at: c.finishedAt,
   };
 }
+
+/** A query of whole campaign rows. */
+type CampaignRows = SelectQueryBuilder<Database, 'campaigns', Selectable<CampaignsTable>>;
 
 function toMessage(row: MessageRow): CampaignMessage {
   return {
@@ -280,26 +284,19 @@ export class KyselyCampaignRepository implements CampaignRepository {
     return row ? toCampaign(row) : null;
   }
 
+  /** The campaigns whose rows `narrow` keeps (and orders) of every campaign's row. */
+  private async campaignsWhere(narrow: (all: CampaignRows) => CampaignRows): Promise<Campaign[]> {
+    return (await narrow(this.db.selectFrom('campaigns').selectAll()).execute()).map(toCampaign);
+  }
+
   async listByCompany(companyId: string, filter: { status?: CampaignStatus }, page: PageRequest) {
     let q = this.db.selectFrom('campaigns').where('company_id', '=', companyId);
     if (filter.status) q = q.where('status', '=', filter.status);
-    const [rows, count] = await Promise.all([
-      q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(pageOffset(page)).execute(),
-      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return toPage(rows.map(toCampaign), Number(count.n), page);
+    return readPage(q, (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), page, (rows) => rows.map(toCampaign));
   }
 
-  async activeOfCompany(companyId: string): Promise<Campaign[]> {
-    const rows = await this.db
-      .selectFrom('campaigns')
-      .selectAll()
-      .where('company_id', '=', companyId)
-      .where('status', 'in', ['pendente', 'processando'])
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map(toCampaign);
+  activeOfCompany(companyId: string): Promise<Campaign[]> {
+    return this.campaignsWhere((all) => all.where('company_id', '=', companyId).where('status', 'in', ['pendente', 'processando']).orderBy('created_at').orderBy('id'));
   }
 
   async unsettledLiveMessages(companyId: string): Promise<number> {
@@ -313,39 +310,16 @@ export class KyselyCampaignRepository implements CampaignRepository {
     return Number(row.n);
   }
 
-  async dueToStart(now: Date, limit: number): Promise<Campaign[]> {
-    const rows = await this.db
-      .selectFrom('campaigns')
-      .selectAll()
-      .where('status', '=', 'pendente')
-      .where((eb) => eb.or([eb('scheduled_for', 'is', null), eb('scheduled_for', '<=', now)]))
-      .orderBy('created_at')
-      .limit(limit)
-      .execute();
-    return rows.map(toCampaign);
+  dueToStart(now: Date, limit: number): Promise<Campaign[]> {
+    return this.campaignsWhere((all) => all.where('status', '=', 'pendente').where((eb) => eb.or([eb('scheduled_for', 'is', null), eb('scheduled_for', '<=', now)])).orderBy('created_at').limit(limit));
   }
 
-  async settledButRunning(limit: number): Promise<Campaign[]> {
-    const rows = await this.db
-      .selectFrom('campaigns')
-      .selectAll()
-      .where('status', '=', 'processando')
-      .where(sql<boolean>`enviados + falhas + pulados >= total`)
-      .limit(limit)
-      .execute();
-    return rows.map(toCampaign);
+  settledButRunning(limit: number): Promise<Campaign[]> {
+    return this.campaignsWhere((all) => all.where('status', '=', 'processando').where(sql<boolean>`enviados + falhas + pulados >= total`).limit(limit));
   }
 
-  async unfinishedUsingSetor(setorId: string): Promise<Campaign[]> {
-    const rows = await this.db
-      .selectFrom('campaigns')
-      .selectAll()
-      .where('status', 'in', UNFINISHED)
-      .where(sql<boolean>`setor_ids @> ARRAY[${setorId}]::uuid[]`)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map(toCampaign);
+  unfinishedUsingSetor(setorId: string): Promise<Campaign[]> {
+    return this.campaignsWhere((all) => all.where('status', 'in', UNFINISHED).where(sql<boolean>`setor_ids @> ARRAY[${setorId}]::uuid[]`).orderBy('created_at').orderBy('id'));
   }
 
   async listMessages(campaignId: string, filter: MessageFilter, page: PageRequest) {
@@ -356,11 +330,7 @@ export class KyselyCampaignRepository implements CampaignRepository {
       const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       q = q.where((eb) => eb.or([eb('phone', 'ilike', like), eb('name', 'ilike', like)]));
     }
-    const [rows, count] = await Promise.all([
-      q.selectAll().orderBy('seq').limit(page.limit).offset(pageOffset(page)).execute(),
-      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return toPage(rows.map(toMessage), Number(count.n), page);
+    return readPage(q, (rows) => rows.selectAll().orderBy('seq'), page, (rows) => rows.map(toMessage));
   }
 
   async findMessagesByIds(campaignId: string, ids: readonly string[]): Promise<CampaignMessage[]> {
