@@ -27,7 +27,7 @@ import { ContainerModule } from 'inversify';
 import { Housekeeper } from '../housekeeping/housekeeping.job.js';
 import { BackgroundService, JobHandler } from '../jobs/job-handler.js';
 import { Logger } from '../tokens.js';
-import { CampaignLaneJob, CampaignPrepareJob, CampaignStartJob, CampaignSweepJob, StartupSweep } from './campaign-jobs.js';
+import { campaignLaneJob, campaignPrepareJob, campaignStartJob, campaignStartupSweep, campaignSweepJob } from './campaign-jobs.js';
 import { LaneRunner, type LaneSharing } from './lane-runner.js';
 import { TimerSleeper } from './timer-sleeper.js';
 import { Db, type Database, type ServiceRepositories, type ServiceUnitOfWork } from '@carteiro/postgres';
@@ -135,16 +135,16 @@ export const campaignsWorkerModule = new ContainerModule(({ bind, isBound }) => 
       return new LaneRunner(() => context.get(RunDispatchLane), context.get<JobScheduler>(JobScheduler), context.get<Logger>(Logger), sharing);
     })
     .inSingletonScope();
-  bind(JobHandler).toResolvedValue((start: StartCampaign) => new CampaignStartJob(start), [StartCampaign]);
+  bind(JobHandler).toResolvedValue(campaignStartJob, [StartCampaign]);
   bind(JobHandler).toResolvedValue(
-    (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => new CampaignPrepareJob(new PrepareCampaign(uow, clock, ids)),
+    (uow: ServiceUnitOfWork, clock: Clock, ids: IdGenerator) => campaignPrepareJob(new PrepareCampaign(uow, clock, ids)),
     [UnitOfWork, Clock, IdGenerator],
   );
-  bind(JobHandler).toResolvedValue((runner: LaneRunner) => new CampaignLaneJob(runner), [LaneRunner]);
-  bind(JobHandler).toResolvedValue((sweep: SweepCampaigns, runner: LaneRunner) => new CampaignSweepJob(sweep, runner), [SweepCampaigns, LaneRunner]);
+  bind(JobHandler).toResolvedValue(campaignLaneJob, [LaneRunner]);
+  bind(JobHandler).toResolvedValue(campaignSweepJob, [SweepCampaigns]);
   bind(BackgroundService).toResolvedValue((runner: LaneRunner) => runner, [LaneRunner]);
   bind(BackgroundService).toResolvedValue(
-    (sweep: SweepCampaigns, logger: Logger, settings: DispatchSettings) => new StartupSweep(sweep, logger, settings.leaseMs),
+    (sweep: SweepCampaigns, logger: Logger, settings: DispatchSettings) => campaignStartupSweep(sweep, logger, settings.leaseMs),
     [SweepCampaigns, Logger, DispatchSettingsToken],
   );
   bind<(now: Date) => Promise<number>>(Housekeeper).toResolvedValue(
