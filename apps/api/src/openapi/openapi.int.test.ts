@@ -54,6 +54,13 @@ describe('the OpenAPI document', () => {
     expect(new Set(apiOperations.map((op) => op.operationId)).size).toBe(apiOperations.length);
   });
 
+  it('documents the 404 of every /v1 read of one record by its id (an unknown id, or another company\'s)', () => {
+    const reads = apiOperations.filter((op) => op.method === 'get' && op.path.startsWith('/v1/') && /\/:[A-Za-z_]+$/.test(op.path));
+    expect(reads.length).toBeGreaterThan(10);
+    const missing = reads.filter((op) => !document.paths[op.path.replace(/:([A-Za-z_]+)/g, '{$1}')].get.responses['404']).map((op) => op.path);
+    expect(missing).toEqual([]);
+  });
+
   it('embeds the very schemas the controllers validate requests with', () => {
     expect(document.components.schemas.SendMessageRequest).toEqual(sendMessageSchema);
     expect(document.components.schemas.CreateCampaignRequest).toEqual(createCampaignSchema);

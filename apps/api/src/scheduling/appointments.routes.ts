@@ -242,7 +242,6 @@ export const appointmentsRoutes = [
     path: '/v1/appointments/:id', auth: read, params: appointmentId,
     operationId: 'getAppointment', summary: 'Get an appointment', tag: 'Appointments',
     response: { description: 'The appointment with reminders and history.', data: AppointmentDetailSchema },
-    errors: [], // its operation has never listed the 404 it answers; the document stays as it was
     read: async (use, companyId, id) => appointmentDetailView(await use(ReadAppointments).get(companyId, id)),
   }),
   defineRoute({

@@ -114,7 +114,6 @@ export const scheduledMessagesRoutes = [
     path: '/v1/scheduled-messages/:id', auth: read, params: scheduledId,
     operationId: 'getScheduledMessage', summary: 'Get a scheduled message', tag: 'Scheduled messages',
     response: { description: 'The scheduled message.', data: ScheduledMessageSchema },
-    errors: [], // its operation has never listed the 404 it answers; the document stays as it was
     read: async (use, companyId, id) => scheduledMessageView(await use(ReadScheduledMessages).get(companyId, id)),
   }),
   defineRoute({

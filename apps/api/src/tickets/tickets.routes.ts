@@ -15,6 +15,7 @@ import {
 } from '@carteiro/core';
 import { defineRoute, idParam, reply, type ParameterSpec } from '../http/route.js';
 import { component, s, typed, type JsonSchema } from '../http/schema.js';
+import { getById } from '../shared/get-by-id.js';
 import { queueEntryView, ticketDetailView, ticketView } from './ticket-views.js';
 
 const read = { scope: 'tickets:read' } as const;
@@ -378,19 +379,12 @@ export const ticketsRoutes = [
       return reply(view, { meta: { idempotent_replay: true }, status });
     },
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/tickets/:id',
-    auth: read,
-    operationId: 'getTicket',
-    summary: 'Get a ticket',
+  getById({
+    path: '/v1/tickets/:id', auth: read, params: ticketId,
+    operationId: 'getTicket', summary: 'Get a ticket', tag: 'Tickets',
     description: 'With its tags, linked CRM opportunities, handoff summary and rating.',
-    tag: 'Tickets',
-    params: ticketId,
-    response: { status: 200, description: 'The ticket.', data: TicketDetail },
-    async handler({ params, principal, use }) {
-      return ticketDetailView(await use(ReadTickets).detail(principal.company.id, params.id));
-    },
+    response: { description: 'The ticket.', data: TicketDetail },
+    read: async (use, companyId, id) => ticketDetailView(await use(ReadTickets).detail(companyId, id)),
   }),
   defineRoute({
     method: 'patch',
