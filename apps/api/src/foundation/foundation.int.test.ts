@@ -153,6 +153,8 @@ describe('/v1 errors', () => {
     const unknown = await request(api.app).get('/v1/nothing-here').set(auth);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    // The path as the client sent it, mount point included.
+    expect(unknown.body.error.message).toBe('Route GET /v1/nothing-here not found');
     const huge = await request(api.app)
       .post('/v1/campaigns')
       .set(auth)

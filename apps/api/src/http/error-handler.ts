@@ -99,7 +99,7 @@ export function errorHandler(logger: ErrorLogger): ErrorRequestHandler {
 
 /** Unknown routes answer 404 in the envelope. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(new DomainError('NOT_FOUND', `Route ${req.method} ${req.path} not found`));
+  next(new DomainError('NOT_FOUND', `Route ${req.method} ${req.baseUrl}${req.path} not found`));
 };
 
 /**
