@@ -53,6 +53,32 @@ export class ManageSchedulingCatalog {
     if (!(await repos.companies.findById(companyId))) throw new NotFoundError('Company');
   }
 
+  /** A new record of the company (which must exist), made by `make` at the transaction's instant, inserted and answered. */
+  private create<T>(companyId: string, make: (repos: Repositories<Areas>, now: Date) => T | Promise<T>, insert: (repos: Repositories<Areas>, record: T) => Promise<void>): Promise<T> {
+    return this.uow.transaction(async (repos) => {
+      await this.company(repos, companyId);
+      const record = await make(repos, this.clock.now());
+      await insert(repos, record);
+      return record;
+    });
+  }
+
+  /** A stored record changed: found by `find` (404 `missing` otherwise), changed by `change`, saved and answered. */
+  private change<T>(
+    find: (repos: Repositories<Areas>) => Promise<T | null>,
+    missing: string,
+    change: (repos: Repositories<Areas>, current: T) => T | Promise<T>,
+    save: (repos: Repositories<Areas>, next: T) => Promise<void>,
+  ): Promise<T> {
+    return this.uow.transaction(async (repos) => {
+      const current = await find(repos);
+      if (!current) throw new NotFoundError(missing);
+      const next = await change(repos, current);
+      await save(repos, next);
+      return next;
+    });
+  }
+
   /** The company owning a unit, professional or type by its id alone (business.md §8 by-id routes); 404 when unknown. */
   async companyOf(kind: 'unit' | 'professional' | 'type', id: string): Promise<string> {
     const companyId = await this.uow.transaction((repos) => repos.schedulingCatalog.companyOf(kind, id));
@@ -61,10 +87,9 @@ export class ManageSchedulingCatalog {
   }
 
   createUnit(companyId: string, input: UnitInput): Promise<Unit> {
-    return this.uow.transaction(async (repos) => {
-      await this.company(repos, companyId);
-      const now = this.clock.now();
-      const unit: Unit = {
+    return this.create(
+      companyId,
+      (_, now): Unit => ({
         id: this.ids.newId(),
         companyId,
         name: input.name!,
@@ -74,17 +99,16 @@ export class ManageSchedulingCatalog {
         active: input.active ?? true,
         createdAt: now,
         updatedAt: now,
-      };
-      await repos.schedulingCatalog.insertUnit(unit);
-      return unit;
-    });
+      }),
+      (repos, unit) => repos.schedulingCatalog.insertUnit(unit),
+    );
   }
 
   updateUnit(companyId: string, id: string, input: UnitInput): Promise<Unit> {
-    return this.uow.transaction(async (repos) => {
-      const unit = await repos.schedulingCatalog.findUnit(companyId, id);
-      if (!unit) throw new NotFoundError('Unit');
-      const next: Unit = {
+    return this.change(
+      (repos) => repos.schedulingCatalog.findUnit(companyId, id),
+      'Unit',
+      (_, unit): Unit => ({
         ...unit,
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.address !== undefined ? { address: { ...unit.address, ...input.address } } : {}),
@@ -92,30 +116,30 @@ export class ManageSchedulingCatalog {
         ...(input.openOnHolidays !== undefined ? { openOnHolidays: input.openOnHolidays } : {}),
         ...(input.active !== undefined ? { active: input.active } : {}),
         updatedAt: this.clock.now(),
-      };
-      await repos.schedulingCatalog.updateUnit(next);
-      return next;
-    });
+      }),
+      (repos, next) => repos.schedulingCatalog.updateUnit(next),
+    );
   }
 
   createProfessional(companyId: string, input: ProfessionalInput): Promise<Professional> {
-    return this.uow.transaction(async (repos) => {
-      await this.company(repos, companyId);
-      const now = this.clock.now();
-      const professional: Professional = { id: this.ids.newId(), companyId, name: input.name!, phone: input.phone ?? null, active: input.active ?? true, schedule: [], services: [], createdAt: now, updatedAt: now };
-      if (input.schedule) professional.schedule = await this.checkSchedule(repos, companyId, input.schedule);
-      if (input.services) professional.services = await this.checkServices(repos, companyId, input.services);
-      await repos.schedulingCatalog.insertProfessional(professional);
-      return professional;
-    });
+    return this.create(
+      companyId,
+      async (repos, now) => {
+        const professional: Professional = { id: this.ids.newId(), companyId, name: input.name!, phone: input.phone ?? null, active: input.active ?? true, schedule: [], services: [], createdAt: now, updatedAt: now };
+        if (input.schedule) professional.schedule = await this.checkSchedule(repos, companyId, input.schedule);
+        if (input.services) professional.services = await this.checkServices(repos, companyId, input.services);
+        return professional;
+      },
+      (repos, professional) => repos.schedulingCatalog.insertProfessional(professional),
+    );
   }
 
   /** PATCH of a professional; `schedule` and `services` replace all (also PUT …/schedule and …/services). */
   updateProfessional(companyId: string, id: string, input: ProfessionalInput): Promise<Professional> {
-    return this.uow.transaction(async (repos) => {
-      const professional = await repos.schedulingCatalog.findProfessional(companyId, id);
-      if (!professional) throw new NotFoundError('Professional');
-      const next: Professional = {
+    return this.change(
+      (repos) => repos.schedulingCatalog.findProfessional(companyId, id),
+      'Professional',
+      async (repos, professional): Promise<Professional> => ({
         ...professional,
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.phone !== undefined ? { phone: input.phone } : {}),
@@ -123,10 +147,9 @@ export class ManageSchedulingCatalog {
         ...(input.schedule !== undefined ? { schedule: await this.checkSchedule(repos, companyId, input.schedule) } : {}),
         ...(input.services !== undefined ? { services: await this.checkServices(repos, companyId, input.services) } : {}),
         updatedAt: this.clock.now(),
-      };
-      await repos.schedulingCatalog.updateProfessional(next);
-      return next;
-    });
+      }),
+      (repos, next) => repos.schedulingCatalog.updateProfessional(next),
+    );
   }
 
   /** Blocks a professional's time; 409 CONFLICT over an appointment or another block (the exclusion constraint). */
@@ -148,10 +171,9 @@ export class ManageSchedulingCatalog {
   }
 
   createType(companyId: string, input: AppointmentTypeInput): Promise<AppointmentType> {
-    return this.uow.transaction(async (repos) => {
-      await this.company(repos, companyId);
-      const now = this.clock.now();
-      const type: AppointmentType = {
+    return this.create(
+      companyId,
+      async (repos, now): Promise<AppointmentType> => ({
         id: this.ids.newId(),
         companyId,
         name: input.name!,
@@ -169,23 +191,24 @@ export class ManageSchedulingCatalog {
         active: input.active ?? true,
         createdAt: now,
         updatedAt: now,
-      };
-      await repos.schedulingCatalog.insertType(type);
-      return type;
-    });
+      }),
+      (repos, type) => repos.schedulingCatalog.insertType(type),
+    );
   }
 
   updateType(companyId: string, id: string, input: AppointmentTypeInput): Promise<AppointmentType> {
-    return this.uow.transaction(async (repos) => {
-      const type = await repos.schedulingCatalog.findType(companyId, id);
-      if (!type) throw new NotFoundError('Appointment type');
-      const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as AppointmentTypeInput;
-      const next: AppointmentType = { ...type, ...defined, updatedAt: this.clock.now() } as AppointmentType;
-      if (input.unitIds) next.unitIds = await this.checkUnits(repos, companyId, input.unitIds);
-      if (input.reminderOffsetsMinutes) next.reminderOffsetsMinutes = validateReminderOffsets(input.reminderOffsetsMinutes, 'reminder_offsets_minutes', 1);
-      await repos.schedulingCatalog.updateType(next);
-      return next;
-    });
+    return this.change(
+      (repos) => repos.schedulingCatalog.findType(companyId, id),
+      'Appointment type',
+      async (repos, type) => {
+        const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as AppointmentTypeInput;
+        const next: AppointmentType = { ...type, ...defined, updatedAt: this.clock.now() } as AppointmentType;
+        if (input.unitIds) next.unitIds = await this.checkUnits(repos, companyId, input.unitIds);
+        if (input.reminderOffsetsMinutes) next.reminderOffsetsMinutes = validateReminderOffsets(input.reminderOffsetsMinutes, 'reminder_offsets_minutes', 1);
+        return next;
+      },
+      (repos, next) => repos.schedulingCatalog.updateType(next),
+    );
   }
 
   reminderSettings(companyId: string): Promise<ReminderSettings> {
