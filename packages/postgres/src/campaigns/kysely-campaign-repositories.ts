@@ -23,6 +23,7 @@ import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kyse
 import type { Database } from '../shared/database.js';
 import { groupedOn } from '../shared/grouped-statements.js';
 import { readPage } from '../shared/read-page.js';
+import { fieldsOf } from '../shared/row-fields.js';
 import type { CampaignMessagesTable, CampaignsTable, DispatchLanesTable, IdempotencyKeysTable } from './campaigns-tables.js';
 
 /**
@@ -569,46 +570,23 @@ export class KyselyDispatchLaneRepository implements DispatchLaneRepository {
 }
 
 function toRecord(row: Selectable<IdempotencyKeysTable>): IdempotencyRecord {
-  return {
-    companyId: row.company_id,
-    key: row.key,
-    requestHash: row.request_hash,
-    state: row.state as IdempotencyRecord['state'],
-    responseStatus: row.response_status,
-    responseBody: row.response_body,
-    createdAt: row.created_at,
-    lockedUntil: row.locked_until,
-  };
+  return { ...fieldsOf(row, ['company_id', 'key', 'request_hash', 'response_status', 'response_body', 'created_at', 'locked_until']), state: row.state as IdempotencyRecord['state'] };
 }
 
 export class KyselyIdempotencyRepository implements IdempotencyRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async begin(record: IdempotencyRecord, expiredBefore: Date): Promise<IdempotencyRecord | null> {
+    // The request's record, in flight: inserted, or written over an expired or abandoned one.
+    const inFlight = { request_hash: record.requestHash, state: 'in_flight', response_status: null, response_body: null, created_at: record.createdAt, locked_until: record.lockedUntil };
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const taken = await this.db
         .insertInto('idempotency_keys')
-        .values({
-          company_id: record.companyId,
-          key: record.key,
-          request_hash: record.requestHash,
-          state: 'in_flight',
-          response_status: null,
-          response_body: null,
-          created_at: record.createdAt,
-          locked_until: record.lockedUntil,
-        })
+        .values({ company_id: record.companyId, key: record.key, ...inFlight })
         .onConflict((oc) =>
           oc
             .columns(['company_id', 'key'])
-            .doUpdateSet({
-              request_hash: record.requestHash,
-              state: 'in_flight',
-              response_status: null,
-              response_body: null,
-              created_at: record.createdAt,
-              locked_until: record.lockedUntil,
-            })
+            .doUpdateSet(inFlight)
             .where((eb) =>
               eb.or([
                 eb('idempotency_keys.created_at', '<', expiredBefore),
