@@ -2,35 +2,24 @@ import type { Page, PageRequest, Tag, TagRepository, TagRule, TagRuleMatchType, 
 import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { readPage } from '../shared/read-page.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { TagRulesTable, TagsTable } from './contacts-tables.js';
 
 function toTag(r: Selectable<TagsTable>): Tag {
   return { id: r.id, companyId: r.company_id, name: r.name, description: r.description, color: r.color, createdAt: r.created_at, updatedAt: r.updated_at };
 }
 
+/** The rule's plain fields (match type and scope are narrowed beside them). */
+const RULE_FIELDS = ['id', 'companyId', 'tagId', 'matchValue', 'caseSensitive', 'setorIds', 'enabled', 'createdAt', 'updatedAt'] as const;
+
 function toRule(r: Selectable<TagRulesTable>): TagRule {
   return {
-    id: r.id,
-    companyId: r.company_id,
-    tagId: r.tag_id,
+    ...fieldsOf(r, ['id', 'company_id', 'tag_id', 'match_value', 'case_sensitive', 'setor_ids', 'enabled', 'created_at', 'updated_at']),
     matchType: r.match_type as TagRuleMatchType,
-    matchValue: r.match_value,
-    caseSensitive: r.case_sensitive,
     scope: r.scope as TagRuleScope,
-    setorIds: r.setor_ids,
-    enabled: r.enabled,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
   };
 }
-
-const page = <T>(items: T[], total: number, request: PageRequest): Page<T> => ({
-  items,
-  total,
-  page: request.page,
-  limit: request.limit,
-  totalPages: Math.ceil(total / request.limit),
-});
 
 export class KyselyTagRepository implements TagRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -104,17 +93,7 @@ export class KyselyTagRepository implements TagRepository {
   async list(companyId: string, q: string | undefined, request: PageRequest): Promise<Page<Tag>> {
     let query = this.db.selectFrom('tags').where('company_id', '=', companyId);
     if (q) query = query.where(sql`lower(name)`, 'like', `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll()
-        .orderBy(sql`lower(name)`)
-        .orderBy('id')
-        .limit(request.limit)
-        .offset((request.page - 1) * request.limit)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return page(rows.map(toTag), Number(count.n), request);
+    return readPage(query, (select) => select.selectAll().orderBy(sql`lower(name)`).orderBy('id'), request, (rows) => rows.map(toTag));
   }
 
   async count(companyId: string): Promise<number> {
@@ -162,37 +141,13 @@ export class KyselyTagRuleRepository implements TagRuleRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(rule: TagRule): Promise<void> {
-    await this.db
-      .insertInto('tag_rules')
-      .values({
-        id: rule.id,
-        company_id: rule.companyId,
-        tag_id: rule.tagId,
-        match_type: rule.matchType,
-        match_value: rule.matchValue,
-        case_sensitive: rule.caseSensitive,
-        scope: rule.scope,
-        setor_ids: rule.setorIds,
-        enabled: rule.enabled,
-        created_at: rule.createdAt,
-        updated_at: rule.updatedAt,
-      })
-      .execute();
+    await this.db.insertInto('tag_rules').values({ ...columnsOf(rule, RULE_FIELDS), match_type: rule.matchType, scope: rule.scope }).execute();
   }
 
   async update(rule: TagRule): Promise<void> {
     await this.db
       .updateTable('tag_rules')
-      .set({
-        tag_id: rule.tagId,
-        match_type: rule.matchType,
-        match_value: rule.matchValue,
-        case_sensitive: rule.caseSensitive,
-        scope: rule.scope,
-        setor_ids: rule.setorIds,
-        enabled: rule.enabled,
-        updated_at: rule.updatedAt,
-      })
+      .set({ ...columnsOf(rule, ['tagId', 'matchValue', 'caseSensitive', 'setorIds', 'enabled', 'updatedAt']), match_type: rule.matchType, scope: rule.scope })
       .where('id', '=', rule.id)
       .where('company_id', '=', rule.companyId)
       .execute();
@@ -211,19 +166,8 @@ export class KyselyTagRuleRepository implements TagRuleRepository {
   }
 
   async list(companyId: string, request: PageRequest): Promise<Page<TagRule>> {
-    const [rows, count] = await Promise.all([
-      this.db
-        .selectFrom('tag_rules')
-        .selectAll()
-        .where('company_id', '=', companyId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(request.limit)
-        .offset((request.page - 1) * request.limit)
-        .execute(),
-      this.count(companyId),
-    ]);
-    return page(rows.map(toRule), count, request);
+    const base = this.db.selectFrom('tag_rules').where('company_id', '=', companyId);
+    return readPage(base, (q) => q.selectAll().orderBy('created_at').orderBy('id'), request, (rows) => rows.map(toRule));
   }
 
   async listEnabled(companyId: string): Promise<TagRule[]> {
