@@ -45,21 +45,70 @@ describe('simulator inbound round trips', () => {
     return found[0]!;
   }
 
-  it('a new number with rule text: 8 statements; the same number again: 8; a text no rule reads: 7 — with the same effects', async () => {
+  /** Polls `probe` until it answers true (10 s deadline). */
+  async function until(probe: () => Promise<boolean> | boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!(await probe())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /**
+   * A company with a live key and a connected setor, and a tag for each rule with its `contains` rule: the setor and the
+   * tags' ids, in the rules' order.
+   */
+  async function companyWithRules(rules: readonly (readonly [name: string, value: string, scope?: 'contact' | 'conversation'])[]) {
     const company = await api.createCompany({ company_rpm: 10_000 });
     const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
     const setor = await api.createSetor(company.id);
     await api.connectSetor(company.id, setor.id);
     const auth = { Authorization: `Bearer ${key}` };
-    const tag = async (name: string) => (await request(api.app).post('/v1/tags').set(auth).send({ name })).body.data.id as string;
-    const [budget, price, delivery] = [await tag('Orçamento'), await tag('Preço'), await tag('Entrega')];
-    for (const [tagId, value, scope] of [
-      [budget, 'orçamento', 'contact'],
-      [price, 'preço', 'contact'],
-      [delivery, 'entrega', 'conversation'],
-    ] as const) {
-      expect((await request(api.app).post('/v1/tag-rules').set(auth).send({ tag_id: tagId, match_type: 'contains', match_value: value, scope })).status).toBe(201);
+    const tags: string[] = [];
+    for (const [name] of rules) tags.push((await request(api.app).post('/v1/tags').set(auth).send({ name })).body.data.id as string);
+    for (const [i, [, value, scope]] of rules.entries()) {
+      expect((await request(api.app).post('/v1/tag-rules').set(auth).send({ tag_id: tags[i], match_type: 'contains', match_value: value, scope })).status).toBe(201);
     }
+    return { company, setor, tags };
+  }
+
+  /**
+   * Sends `first` while this test holds the contact lock of `phone` in `setorId`, then `group` once the lane waits for
+   * that lock (counting the statements from there), and lets the lane go when the whole group waits for it: every answer,
+   * `first`'s first.
+   */
+  async function groupBehindHeldLane<T>(setorId: string, phone: string, first: () => Promise<T>, group: () => Promise<T>[]): Promise<T[]> {
+    const receive = api.container.get(ReceiveInboundMessage);
+    const holder = new pg.Client({ connectionString: api.database.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [contactThreadLockKey(setorId, phoneMatchKey(phone))]);
+      const blocked = [first()];
+      await until(async () => {
+        const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(api.database.db);
+        return Number(rows[0]!.n) === 1;
+      }, 'the lane to wait for the lock');
+      transactions.length = 0;
+      const grouped = group();
+      await until(() => receive.waiting === grouped.length, `${grouped.length} messages to wait for the lane`);
+      await holder.query('ROLLBACK');
+      return await Promise.all([...blocked, ...grouped]);
+    } finally {
+      await holder.end();
+    }
+  }
+
+  it('a new number with rule text: 8 statements; the same number again: 8; a text no rule reads: 7 — with the same effects', async () => {
+    const {
+      company,
+      setor,
+      tags: [budget, price, delivery],
+    } = await companyWithRules([
+      ['Orçamento', 'orçamento', 'contact'],
+      ['Preço', 'preço', 'contact'],
+      ['Entrega', 'entrega', 'conversation'],
+    ]);
     const inbound = (text: string) => request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setor.id, from: '+5511987650990', text, name: 'Zé' });
 
     transactions.length = 0;
@@ -108,57 +157,24 @@ describe('simulator inbound round trips', () => {
     ]);
   });
 
-  /** Polls `probe` until it answers true (10 s deadline). */
-  async function until(probe: () => Promise<boolean> | boolean, what: string): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (!(await probe())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
   it('ten new numbers written to together share one transaction: at most 10 statements (with begin and commit), rule tags included', async () => {
-    const company = await api.createCompany({ company_rpm: 10_000 });
-    const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
-    const auth = { Authorization: `Bearer ${key}` };
-    const tag = async (name: string) => (await request(api.app).post('/v1/tags').set(auth).send({ name })).body.data.id as string;
-    const [budget, delivery] = [await tag('Orçamento'), await tag('Entrega')];
-    for (const [tagId, value, scope] of [
-      [budget, 'orçamento', 'contact'],
-      [delivery, 'entrega', 'conversation'],
-    ] as const) {
-      expect((await request(api.app).post('/v1/tag-rules').set(auth).send({ tag_id: tagId, match_type: 'contains', match_value: value, scope })).status).toBe(201);
-    }
+    const {
+      company,
+      setor,
+      tags: [budget, delivery],
+    } = await companyWithRules([
+      ['Orçamento', 'orçamento', 'contact'],
+      ['Entrega', 'entrega', 'conversation'],
+    ]);
     const from = (n: number) => `+55119876511${String(n).padStart(2, '0')}`;
     const inbound = (n: number) =>
       request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setor.id, from: from(n), text: 'Quero um orçamento com entrega', name: `Contato ${n}` }).then((r) => r);
-    const receive = api.container.get(ReceiveInboundMessage);
-
     // The lane held: the contact lock of the first number is taken by this test's own transaction.
-    const holder = new pg.Client({ connectionString: api.database.url });
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [contactThreadLockKey(setor.id, phoneMatchKey(from(0)))]);
-      const blocked = [inbound(0)];
-      await until(async () => {
-        const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(api.database.db);
-        return Number(rows[0]!.n) === 1;
-      }, 'the lane to wait for the lock');
-      transactions.length = 0;
-      const grouped = Array.from({ length: 10 }, (_, i) => inbound(10 + i));
-      await until(() => receive.waiting === 10, 'ten messages to wait for the lane');
-      await holder.query('ROLLBACK');
-      const answers = await Promise.all([...blocked, ...grouped]);
-      expect(answers.map((a) => a.status)).toEqual(Array(11).fill(201));
-      const groupAnswers = answers.slice(1).map((a) => a.body.data);
-      expect(groupAnswers.every((d) => d.contact_created && d.ticket_created && d.ticket_status === 'open')).toBe(true);
-      for (const d of groupAnswers) expect(new Set(d.tags_added)).toEqual(new Set([budget, delivery]));
-    } finally {
-      await holder.end();
-    }
+    const answers = await groupBehindHeldLane(setor.id, from(0), () => inbound(0), () => Array.from({ length: 10 }, (_, i) => inbound(10 + i)));
+    expect(answers.map((a) => a.status)).toEqual(Array(11).fill(201));
+    const groupAnswers = answers.slice(1).map((a) => a.body.data);
+    expect(groupAnswers.every((d) => d.contact_created && d.ticket_created && d.ticket_status === 'open')).toBe(true);
+    for (const d of groupAnswers) expect(new Set(d.tags_added)).toEqual(new Set([budget, delivery]));
 
     // The group's transaction: the one that took several contact locks at once.
     const group = transactions.filter((t) => t.some((q) => q.includes('insert into "messages"')) && t.some((q) => q.includes('unnest') && q.includes('pg_advisory_xact_lock')));
@@ -191,39 +207,14 @@ describe('simulator inbound round trips', () => {
   });
 
   it('ten stored contacts written to together: their tickets read and saved in one statement each, at most 9 statements with begin and commit', async () => {
-    const company = await api.createCompany({ company_rpm: 10_000 });
-    const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
-    const auth = { Authorization: `Bearer ${key}` };
-    const tagId = (await request(api.app).post('/v1/tags').set(auth).send({ name: 'Orçamento' })).body.data.id as string;
-    expect((await request(api.app).post('/v1/tag-rules').set(auth).send({ tag_id: tagId, match_type: 'contains', match_value: 'orçamento' })).status).toBe(201);
+    const { company, setor } = await companyWithRules([['Orçamento', 'orçamento']]);
     const from = (n: number) => `+55119876512${String(n).padStart(2, '0')}`;
     const inbound = (n: number, text: string) =>
       request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setor.id, from: from(n), text }).then((r) => r);
     const firsts: { ticket_id: string }[] = [];
     for (let n = 10; n < 20; n += 1) firsts.push((await inbound(n, 'Oi')).body.data);
-    const receive = api.container.get(ReceiveInboundMessage);
 
-    const holder = new pg.Client({ connectionString: api.database.url });
-    await holder.connect();
-    let answers: Awaited<ReturnType<typeof inbound>>[];
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [contactThreadLockKey(setor.id, phoneMatchKey(from(0)))]);
-      const blocked = [inbound(0, 'Oi')];
-      await until(async () => {
-        const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(api.database.db);
-        return Number(rows[0]!.n) === 1;
-      }, 'the lane to wait for the lock');
-      transactions.length = 0;
-      const grouped = Array.from({ length: 10 }, (_, i) => inbound(10 + i, `Tudo bem? ${i}`));
-      await until(() => receive.waiting === 10, 'ten messages to wait for the lane');
-      await holder.query('ROLLBACK');
-      answers = await Promise.all([...blocked, ...grouped]);
-    } finally {
-      await holder.end();
-    }
+    const answers = await groupBehindHeldLane(setor.id, from(0), () => inbound(0, 'Oi'), () => Array.from({ length: 10 }, (_, i) => inbound(10 + i, `Tudo bem? ${i}`)));
     expect(answers.map((a) => a.status)).toEqual(Array(11).fill(201));
     answers.slice(1).forEach((a, i) => {
       expect(a.body.data).toMatchObject({ contact_created: false, ticket_id: firsts[i]!.ticket_id, ticket_created: false, ticket_status: 'open', tags_added: [] });
