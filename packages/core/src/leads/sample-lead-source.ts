@@ -1,3 +1,4 @@
+import { seededGenerator } from '../shared/random.js';
 import { cnpjCheckDigits } from './cnpj.js';
 import type { Lead, LeadPage, LeadPorte, LeadSearchCriteria, LeadSource } from './lead.js';
 import { allMunicipios, findCnae, findMunicipio, type Municipio } from './lead-reference.js';
@@ -27,18 +28,6 @@ function hash(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
-
-/** mulberry32: a small seeded generator (the sample must be the same for the same seed, on every run). */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
@@ -78,7 +67,7 @@ export class SampleLeadSource implements LeadSource {
     for (const code of criteria.cnaes) {
       if (!findCnae(code)) continue;
       for (const place of places) {
-        const next = generator(hash(`${this.seed}:${code}:${place.ibgeCode}`));
+        const next = seededGenerator(hash(`${this.seed}:${code}:${place.ibgeCode}`));
         const count = 3 + Math.floor(next() * 10);
         for (let i = 0; i < count; i++) {
           const lead = this.company(next, code, place);
@@ -98,7 +87,7 @@ export class SampleLeadSource implements LeadSource {
     const out: Municipio[] = [];
     for (const uf of criteria.ufs) {
       const inState = allMunicipios().filter((m) => m.uf === uf);
-      const next = generator(hash(`${this.seed}:uf:${uf}`));
+      const next = seededGenerator(hash(`${this.seed}:uf:${uf}`));
       const chosen = new Set<Municipio>();
       while (chosen.size < Math.min(5, inState.length)) chosen.add(pick(next, inState));
       out.push(...chosen);

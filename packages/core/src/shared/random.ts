@@ -14,3 +14,18 @@ export const Random = Symbol.for('carteiro.Random');
 export function randomInt(random: Random, min: number, max: number): number {
   return min + Math.floor(random.next() * (max - min + 1));
 }
+
+/**
+ * A small seeded pseudo-random generator (mulberry32): numbers in [0, 1), the same sequence for the same seed on every
+ * run. Not for secrets; for what must repeat (samples, fixtures, benchmark arrivals).
+ */
+export function seededGenerator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

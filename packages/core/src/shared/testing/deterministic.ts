@@ -1,5 +1,5 @@
 import type { IdGenerator } from '../id-generator.js';
-import type { Random } from '../random.js';
+import { seededGenerator, type Random } from '../random.js';
 
 /** Ids that read in creation order: `00000000-0000-4000-8000-000000000001`, … */
 export class SequentialIds implements IdGenerator {
@@ -12,16 +12,12 @@ export class SequentialIds implements IdGenerator {
 
 /** A seeded pseudo-random source (mulberry32): the same seed gives the same sequence. */
 export class SeededRandom implements Random {
-  private state: number;
+  private readonly generator: () => number;
   constructor(seed = 42) {
-    this.state = seed >>> 0;
+    this.generator = seededGenerator(seed);
   }
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.generator();
   }
   bytes(length: number): Uint8Array {
     const out = new Uint8Array(length);
