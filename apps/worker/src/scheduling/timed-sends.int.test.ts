@@ -32,6 +32,21 @@ describe('timed sends through the dispatch lanes (scheduled messages and reminde
     return { ...t, auth: { Authorization: `Bearer ${key}` } };
   }
 
+  /**
+   * An appointments key of the company, and through the admin API a unit open at every hour of every day (`unit`'s
+   * fields), an appointment type there with no minimum notice (`type`'s fields) and a professional named `professional`
+   * serving it there.
+   */
+  async function clinic(companyId: string, unit: Record<string, unknown>, type: Record<string, unknown>, professional: string) {
+    const key = await api.createKey(companyId, { scopes: ['appointments:write', 'appointments:read'], mode: 'live', rpm: 100_000 });
+    const admin = (p: string) => request(api.app).post(`/admin/v1/companies/${companyId}${p}`).set(api.adminAuth);
+    const created = (await admin('/units').send(unit).expect(201)).body.data;
+    const kind = (await admin('/appointment-types').send({ min_notice_minutes: 0, unit_ids: [created.id], ...type }).expect(201)).body.data;
+    const week = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: created.id, weekday, start: '00:00', end: '24:00' }));
+    const pro = (await admin('/professionals').send({ name: professional, schedule: week, services: [{ appointment_type_id: kind.id, unit_id: created.id }] }).expect(201)).body.data;
+    return { auth: { Authorization: `Bearer ${key}` }, type: kind, pro };
+  }
+
   /** Makes every scheduled row of the company due now and wakes its lane (instead of waiting 60 s for send_at). */
   async function dueNow(companyId: string, setorId: string) {
     await sql`UPDATE scheduled_messages SET effective_send_at = now() - interval '1 second' WHERE company_id = ${companyId} AND status = 'scheduled'`.execute(api.database.db);
@@ -100,13 +115,7 @@ describe('timed sends through the dispatch lanes (scheduled messages and reminde
 
   it('an appointment cancelled while its reminder is due: the reminder is cancelled (never sent) or was sent before the cancellation', async () => {
     const t = await tenant();
-    const key = await api.createKey(t.company.id, { scopes: ['appointments:write', 'appointments:read'], mode: 'live', rpm: 100_000 });
-    const auth = { Authorization: `Bearer ${key}` };
-    const admin = (p: string) => `/admin/v1/companies/${t.company.id}${p}`;
-    const unit = (await request(api.app).post(admin('/units')).set(api.adminAuth).send({ name: 'Centro', timezone: 'America/Sao_Paulo', open_on_holidays: true }).expect(201)).body.data;
-    const type = (await request(api.app).post(admin('/appointment-types')).set(api.adminAuth).send({ name: 'Consulta', duration_minutes: 15, min_notice_minutes: 0, unit_ids: [unit.id], reminder_offsets_minutes: [60] }).expect(201)).body.data;
-    const week = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unit.id, weekday, start: '00:00', end: '24:00' }));
-    const pro = (await request(api.app).post(admin('/professionals')).set(api.adminAuth).send({ name: 'Ana', schedule: week, services: [{ appointment_type_id: type.id, unit_id: unit.id }] }).expect(201)).body.data;
+    const { auth, type, pro } = await clinic(t.company.id, { name: 'Centro', timezone: 'America/Sao_Paulo', open_on_holidays: true }, { name: 'Consulta', duration_minutes: 15, reminder_offsets_minutes: [60] }, 'Ana');
     const base = Date.parse(`${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}T12:00:00.000Z`);
     const ids: string[] = [];
     for (let i = 0; i < 15; i += 1) {
@@ -140,13 +149,12 @@ describe('timed sends through the dispatch lanes (scheduled messages and reminde
 
   it('sends a due reminder with the appointment’s details, and the contact answering "Sim" confirms the appointment', async () => {
     const t = await tenant();
-    const key = await api.createKey(t.company.id, { scopes: ['appointments:write', 'appointments:read'], mode: 'live', rpm: 100_000 });
-    const auth = { Authorization: `Bearer ${key}` };
-    const admin = (p: string) => `/admin/v1/companies/${t.company.id}${p}`;
-    const unit = (await request(api.app).post(admin('/units')).set(api.adminAuth).send({ name: 'Unidade Sul', timezone: 'America/Noronha', open_on_holidays: true, address: { street: 'Rua A', number: '10', city: 'Recife', uf: 'PE' } }).expect(201)).body.data;
-    const type = (await request(api.app).post(admin('/appointment-types')).set(api.adminAuth).send({ name: 'Limpeza', duration_minutes: 30, min_notice_minutes: 0, unit_ids: [unit.id], reminder_offsets_minutes: [30] }).expect(201)).body.data;
-    const week = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unit.id, weekday, start: '00:00', end: '24:00' }));
-    await request(api.app).post(admin('/professionals')).set(api.adminAuth).send({ name: 'Dr. Caio', schedule: week, services: [{ appointment_type_id: type.id, unit_id: unit.id }] }).expect(201);
+    const { auth, type } = await clinic(
+      t.company.id,
+      { name: 'Unidade Sul', timezone: 'America/Noronha', open_on_holidays: true, address: { street: 'Rua A', number: '10', city: 'Recife', uf: 'PE' } },
+      { name: 'Limpeza', duration_minutes: 30, reminder_offsets_minutes: [30] },
+      'Dr. Caio',
+    );
     const startsAt = `${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}T13:00:00.000Z`; // 11:00 in Noronha
     const booked = (await request(api.app).post('/v1/appointments').set(auth).send({ appointment_type_id: type.id, starts_at: startsAt, phone: phone(700), name: 'Joana Lima' })).body.data;
     expect(booked.reminders).toEqual([expect.objectContaining({ offset_minutes: 30, status: 'scheduled' })]);
@@ -169,13 +177,7 @@ describe('timed sends through the dispatch lanes (scheduled messages and reminde
 
   it('notify: a reschedule and a cancellation tell the client by message, once each, with the appointment as it then is; without it nothing is sent', async () => {
     const t = await tenant();
-    const key = await api.createKey(t.company.id, { scopes: ['appointments:write', 'appointments:read'], mode: 'live', rpm: 100_000 });
-    const auth = { Authorization: `Bearer ${key}` };
-    const admin = (p: string) => `/admin/v1/companies/${t.company.id}${p}`;
-    const unit = (await request(api.app).post(admin('/units')).set(api.adminAuth).send({ name: 'Centro', timezone: 'America/Sao_Paulo', open_on_holidays: true }).expect(201)).body.data;
-    const type = (await request(api.app).post(admin('/appointment-types')).set(api.adminAuth).send({ name: 'Consulta', duration_minutes: 30, min_notice_minutes: 0, unit_ids: [unit.id], reminder_offsets_minutes: [] }).expect(201)).body.data;
-    const week = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unit.id, weekday, start: '00:00', end: '24:00' }));
-    await request(api.app).post(admin('/professionals')).set(api.adminAuth).send({ name: 'Dra. Bia', schedule: week, services: [{ appointment_type_id: type.id, unit_id: unit.id }] }).expect(201);
+    const { auth, type } = await clinic(t.company.id, { name: 'Centro', timezone: 'America/Sao_Paulo', open_on_holidays: true }, { name: 'Consulta', duration_minutes: 30, reminder_offsets_minutes: [] }, 'Dra. Bia');
     const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
     const booked = (await request(api.app).post('/v1/appointments').set(auth).send({ appointment_type_id: type.id, starts_at: `${day}T13:00:00.000Z`, phone: phone(800), name: 'Rita Souza' }).expect(201)).body.data;
 
@@ -203,20 +205,14 @@ describe('timed sends through the dispatch lanes (scheduled messages and reminde
     const t = await tenant();
     const official = await api.createSetor(t.company.id, { channel_type: 'official', official: { phone_number_id: '1', access_token: 't', waba_id: 'w' } });
     await api.connectSetor(t.company.id, official.id);
-    const key = await api.createKey(t.company.id, { scopes: ['appointments:write'], mode: 'live', rpm: 100_000 });
-    const admin = (p: string) => `/admin/v1/companies/${t.company.id}${p}`;
-    const unit = (await request(api.app).post(admin('/units')).set(api.adminAuth).send({ name: 'Centro', timezone: 'America/Manaus', open_on_holidays: true }).expect(201)).body.data;
-    const type = (
-      await request(api.app)
-        .post(admin('/appointment-types'))
-        .set(api.adminAuth)
-        .send({ name: 'Consulta', duration_minutes: 30, min_notice_minutes: 0, unit_ids: [unit.id], reminder_offsets_minutes: [60], reminder_template: { name: 'lembrete_consulta', language: 'pt_BR', parameters: ['{{primeiro_nome}}', '{{hora_agendamento}}'] } })
-        .expect(201)
-    ).body.data;
-    const week = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unit.id, weekday, start: '00:00', end: '24:00' }));
-    await request(api.app).post(admin('/professionals')).set(api.adminAuth).send({ name: 'Ana', schedule: week, services: [{ appointment_type_id: type.id, unit_id: unit.id }] }).expect(201);
+    const { auth, type } = await clinic(
+      t.company.id,
+      { name: 'Centro', timezone: 'America/Manaus', open_on_holidays: true },
+      { name: 'Consulta', duration_minutes: 30, reminder_offsets_minutes: [60], reminder_template: { name: 'lembrete_consulta', language: 'pt_BR', parameters: ['{{primeiro_nome}}', '{{hora_agendamento}}'] } },
+      'Ana',
+    );
     const startsAt = `${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}T14:00:00.000Z`; // 10:00 in Manaus
-    const booked = await request(api.app).post('/v1/appointments').set('Authorization', `Bearer ${key}`).send({ appointment_type_id: type.id, starts_at: startsAt, phone: phone(800), name: 'Bia Costa', setor_id: official.id });
+    const booked = await request(api.app).post('/v1/appointments').set(auth).send({ appointment_type_id: type.id, starts_at: startsAt, phone: phone(800), name: 'Bia Costa', setor_id: official.id });
     expect(booked.status).toBe(201);
     await dueNow(t.company.id, official.id);
     await eventually(async () => (await outbox(api.database.db, t.company.id)).length === 1, { timeoutMs: 10_000 });
