@@ -14,28 +14,22 @@ import type {
 import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import { toMessage } from '../messages/kysely-message-repositories.js';
 import type { TicketSendsTable } from './ticket-sends-tables.js';
 
+/** What a save changes, as it is (the charge is written as JSON beside it). */
+const SAVED_FIELDS = ['status', 'attempts', 'claimedAt', 'errorCode', 'error', 'sentAt', 'updatedAt'] as const;
+/** A new send's fields, as they are (the charge beside them). */
+const INSERTED_FIELDS = ['id', 'companyId', 'ticketId', 'setorId', 'kind', 'keyMode', 'createdAt', ...SAVED_FIELDS] as const;
+/** The columns read as they are (kind, status and key mode are narrowed beside them). */
+const READ_COLUMNS = ['id', 'company_id', 'ticket_id', 'setor_id', 'attempts', 'claimed_at', 'charge', 'error_code', 'error', 'sent_at', 'created_at', 'updated_at'] as const;
+
 function toSend(row: Selectable<TicketSendsTable>): TicketSend {
-  return {
-    id: row.id,
-    companyId: row.company_id,
-    ticketId: row.ticket_id,
-    setorId: row.setor_id,
-    kind: row.kind as TicketSendKind,
-    status: row.status as TicketSendStatus,
-    keyMode: row.key_mode as KeyMode,
-    attempts: row.attempts,
-    claimedAt: row.claimed_at,
-    charge: row.charge,
-    errorCode: row.error_code,
-    error: row.error,
-    sentAt: row.sent_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+  return { ...fieldsOf(row, READ_COLUMNS), kind: row.kind as TicketSendKind, status: row.status as TicketSendStatus, keyMode: row.key_mode as KeyMode };
 }
+
+const chargeColumn = (send: TicketSend) => (send.charge ? JSON.stringify(send.charge) : null);
 
 export class KyselyTicketSendRepository implements TicketSendRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -43,23 +37,7 @@ export class KyselyTicketSendRepository implements TicketSendRepository {
   async insert(send: TicketSend): Promise<void> {
     await this.db
       .insertInto('ticket_sends')
-      .values({
-        id: send.id,
-        company_id: send.companyId,
-        ticket_id: send.ticketId,
-        setor_id: send.setorId,
-        kind: send.kind,
-        status: send.status,
-        key_mode: send.keyMode,
-        attempts: send.attempts,
-        claimed_at: send.claimedAt,
-        charge: send.charge ? JSON.stringify(send.charge) : null,
-        error_code: send.errorCode,
-        error: send.error,
-        sent_at: send.sentAt,
-        created_at: send.createdAt,
-        updated_at: send.updatedAt,
-      })
+      .values({ ...columnsOf(send, INSERTED_FIELDS), charge: chargeColumn(send) })
       .execute();
   }
 
@@ -72,16 +50,7 @@ export class KyselyTicketSendRepository implements TicketSendRepository {
   async save(send: TicketSend): Promise<void> {
     await this.db
       .updateTable('ticket_sends')
-      .set({
-        status: send.status,
-        attempts: send.attempts,
-        claimed_at: send.claimedAt,
-        charge: send.charge ? JSON.stringify(send.charge) : null,
-        error_code: send.errorCode,
-        error: send.error,
-        sent_at: send.sentAt,
-        updated_at: send.updatedAt,
-      })
+      .set({ ...columnsOf(send, SAVED_FIELDS), charge: chargeColumn(send) })
       .where('id', '=', send.id)
       .execute();
   }
