@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { InMemoryUnitOfWork, SequentialIds } from '../testing/index.js';
 import { applyInboundTagRules, type Tag, type TagRule } from './index.js';
+import { tagRuleFixture } from './testing/index.js';
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 const companyId = '00000000-0000-4000-8000-00000000000a';
@@ -11,20 +12,7 @@ describe('the inbound rule step', () => {
     const uow = new InMemoryUnitOfWork();
     const tag = (id: string): Tag => ({ id, companyId, name: id, description: null, color: null, createdAt: t0, updatedAt: t0 });
     for (const id of ['t-vip', 't-box', 't-ticket']) await uow.repos.tags.insert(tag(id));
-    const rule = (id: string, fields: Partial<TagRule>): TagRule => ({
-      id,
-      companyId,
-      tagId: 't-vip',
-      matchType: 'contains',
-      matchValue: 'vip',
-      caseSensitive: false,
-      scope: 'contact',
-      setorIds: [],
-      enabled: true,
-      createdAt: t0,
-      updatedAt: t0,
-      ...fields,
-    });
+    const rule = (id: string, fields: Partial<TagRule>): TagRule => tagRuleFixture(id, companyId, 't-vip', t0, { matchValue: 'vip', ...fields });
     await uow.repos.tagRules.insert(rule('r-vip', {}));
     await uow.repos.tagRules.insert(rule('r-box', { tagId: 't-box', matchValue: 'preço', setorIds: ['s2'] }));
     await uow.repos.tagRules.insert(rule('r-ticket', { tagId: 't-ticket', scope: 'conversation' }));

@@ -1,25 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '../shared/errors.js';
 import { checkRuleMatch, foldText, matchingRules, RULE_INPUT_LIMIT, type TagRule } from './tag-rule.js';
+import { tagRuleFixture } from './testing/index.js';
 
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 let n = 0;
 const rule = (fields: Partial<TagRule>): TagRule => {
   n += 1;
-  return {
-    id: `r${n}`,
-    companyId: 'c',
-    tagId: `t${n}`,
-    matchType: 'contains',
-    matchValue: 'x',
-    caseSensitive: false,
-    scope: 'contact',
-    setorIds: [],
-    enabled: true,
-    createdAt: t0,
-    updatedAt: t0,
-    ...fields,
-  };
+  return tagRuleFixture(`r${n}`, 'c', `t${n}`, t0, fields);
 };
 const matches = (rules: TagRule[], text: string, setorId: string | null = 's1') => matchingRules(rules, text, setorId).map((r) => r.id);
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { MessagingWorld } from '../testing/messaging-world.js';
 import { ReceiveInboundMessage } from '../messages/index.js';
 import { withInboxSettings, type Setor } from '../setores/index.js';
+import { tagRuleFixture } from '../tags/testing/index.js';
 import { transition } from '../shared/decider.js';
 import { TicketInboundThreads } from './inbound-ticket.js';
 import { parseRatingReply } from './rating-reply.js';
@@ -100,19 +101,7 @@ describe('rating replies', () => {
   it('rating replies run no tag rules', async () => {
     const { world, company, inbound, closedAndRequested } = await setup();
     await world.repos.tags.insert({ id: 'tag-1', companyId: company.id, name: 'Cinco', description: null, color: null, createdAt: world.clock.now(), updatedAt: world.clock.now() } as never);
-    await world.repos.tagRules.insert({
-      id: 'rule-1',
-      companyId: company.id,
-      tagId: 'tag-1',
-      matchType: 'starts_with',
-      matchValue: '5',
-      caseSensitive: false,
-      scope: 'contact',
-      setorIds: [],
-      enabled: true,
-      createdAt: world.clock.now(),
-      updatedAt: world.clock.now(),
-    } as never);
+    await world.repos.tagRules.insert(tagRuleFixture('rule-1', company.id, 'tag-1', world.clock.now(), { matchType: 'starts_with', matchValue: '5' }));
     await closedAndRequested();
     expect(await inbound('5')).toMatchObject({ ratingRecorded: true, tagsAdded: [] });
     expect(world.events('contact.tagged')).toEqual([]);

@@ -1,2 +1,3 @@
 export * from './in-memory-tag-repositories.js';
 export * from './tag-repositories.contract.js';
+export * from './tag-rule-fixture.js';

@@ -3,7 +3,8 @@ import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/in
 import { contractCases } from '../../companies/testing/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
 import type { TagRepositories } from '../index.js';
-import type { Tag, TagRule } from '../index.js';
+import type { Tag } from '../index.js';
+import { tagRuleFixture } from './tag-rule-fixture.js';
 
 /** The areas this suite reads and writes. */
 type Areas = CompanyRepositories & TagRepositories;
@@ -42,19 +43,7 @@ export function describeTagRepositoriesContract(name: string, setup: () => Promi
       const { repos, ids, company, other, tag } = await fresh();
       const vip = tag(company.id, 'vip');
       await repos.tags.insert(vip);
-      const base: TagRule = {
-        id: ids.newId(),
-        companyId: company.id,
-        tagId: vip.id,
-        matchType: 'regex',
-        matchValue: 'or[cç]amento',
-        caseSensitive: false,
-        scope: 'contact',
-        setorIds: [ids.newId()],
-        enabled: true,
-        createdAt: t0,
-        updatedAt: t0,
-      };
+      const base = tagRuleFixture(ids.newId(), company.id, vip.id, t0, { matchType: 'regex', matchValue: 'or[cç]amento', setorIds: [ids.newId()] });
       const off = { ...base, id: ids.newId(), enabled: false, createdAt: new Date(t0.getTime() + 1), updatedAt: new Date(t0.getTime() + 1) };
       await repos.tagRules.insert(base);
       await repos.tagRules.insert(off);
