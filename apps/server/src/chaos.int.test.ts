@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
 import { eventually } from '../../worker/src/testing/test-worker.js';
-import { createCampaign, createHttpTenant, expectSentExactlyOnce, outboxCount, phone, readCampaign } from './testing/http-tenant.js';
+import { expectSentExactlyOnce, launchHttpCampaign, outboxCount, readCampaign } from './testing/http-tenant.js';
 import { ServerFleet, type ServerProcess } from './testing/server-process.js';
 
 const RECIPIENTS = 2_000;
@@ -29,9 +29,7 @@ describe('chaos: the worker SIGKILLed three times during a 2,000-recipient campa
   });
 
   it('delivers to each recipient exactly once and the counters add up', async () => {
-    const tenant = await createHttpTenant(api.url!, { boxes: 3 });
-    const recipients = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone: phone(100_000 + i), name: `Pessoa ${i}` }));
-    const id = await createCampaign(api.url!, tenant, recipients, 'Chaos');
+    const { tenant, recipients, id } = await launchHttpCampaign(api.url!, { boxes: 3, recipients: RECIPIENTS, firstPhone: 100_000, name: 'Chaos' });
 
     const kills: { sentAtKill: number; claimedAtKill: number }[] = [];
     for (let k = 0; k < KILLS; k += 1) {

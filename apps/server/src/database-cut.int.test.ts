@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
 import { eventually } from '../../worker/src/testing/test-worker.js';
-import { call, createCampaign, createHttpTenant, expectSentExactlyOnce, outboxCount, phone, readCampaign } from './testing/http-tenant.js';
+import { call, createCampaign, expectSentExactlyOnce, launchHttpCampaign, outboxCount, phone, readCampaign } from './testing/http-tenant.js';
 import { ServerFleet, type ServerProcess } from './testing/server-process.js';
 
 const RECIPIENTS = 900;
@@ -51,9 +51,7 @@ describe('database cut: every service connection terminated mid-campaign', () =>
   });
 
   it('finishes the campaign with each recipient exactly once, and both processes recover without a restart', async () => {
-    const tenant = await createHttpTenant(api.url!, { boxes: 3 });
-    const recipients = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone: phone(300_000 + i), name: `Pessoa ${i}` }));
-    const id = await createCampaign(api.url!, tenant, recipients, 'Cut');
+    const { tenant, recipients, id } = await launchHttpCampaign(api.url!, { boxes: 3, recipients: RECIPIENTS, firstPhone: 300_000, name: 'Cut' });
 
     await eventually(async () => (await listeners(database)) > 0);
     const cuts: { sentAtCut: number; terminated: number }[] = [];

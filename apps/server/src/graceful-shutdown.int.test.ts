@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
 import { eventually } from '../../worker/src/testing/test-worker.js';
-import { createCampaign, createHttpTenant, expectSentExactlyOnce, outboxCount, phone, readCampaign } from './testing/http-tenant.js';
+import { expectSentExactlyOnce, launchHttpCampaign, outboxCount, readCampaign } from './testing/http-tenant.js';
 import { ServerFleet } from './testing/server-process.js';
 
 const RECIPIENTS = 600;
@@ -24,9 +24,7 @@ describe('graceful shutdown: SIGTERM to a ROLE=all process mid-campaign', () => 
 
   it('exits 0 in time, stops accepting, releases its work, and a new process finishes the campaign exactly once', async () => {
     const first = await fleet.start('all');
-    const tenant = await createHttpTenant(first.url!, { boxes: 2 });
-    const recipients = Array.from({ length: RECIPIENTS }, (_, i) => ({ phone: phone(500_000 + i), name: `Pessoa ${i}` }));
-    const id = await createCampaign(first.url!, tenant, recipients, 'Shutdown');
+    const { tenant, recipients, id } = await launchHttpCampaign(first.url!, { boxes: 2, recipients: RECIPIENTS, firstPhone: 500_000, name: 'Shutdown' });
     await eventually(async () => (await outboxCount(database.db, tenant.companyId)) >= 150, { timeoutMs: 30_000, intervalMs: 10 });
 
     const inFlight = await database.db.selectFrom('campaign_messages').select('id').where('campaign_id', '=', id).where('status', '=', 'enviando').execute();

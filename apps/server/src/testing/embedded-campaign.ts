@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createDb } from '@carteiro/postgres';
 import { eventually } from '../../../worker/src/testing/test-worker.js';
 import { runningEmbeddedUrl } from '../database.js';
-import { createCampaign, createHttpTenant, expectSentExactlyOnce, outboxCount, phone, readCampaign, type HttpTenant } from './http-tenant.js';
+import { expectSentExactlyOnce, launchHttpCampaign, outboxCount, readCampaign, type HttpTenant } from './http-tenant.js';
 import { embeddedPostgresPid, ServerFleet, type ServerProcess } from './server-process.js';
 
 /**
@@ -48,9 +48,7 @@ export class EmbeddedServers {
   async startMidCampaign(options: { recipients: number; firstPhone: number; name: string; sentAtLeast: number }) {
     const server = await this.start();
     const postgresPid = await embeddedPostgresPid(this.dataDir);
-    const tenant = await createHttpTenant(server.url!, { boxes: 2 });
-    const recipients = Array.from({ length: options.recipients }, (_, i) => ({ phone: phone(options.firstPhone + i), name: `Pessoa ${i}` }));
-    const campaignId = await createCampaign(server.url!, tenant, recipients, options.name);
+    const { tenant, recipients, id: campaignId } = await launchHttpCampaign(server.url!, { boxes: 2, recipients: options.recipients, firstPhone: options.firstPhone, name: options.name });
     await this.withDb((db) => eventually(async () => (await outboxCount(db, tenant.companyId)) >= options.sentAtLeast, { timeoutMs: 30_000, intervalMs: 10 }));
     return { server, postgresPid, tenant, recipients, campaignId };
   }

@@ -4,7 +4,7 @@ import { expect } from '@jest/globals';
 import type { Kysely } from 'kysely';
 import type { Database } from '@carteiro/postgres';
 import { eventually } from '../../../worker/src/testing/test-worker.js';
-import { outbox } from '../../../worker/src/campaigns/testing/campaign-e2e.js';
+import { outbox, phone } from '../../../worker/src/campaigns/testing/campaign-e2e.js';
 import { PROCESS_ADMIN_TOKEN } from './server-process.js';
 
 export { phone, outbox } from '../../../worker/src/campaigns/testing/campaign-e2e.js';
@@ -99,6 +99,17 @@ export async function createCampaign(baseUrl: string, tenant: HttpTenant, recipi
     'create campaign',
   );
   return res.body.data.id;
+}
+
+/**
+ * A new tenant with `boxes` numbers and a campaign `name` over them to `recipients` people (Pessoa 0, Pessoa 1, …) whose
+ * numbers follow `firstPhone`: the tenant, the recipients and the campaign's id.
+ */
+export async function launchHttpCampaign(baseUrl: string, options: { boxes: number; recipients: number; firstPhone: number; name: string }) {
+  const tenant = await createHttpTenant(baseUrl, { boxes: options.boxes });
+  const recipients = Array.from({ length: options.recipients }, (_, i) => ({ phone: phone(options.firstPhone + i), name: `Pessoa ${i}` }));
+  const id = await createCampaign(baseUrl, tenant, recipients, options.name);
+  return { tenant, recipients, id };
 }
 
 /** `GET /v1/campaigns/:id` data. */
