@@ -4,6 +4,7 @@ import { INT4_MAX, component, s, typed, type JsonSchema } from '../http/schema.j
 import { setorInboxBodyProperties, setorInboxInput, setorInboxProperties, type SetorInboxBody } from '../agents/agent-views.js';
 import { apiKeyView, companyView, setorView, teamView } from './admin-views.js';
 import { companyPageRoute } from './company-page-route.js';
+import { adminUpdateById } from '../shared/admin-update-by-id.js';
 import { SetorWarmingReader } from './setor-warming.js';
 
 // ---- Request schemas -------------------------------------------------------------------------
@@ -305,22 +306,18 @@ export const adminRoutes = [
       return companyWithSettingsView(await use(UpdateCompanySettings).read(params.id));
     },
   }),
-  defineRoute({
-    method: 'patch',
+  adminUpdateById({
     path: '/admin/v1/companies/:id',
-    auth: admin,
     operationId: 'adminUpdateCompany',
     summary: 'Update a company',
     description: '`null` returns a limit to the plan default.',
-    tag: 'Admin',
-    params: companyId,
+    record: 'company',
     body: { schema: patchCompanySchema },
-    response: { status: 200, description: 'The company, with its reminder settings and low-balance thresholds in force.', data: Company },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, body, use }) {
+    response: { description: 'The company, with its reminder settings and low-balance thresholds in force.', data: Company },
+    async update(use, id, body) {
       checkTimezone(body.timezone);
       const { reminder_offsets_minutes, reminder_text, low_balance_thresholds, quotas, ...settings } = body;
-      const updated = await use(UpdateCompanySettings).execute(params.id, {
+      const updated = await use(UpdateCompanySettings).execute(id, {
         settings: { ...toSettings(settings), ...(quotas !== undefined ? { quotaOverrides: quotas } : {}) },
         reminders: {
           ...(reminder_offsets_minutes !== undefined ? { reminderOffsetsMinutes: reminder_offsets_minutes } : {}),
@@ -436,20 +433,16 @@ export const adminRoutes = [
       return { ...setorView(setor), warming: await use<SetorWarmingReader>(SetorWarmingReader)(setor) };
     },
   }),
-  defineRoute({
-    method: 'patch',
+  adminUpdateById({
     path: '/admin/v1/setores/:id',
-    auth: admin,
     operationId: 'adminUpdateSetor',
     summary: 'Update a box',
     description: '`warming_daily_limit` overrides the automatic warming stage; `null` returns to it. The ticket settings (conversations.md §9): `closing_message` (placeholders as quick replies), `csat_*`, `reopen_window_minutes`, `assistant_enabled`, `default_team_id` (a team of the company).',
-    tag: 'Admin',
-    params: setorId,
+    record: 'box',
     body: { schema: updateSetorSchema },
-    response: { status: 200, description: 'The box.', data: SetorWithWarming },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, body, use }) {
-      const setor = await use(AdminService).updateSetor(params.id, { nome: body.nome, warmingDailyLimit: body.warming_daily_limit, inbox: setorInboxInput(body) });
+    response: { description: 'The box.', data: SetorWithWarming },
+    async update(use, id, body) {
+      const setor = await use(AdminService).updateSetor(id, { nome: body.nome, warmingDailyLimit: body.warming_daily_limit, inbox: setorInboxInput(body) });
       return { ...setorView(setor), warming: await use<SetorWarmingReader>(SetorWarmingReader)(setor) };
     },
   }),

@@ -1,6 +1,7 @@
 import { AdminService, AgentStatuses, ManageAgents, ManageQuickReplies, ManageTeams, MediaTypes, type AgentStatus } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
+import { adminUpdateById } from '../shared/admin-update-by-id.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { TeamWithMembersSchema, agentView, quickReplyView, teamWithMembersView } from './agent-views.js';
 
@@ -219,21 +220,18 @@ export const agentsRoutes = [
       return agentsPage(use(ManageAgents), params.id, query);
     },
   }),
-  defineRoute({
-    method: 'patch',
+  adminUpdateById({
     path: '/admin/v1/agents/:id',
-    auth: admin,
     operationId: 'adminUpdateAgent',
     summary: 'Update an agent',
     description: 'Agents are never deleted: `active: false` deactivates (their open tickets return to the queue).',
-    tag: 'Admin',
-    params: { id: adminIdParam('agent') },
+    record: 'agent',
     body: { schema: typed<AgentBody>({ type: 'object', additionalProperties: false, minProperties: 1, properties: agentProps }), example: { active: false } },
-    response: { status: 200, description: 'The agent.', data: Agent },
+    response: { description: 'The agent.', data: Agent },
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT'],
-    async handler({ params, body, use }) {
+    async update(use, id, body) {
       const agents = use(ManageAgents);
-      const agent = await agents.update(params.id, agentInput(body));
+      const agent = await agents.update(id, agentInput(body));
       const [loaded] = await agents.withOpenTickets(agent.companyId, [agent]);
       return agentView(agent, loaded?.openTickets ?? 0);
     },
@@ -254,23 +252,19 @@ export const agentsRoutes = [
       return { ...page, items: page.items.map(teamWithMembersView) };
     },
   }),
-  defineRoute({
-    method: 'patch',
+  adminUpdateById({
     path: '/admin/v1/teams/:id',
-    auth: admin,
     operationId: 'adminUpdateTeam',
     summary: 'Update a team',
     description: '`setor_ids` and `agent_ids` replace the lists whole.',
-    tag: 'Admin',
-    params: { id: adminIdParam('team') },
+    record: 'team',
     body: {
       schema: typed<TeamBody>({ type: 'object', additionalProperties: false, minProperties: 1, properties: teamProps }),
       example: { auto_assign: true, max_open_per_agent: 5 },
     },
-    response: { status: 200, description: 'The team with its members.', data: TeamWithMembersSchema },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, body, use }) {
-      const team = await use(ManageTeams).update(params.id, {
+    response: { description: 'The team with its members.', data: TeamWithMembersSchema },
+    async update(use, teamId, body) {
+      const team = await use(ManageTeams).update(teamId, {
         nome: body.nome,
         setorIds: body.setor_ids?.map((id) => id.toLowerCase()),
         agentIds: body.agent_ids?.map((id) => id.toLowerCase()),
@@ -299,20 +293,15 @@ export const agentsRoutes = [
       return quickReplyView(await use(ManageQuickReplies).create(params.id, { ...quickReplyInput(body), shortcut: body.shortcut, title: body.title }));
     },
   }),
-  defineRoute({
-    method: 'patch',
+  adminUpdateById({
     path: '/admin/v1/quick-replies/:id',
-    auth: admin,
     operationId: 'adminUpdateQuickReply',
     summary: 'Update a quick reply',
-    tag: 'Admin',
-    params: { id: adminIdParam('quick reply') },
+    record: 'quick reply',
     body: { schema: typed<QuickReplyBody>({ type: 'object', additionalProperties: false, minProperties: 1, properties: quickReplyProps }), example: { title: 'Saudação' } },
-    response: { status: 200, description: 'The quick reply.', data: QuickReply },
+    response: { description: 'The quick reply.', data: QuickReply },
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT'],
-    async handler({ params, body, use }) {
-      return quickReplyView(await use(ManageQuickReplies).update(params.id, quickReplyInput(body)));
-    },
+    update: async (use, id, body) => quickReplyView(await use(ManageQuickReplies).update(id, quickReplyInput(body))),
   }),
   defineRoute({
     method: 'delete',

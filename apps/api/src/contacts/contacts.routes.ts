@@ -18,6 +18,7 @@ import {
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
+import { adminUpdateById } from '../shared/admin-update-by-id.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { appointmentView } from '../scheduling/scheduling-views.js';
 import { ticketView } from '../tickets/ticket-views.js';
@@ -320,25 +321,19 @@ export const contactsRoutes = [
       return fieldView(await use(ManageContactFields).create(params.id, body));
     },
   }),
-  defineRoute({
-    method: 'patch',
+  adminUpdateById({
     path: '/admin/v1/contact-fields/:id',
-    auth: 'admin',
     operationId: 'adminUpdateContactField',
     summary: 'Edit a custom contact field',
     description: 'The label, and options added (every current option must be kept). Another `type` or `key` is a 400.',
-    tag: 'Admin',
-    params: { id: adminIdParam('contact field') },
+    record: 'contact field',
     validationCode: 'BAD_REQUEST',
     body: {
       schema: typed<{ label?: string; options?: string[]; type?: string; key?: string }>({ type: 'object', additionalProperties: false, minProperties: 1, properties: fieldBody }),
       example: { options: ['ouro', 'prata', 'bronze'] },
     },
-    response: { status: 200, description: 'The definition.', data: ContactField },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, body, use }) {
-      return fieldView(await use(ManageContactFields).update(params.id, body));
-    },
+    response: { description: 'The definition.', data: ContactField },
+    update: async (use, id, body) => fieldView(await use(ManageContactFields).update(id, body)),
   }),
   defineRoute({
     method: 'delete',

@@ -16,6 +16,7 @@ import {
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
+import { adminUpdateById } from '../shared/admin-update-by-id.js';
 import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
@@ -381,20 +382,14 @@ export const contractsRoutes = [
       return templateView(await use(ManageContractTemplates).create(params.id, { ...templateInput(body), name: body.name, body: body.body }));
     },
   }),
-  defineRoute({
-    method: 'patch',
+  adminUpdateById({
     path: '/admin/v1/contract-templates/:id',
-    auth: 'admin',
     operationId: 'adminUpdateContractTemplate',
     summary: 'Change a contract template',
-    tag: 'Admin',
-    params: { id: adminIdParam('contract template') },
+    record: 'contract template',
     body: { schema: typed<TemplateBody>({ type: 'object', additionalProperties: false, properties: templateFields }), example: { description: 'Modelo padrão' } },
-    response: { status: 200, description: 'The template.', data: Template },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, body, use }) {
-      return templateView(await use(ManageContractTemplates).update(params.id, templateInput(body)));
-    },
+    response: { description: 'The template.', data: Template },
+    update: async (use, id, body) => templateView(await use(ManageContractTemplates).update(id, templateInput(body))),
   }),
   defineRoute({
     method: 'delete',

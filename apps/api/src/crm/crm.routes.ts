@@ -18,6 +18,7 @@ import {
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
+import { adminUpdateById } from '../shared/admin-update-by-id.js';
 import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
@@ -509,20 +510,15 @@ export const crmRoutes = [
       return stageView(await use(ManageFunnelStages).create(params.id, stageInput(body) as ReturnType<typeof stageInput> & { name: string }));
     },
   }),
-  defineRoute({
-    method: 'patch',
+  adminUpdateById({
     path: '/admin/v1/crm/stages/:id',
-    auth: 'admin',
     operationId: 'adminUpdateCrmStage',
     summary: 'Change a funnel stage',
-    tag: 'Admin',
-    params: { id: adminIdParam('stage') },
+    record: 'stage',
     body: { schema: updateStageSchema, example: { name: 'Fechado', color: '#16a34a' } },
-    response: { status: 200, description: 'The stage.', data: Stage },
+    response: { description: 'The stage.', data: Stage },
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT'],
-    async handler({ params, body, use }) {
-      return stageView(await use(ManageFunnelStages).updateById(params.id, stageInput(body)));
-    },
+    update: async (use, id, body) => stageView(await use(ManageFunnelStages).updateById(id, stageInput(body))),
   }),
   defineRoute({
     method: 'delete',
