@@ -116,4 +116,28 @@ describe('ticket reads: statements per request', () => {
     expect(qrOnly.body.data.items).toHaveLength(25);
     expect(qrOnly.statements).toHaveLength(3);
   });
+
+  it('a detail reads its linked CRM opportunities in one statement, however many there are, in the links\' order', async () => {
+    const company = await api.createCompany({ company_rpm: 10_000 });
+    const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000, scopes: ['tickets:read', 'tickets:write', 'crm:read', 'crm:write'] });
+    const auth = { Authorization: `Bearer ${key}` };
+    const setor = await api.createSetor(company.id);
+    await api.connectSetor(company.id, setor.id);
+    const inbound = await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setor.id, from: '+5511955553001', text: 'Oi' });
+    expect(inbound.status).toBe(201);
+    const ticketId = inbound.body.data.ticket_id as string;
+    const without = await counted(`/v1/tickets/${ticketId}`, auth);
+    const opportunities: string[] = [];
+    for (const title of ['Site', 'App', 'Logo']) {
+      const created = await request(api.app).post('/v1/crm/opportunities').set(auth).send({ title, phone: '+5511955553001' });
+      expect(created.status).toBe(201);
+      opportunities.push(created.body.data.id as string);
+    }
+    for (const id of [opportunities[1], opportunities[0], opportunities[2]]) {
+      expect((await request(api.app).post(`/v1/tickets/${ticketId}/links`).set(auth).send({ type: 'crm_opportunity', id })).status).toBe(201);
+    }
+    const withThree = await counted(`/v1/tickets/${ticketId}`, auth);
+    expect(withThree.body.data.links.crm_opportunities.map((o: { title: string }) => o.title)).toEqual(['App', 'Site', 'Logo']);
+    expect(withThree.statements).toHaveLength(without.statements.length + 1);
+  });
 });

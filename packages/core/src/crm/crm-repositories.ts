@@ -52,6 +52,8 @@ export interface OpportunityRepository {
   insert(opportunity: Opportunity): Promise<void>;
   update(opportunity: Opportunity): Promise<void>;
   findById(companyId: string, id: string): Promise<Opportunity | null>;
+  /** Those of the ids that are the company's and not deleted, in no particular order (one round trip for a ticket's links). */
+  findManyByIds(companyId: string, ids: readonly string[]): Promise<Opportunity[]>;
   /** The opportunity, its row locked until the transaction ends (deleted ones too: the decider refuses them). */
   findByIdForUpdate(companyId: string, id: string): Promise<Opportunity | null>;
   /** Newest first. */

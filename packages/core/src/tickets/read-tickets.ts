@@ -156,12 +156,13 @@ export class ReadTickets {
     if (!ticket) throw new NotFoundError('Ticket');
     const [view] = await this.views(companyId, [ticket]);
     const tags = (await this.repos.tags.findManyByIds(companyId, ticket.tagIds)).sort((a, b) => a.name.localeCompare(b.name));
-    const opportunities: TicketDetailView['opportunities'] = [];
-    for (const link of await this.repos.tickets.links(ticket.id)) {
-      if (link.type !== 'crm_opportunity') continue;
-      const opportunity = await this.repos.opportunities.findById(companyId, link.targetId);
-      if (opportunity) opportunities.push({ link, opportunity });
-    }
+    // The linked opportunities in one read, in the links' order; a deleted one is left out.
+    const links = (await this.repos.tickets.links(ticket.id)).filter((link) => link.type === 'crm_opportunity');
+    const found = new Map((await this.repos.opportunities.findManyByIds(companyId, links.map((link) => link.targetId))).map((o) => [o.id, o]));
+    const opportunities: TicketDetailView['opportunities'] = links.flatMap((link) => {
+      const opportunity = found.get(link.targetId);
+      return opportunity ? [{ link, opportunity }] : [];
+    });
     return { ...view!, tags, opportunities };
   }
 

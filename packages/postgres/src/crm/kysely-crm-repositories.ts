@@ -214,6 +214,18 @@ export class KyselyOpportunityRepository implements OpportunityRepository {
     return row ? toOpportunity(row) : null;
   }
 
+  async findManyByIds(companyId: string, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('crm_opportunities')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', sql<string>`ANY(${[...new Set(ids)]}::uuid[])`)
+      .where('deleted_at', 'is', null)
+      .execute();
+    return rows.map(toOpportunity);
+  }
+
   async findByIdForUpdate(companyId: string, id: string) {
     const row = await this.db.selectFrom('crm_opportunities').selectAll().where('company_id', '=', companyId).where('id', '=', id).forUpdate().executeTakeFirst();
     return row ? toOpportunity(row) : null;

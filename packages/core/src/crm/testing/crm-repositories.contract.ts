@@ -96,6 +96,11 @@ export function describeCrmRepositoriesContract(name: string, setup: () => Promi
       expect(await repos.opportunities.findById(other.id, a.id)).toBeNull();
       expect(await repos.opportunities.findById(company.id, gone.id)).toBeNull();
       expect((await repos.opportunities.findByIdForUpdate(company.id, gone.id))?.deletedAt).toEqual(at(4));
+      // Several at once: the company's, not deleted, each once; an unknown id is left out.
+      const many = await repos.opportunities.findManyByIds(company.id, [b.id, gone.id, a.id, ids.newId(), a.id]);
+      expect(many.sort((x, y) => x.title.localeCompare(y.title))).toEqual([b, a]);
+      expect(await repos.opportunities.findManyByIds(other.id, [a.id, b.id])).toEqual([]);
+      expect(await repos.opportunities.findManyByIds(company.id, [])).toEqual([]);
       const list = await repos.opportunities.list(company.id, {}, { page: 1, limit: 10 });
       expect(list.items.map((o) => o.id)).toEqual([b.id, a.id]);
       expect(await repos.opportunities.count(company.id, {})).toEqual({ count: 2, valueTotal: 249_990 });

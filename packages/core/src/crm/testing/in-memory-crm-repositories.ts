@@ -83,6 +83,10 @@ export class InMemoryOpportunityRepository extends InMemoryCompanyRecords<Opport
   override async findByIdForUpdate(companyId: string, id: string) {
     return super.findById(companyId, id);
   }
+  async findManyByIds(companyId: string, ids: readonly string[]) {
+    const found = await Promise.all([...new Set(ids)].map((id) => this.findById(companyId, id)));
+    return found.filter((o): o is Opportunity => o !== null);
+  }
   private matching(companyId: string, filter: OpportunityFilter) {
     return [...opportunities(this.store).values()].filter((o) => o.companyId === companyId && matchesOpportunityFilter(o, filter));
   }
