@@ -4,7 +4,7 @@ import { INT4_MAX, component, s, typed, type JsonSchema } from '../http/schema.j
 import { setorInboxBodyProperties, setorInboxInput, setorInboxProperties, type SetorInboxBody } from '../agents/agent-views.js';
 import { apiKeyView, companyView, setorView, teamView } from './admin-views.js';
 import { companyPageRoute } from './company-page-route.js';
-import { adminUpdateById } from '../shared/admin-update-by-id.js';
+import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
 import { SetorWarmingReader } from './setor-warming.js';
 
 // ---- Request schemas -------------------------------------------------------------------------
@@ -371,19 +371,15 @@ export const adminRoutes = [
       return { ...apiKeyView(issued.apiKey), key: issued.key };
     },
   }),
-  defineRoute({
-    method: 'delete',
+  adminDeleteById({
     path: '/admin/v1/api-keys/:id',
-    auth: admin,
     operationId: 'adminRevokeApiKey',
     summary: 'Revoke an API key',
     description: 'The key answers 401 at once.',
-    tag: 'Admin',
-    params: apiKeyId,
-    response: { status: 200, description: 'Revoked.', data: s.object({ revoked: s.boolean({ const: true }), id: s.uuid() }) },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, use }) {
-      const revoked = await use(AdminService).revokeApiKey(params.id);
+    record: 'API key',
+    response: { description: 'Revoked.', data: s.object({ revoked: s.boolean({ const: true }), id: s.uuid() }) },
+    async remove(use, id) {
+      const revoked = await use(AdminService).revokeApiKey(id);
       return { revoked: true, id: revoked.id };
     },
   }),

@@ -1,7 +1,7 @@
 import { AdminService, AgentStatuses, ManageAgents, ManageQuickReplies, ManageTeams, MediaTypes, type AgentStatus } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
-import { adminUpdateById } from '../shared/admin-update-by-id.js';
+import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { TeamWithMembersSchema, agentView, quickReplyView, teamWithMembersView } from './agent-views.js';
 
@@ -303,19 +303,15 @@ export const agentsRoutes = [
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT'],
     update: async (use, id, body) => quickReplyView(await use(ManageQuickReplies).update(id, quickReplyInput(body))),
   }),
-  defineRoute({
-    method: 'delete',
+  adminDeleteById({
     path: '/admin/v1/quick-replies/:id',
-    auth: admin,
     operationId: 'adminDeleteQuickReply',
     summary: 'Delete a quick reply',
-    tag: 'Admin',
-    params: { id: adminIdParam('quick reply') },
-    response: { status: 200, description: 'Deleted.', data: s.object({ deleted: s.boolean({ const: true }), id: s.uuid() }) },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, use }) {
-      await use(ManageQuickReplies).delete(params.id);
-      return { deleted: true, id: params.id };
+    record: 'quick reply',
+    response: { description: 'Deleted.', data: s.object({ deleted: s.boolean({ const: true }), id: s.uuid() }) },
+    async remove(use, id) {
+      await use(ManageQuickReplies).delete(id);
+      return { deleted: true, id: id };
     },
   }),
 ];

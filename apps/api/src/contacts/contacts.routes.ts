@@ -18,7 +18,7 @@ import {
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
-import { adminUpdateById } from '../shared/admin-update-by-id.js';
+import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { appointmentView } from '../scheduling/scheduling-views.js';
 import { ticketView } from '../tickets/ticket-views.js';
@@ -335,19 +335,15 @@ export const contactsRoutes = [
     response: { description: 'The definition.', data: ContactField },
     update: async (use, id, body) => fieldView(await use(ManageContactFields).update(id, body)),
   }),
-  defineRoute({
-    method: 'delete',
+  adminDeleteById({
     path: '/admin/v1/contact-fields/:id',
-    auth: 'admin',
     operationId: 'adminDeleteContactField',
     summary: 'Delete a custom contact field',
     description: 'Its values are removed from every contact.',
-    tag: 'Admin',
-    params: { id: adminIdParam('contact field') },
-    response: { status: 200, description: 'Deleted.', data: s.object({ deleted: s.boolean({ const: true }), id: s.uuid(), values_removed: s.integer({ minimum: 0 }) }) },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, use }) {
-      const result = await use(ManageContactFields).delete(params.id);
+    record: 'contact field',
+    response: { description: 'Deleted.', data: s.object({ deleted: s.boolean({ const: true }), id: s.uuid(), values_removed: s.integer({ minimum: 0 }) }) },
+    async remove(use, id) {
+      const result = await use(ManageContactFields).delete(id);
       return { deleted: true, id: result.id, values_removed: result.valuesRemoved };
     },
   }),

@@ -16,7 +16,7 @@ import {
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
-import { adminUpdateById } from '../shared/admin-update-by-id.js';
+import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
 import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
@@ -391,20 +391,14 @@ export const contractsRoutes = [
     response: { description: 'The template.', data: Template },
     update: async (use, id, body) => templateView(await use(ManageContractTemplates).update(id, templateInput(body))),
   }),
-  defineRoute({
-    method: 'delete',
+  adminDeleteById({
     path: '/admin/v1/contract-templates/:id',
-    auth: 'admin',
     operationId: 'adminDeactivateContractTemplate',
     summary: 'Deactivate a contract template',
     description: 'Drafts already made from it keep their text; it no longer lists nor makes new drafts.',
-    tag: 'Admin',
-    params: { id: adminIdParam('contract template') },
-    response: { status: 200, description: 'The deactivated template.', data: Template },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, use }) {
-      return templateView(await use(ManageContractTemplates).deactivate(params.id));
-    },
+    record: 'contract template',
+    response: { description: 'The deactivated template.', data: Template },
+    remove: async (use, id) => templateView(await use(ManageContractTemplates).deactivate(id)),
   }),
   defineRoute({
     method: 'post',

@@ -18,7 +18,7 @@ import {
 } from '@carteiro/core';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
-import { adminUpdateById } from '../shared/admin-update-by-id.js';
+import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
 import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
@@ -520,20 +520,15 @@ export const crmRoutes = [
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT'],
     update: async (use, id, body) => stageView(await use(ManageFunnelStages).updateById(id, stageInput(body))),
   }),
-  defineRoute({
-    method: 'delete',
+  adminDeleteById({
     path: '/admin/v1/crm/stages/:id',
-    auth: 'admin',
     operationId: 'adminDeleteCrmStage',
     summary: 'Delete a funnel stage',
     description: 'A stage any opportunity is or was in is 409 CONFLICT (`invariant: stage_in_use`).',
-    tag: 'Admin',
-    params: { id: adminIdParam('stage') },
-    response: { status: 200, description: 'Deleted.', data: s.object({ deleted: s.boolean({ const: true }), id: s.uuid() }) },
+    record: 'stage',
+    response: { description: 'Deleted.', data: s.object({ deleted: s.boolean({ const: true }), id: s.uuid() }) },
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT'],
-    async handler({ params, use }) {
-      return use(ManageFunnelStages).deleteById(params.id);
-    },
+    remove: (use, id) => use(ManageFunnelStages).deleteById(id),
   }),
 ];
 

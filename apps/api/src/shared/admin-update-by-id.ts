@@ -3,24 +3,28 @@ import { adminIdParam, defineRoute, type RouteDefinition, type RouteSpec } from 
 import type { JsonSchema } from '../http/schema.js';
 import type { Use } from './get-by-id.js';
 
+/** What an operator's change of one record by id says of itself. */
+type AdminByIdSpec = Pick<RouteSpec<string, never, never>, 'path' | 'operationId' | 'summary' | 'description' | 'validationCode'> & {
+  /** The record, as a malformed id's 400 names it. */
+  record: string;
+  /** The 200 answer: what it holds and its schema. */
+  response: { description: string; data: JsonSchema };
+  errors?: readonly ErrorCode[];
+};
+
 /**
- * `PATCH /admin/v1/<records>/:id`: the operator changes one record by its id (a malformed id is a 400, as every
- * `/admin/v1` id; `record` names it), and the 200 answer is what `update` returns. `update` throws NotFoundError for an
- * unknown id: BAD_REQUEST and NOT_FOUND are the errors such a change documents unless `errors` says otherwise.
+ * `<method> /admin/v1/<records>/:id`: the operator changes one record by its id (a malformed id is a 400, as every
+ * `/admin/v1` id), and the 200 answer is what `change` returns. `change` throws NotFoundError for an unknown id:
+ * BAD_REQUEST and NOT_FOUND are the errors such a change documents unless `errors` says otherwise.
  */
-export function adminUpdateById<Body>(
-  route: Pick<RouteSpec<string, never, Body>, 'path' | 'operationId' | 'summary' | 'description' | 'validationCode'> & {
-    record: string;
-    body: NonNullable<RouteSpec<string, never, Body>['body']>;
-    /** The 200 answer: what it holds and its schema. */
-    response: { description: string; data: JsonSchema };
-    errors?: readonly ErrorCode[];
-    update(use: Use, id: string, body: Body): Promise<unknown>;
-  },
+function adminById<Body>(
+  method: 'patch' | 'delete',
+  route: AdminByIdSpec & { body?: RouteSpec<string, never, Body>['body'] },
+  change: (use: Use, id: string, body: Body) => Promise<unknown>,
 ): RouteDefinition {
-  const { record, response, update, errors = ['BAD_REQUEST', 'NOT_FOUND'], ...rest } = route;
+  const { record, response, errors = ['BAD_REQUEST', 'NOT_FOUND'], ...rest } = route;
   return defineRoute<string, Record<string, never>, Body>({
-    method: 'patch',
+    method,
     ...rest,
     auth: 'admin',
     tag: 'Admin',
@@ -28,7 +32,21 @@ export function adminUpdateById<Body>(
     response: { status: 200, ...response },
     errors,
     async handler({ params, body, use }) {
-      return update(use, (params as { id: string }).id, body);
+      return change(use, (params as { id: string }).id, body);
     },
   });
+}
+
+/** `PATCH /admin/v1/<records>/:id` (see {@link adminById}): `update` answers with the changed record. */
+export function adminUpdateById<Body>(
+  route: AdminByIdSpec & { body: NonNullable<RouteSpec<string, never, Body>['body']>; update(use: Use, id: string, body: Body): Promise<unknown> },
+): RouteDefinition {
+  const { update, ...rest } = route;
+  return adminById('patch', rest, update);
+}
+
+/** `DELETE /admin/v1/<records>/:id` (see {@link adminById}): `remove` answers with what was removed. */
+export function adminDeleteById(route: AdminByIdSpec & { remove(use: Use, id: string): Promise<unknown> }): RouteDefinition {
+  const { remove, ...rest } = route;
+  return adminById<undefined>('delete', rest, (use, id) => remove(use, id));
 }
