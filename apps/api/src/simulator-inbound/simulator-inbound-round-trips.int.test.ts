@@ -4,6 +4,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { ReceiveInboundMessage, contactThreadLockKey, phoneMatchKey } from '@carteiro/core';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
+import { spyOnStatements } from '../testing/statement-spy.js';
 
 /**
  * The round trips of one inbound message (issue 12's throughput target): the statements of its transaction, counted
@@ -11,27 +12,24 @@ import { createTestApi, type TestApi } from '../testing/test-api.js';
  */
 describe('simulator inbound round trips', () => {
   let api: TestApi;
-  const original = pg.Client.prototype.query;
+  let restore = () => {};
   /** Statements of each finished transaction, in order, per client. */
   const transactions: string[][] = [];
 
   beforeAll(async () => {
     api = await createTestApi();
     const open = new WeakMap<object, string[]>();
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const first = args[0] as string | { text?: string } | undefined;
-      const text = (typeof first === 'string' ? first : (first?.text ?? '')).trim().toLowerCase();
-      if (text === 'begin') open.set(this, []);
+    restore = spyOnStatements((client, text) => {
+      if (text === 'begin') open.set(client, []);
       else if (text === 'commit' || text === 'rollback') {
-        const statements = open.get(this);
+        const statements = open.get(client);
         if (statements) transactions.push(statements);
-        open.delete(this);
-      } else open.get(this)?.push(text);
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof pg.Client.prototype.query;
+        open.delete(client);
+      } else open.get(client)?.push(text);
+    });
   });
   afterAll(async () => {
-    pg.Client.prototype.query = original;
+    restore();
     await api?.close();
   });
   afterEach(() => {

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Repositories, createContact, newConversation, newTicket } from '@carteiro/core';
 import type { ServiceRepositories } from '@carteiro/postgres';
-import pg from 'pg';
 import request from 'supertest';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
+import { spyOnStatements } from '../testing/statement-spy.js';
 
 /**
  * The round trips of the ticket reads (issue 12's list target): the statements a request sends, counted on the driver's
@@ -15,22 +15,19 @@ import { createTestApi, type TestApi } from '../testing/test-api.js';
 describe('ticket reads: statements per request', () => {
   let api: TestApi;
   let repos: ServiceRepositories;
-  const original = pg.Client.prototype.query;
   let recording: string[] | null = null;
+  let restore = () => {};
 
   beforeAll(async () => {
     api = await createTestApi();
     repos = api.container.get<ServiceRepositories>(Repositories);
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const first = args[0] as string | { text?: string } | undefined;
-      const text = (typeof first === 'string' ? first : (first?.text ?? '')).trim().toLowerCase();
+    restore = spyOnStatements((_, text) => {
       // pg-boss runs on its own schedule beside the request: not the request's.
       if (recording && !text.includes('pgboss')) recording.push(text);
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof pg.Client.prototype.query;
+    });
   });
   afterAll(async () => {
-    pg.Client.prototype.query = original;
+    restore();
     await api?.close();
   });
 
