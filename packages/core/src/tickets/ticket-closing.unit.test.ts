@@ -226,14 +226,23 @@ describe('closing: the closing message and the rating request', () => {
 });
 
 describe('closing: exactly once across crashes', () => {
-  it('a worker that dies after the send and before its record: the retry sends nothing new and charges once', async () => {
+  /**
+   * A prepaid (avulso, 10 credits) company's ticket closed without a rating request, whose closing message's first
+   * delivery run dies at transaction `step` (1 claim, 2 target read, 3 settle).
+   */
+  async function closedWithRunDyingAt(step: number) {
     const w = new TicketWorld();
-    const { company, ticket } = await w.setup({ modality: 'avulso', avulsoBalance: 10 }, { inbox: csat });
+    const { company, ticket, setor } = await w.setup({ modality: 'avulso', avulsoBalance: 10 }, { inbox: csat });
     await w.close(company, ticket.id, { requestRating: false });
     const [sendId] = w.sendJobs();
-    // Transactions of a run: 1 claim, 2 target read, 3 settle. Dying at 3 = after the channel call.
-    w.crashing.crashAt.add(3);
+    w.crashing.crashAt.add(step);
     await expect(w.deliver.execute(sendId!)).rejects.toThrow('worker died');
+    return { w, company, setor, sendId };
+  }
+
+  it('a worker that dies after the send and before its record: the retry sends nothing new and charges once', async () => {
+    // Dying at 3 (settle) = after the channel call.
+    const { w, company, sendId } = await closedWithRunDyingAt(3);
     expect(w.gateway.sent).toHaveLength(1);
     expect((await w.repos.ticketSends.lockById(sendId!))?.status).toBe('sending');
     expect(await w.balance(company)).toBe(9);
@@ -253,12 +262,7 @@ describe('closing: exactly once across crashes', () => {
   });
 
   it('a claimed send whose box is gone when the retry comes fails with its charge given back', async () => {
-    const w = new TicketWorld();
-    const { company, ticket, setor } = await w.setup({ modality: 'avulso', avulsoBalance: 10 }, { inbox: csat });
-    await w.close(company, ticket.id, { requestRating: false });
-    const [sendId] = w.sendJobs();
-    w.crashing.crashAt.add(2);
-    await expect(w.deliver.execute(sendId!)).rejects.toThrow('worker died');
+    const { w, company, setor, sendId } = await closedWithRunDyingAt(2);
     expect(await w.balance(company)).toBe(9);
     const instance = (await w.repos.channelInstances.findBySetor(setor.id))!;
     await w.repos.channelInstances.update({ ...instance, status: 'disconnected' });
@@ -270,12 +274,7 @@ describe('closing: exactly once across crashes', () => {
   });
 
   it('a worker that dies before its claim commits: the retry sends once', async () => {
-    const w = new TicketWorld();
-    const { company, ticket } = await w.setup({ modality: 'avulso', avulsoBalance: 10 }, { inbox: csat });
-    await w.close(company, ticket.id, { requestRating: false });
-    const [sendId] = w.sendJobs();
-    w.crashing.crashAt.add(1);
-    await expect(w.deliver.execute(sendId!)).rejects.toThrow('worker died');
+    const { w, company, sendId } = await closedWithRunDyingAt(1);
     expect(w.gateway.sent).toHaveLength(0);
     expect(await w.deliver.execute(sendId!)).toBe('sent');
     expect(w.gateway.sent).toHaveLength(1);
