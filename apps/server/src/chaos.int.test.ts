@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
+import { describe, expect, it } from '@jest/globals';
 import { eventually } from '../../worker/src/testing/test-worker.js';
 import { expectSentExactlyOnce, launchHttpCampaign, outboxCount, readCampaign } from './testing/http-tenant.js';
-import { ServerFleet, type ServerProcess } from './testing/server-process.js';
+import { fleetOnTestDatabase, type ServerProcess } from './testing/server-process.js';
 
 const RECIPIENTS = 2_000;
 const KILLS = 3;
@@ -13,19 +12,9 @@ const KILLS = 3;
  * share of sends, so it always interrupts lanes mid-batch.
  */
 describe('chaos: the worker SIGKILLed three times during a 2,000-recipient campaign on 3 numbers', () => {
-  let database: TestDatabase;
-  let fleet: ServerFleet;
   let api: ServerProcess;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    fleet = new ServerFleet({ databaseUrl: database.url, env: { PACING_SCALE: '0.001' } });
+  const setup = fleetOnTestDatabase({ env: { PACING_SCALE: '0.001' }, timeoutMs: 60_000 }, async (fleet) => {
     api = await fleet.start('api');
-  }, 60_000);
-
-  afterAll(async () => {
-    await fleet?.stopAll();
-    await database?.destroy();
   });
 
   it('delivers to each recipient exactly once and the counters add up', async () => {
@@ -33,26 +22,26 @@ describe('chaos: the worker SIGKILLed three times during a 2,000-recipient campa
 
     const kills: { sentAtKill: number; claimedAtKill: number }[] = [];
     for (let k = 0; k < KILLS; k += 1) {
-      const worker = await fleet.start('worker');
-      const before = await outboxCount(database.db, tenant.companyId);
+      const worker = await setup.fleet.start('worker');
+      const before = await outboxCount(setup.database.db, tenant.companyId);
       // Kill once this worker has sent its share: about a quarter of the campaign each time.
       const target = Math.min(before + RECIPIENTS / 4, RECIPIENTS - 200);
-      await eventually(async () => (await outboxCount(database.db, tenant.companyId)) >= target, { timeoutMs: 30_000, intervalMs: 10 });
+      await eventually(async () => (await outboxCount(setup.database.db, tenant.companyId)) >= target, { timeoutMs: 30_000, intervalMs: 10 });
       worker.kill('SIGKILL');
       expect(await worker.exited).toEqual({ code: null, signal: 'SIGKILL' });
-      const claimed = await database.db
+      const claimed = await setup.database.db
         .selectFrom('campaign_messages')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('campaign_id', '=', id)
         .where('status', '=', 'enviando')
         .executeTakeFirstOrThrow();
-      kills.push({ sentAtKill: await outboxCount(database.db, tenant.companyId), claimedAtKill: Number(claimed.n) });
+      kills.push({ sentAtKill: await outboxCount(setup.database.db, tenant.companyId), claimedAtKill: Number(claimed.n) });
     }
     // The kills interrupted a campaign still under way.
     expect(kills.every((k) => k.sentAtKill < RECIPIENTS)).toBe(true);
     expect((await readCampaign(api.url!, tenant, id)).status).toBe('processando');
 
-    await fleet.start('worker');
+    await setup.fleet.start('worker');
     const detail = await eventually(
       async () => {
         const read = await readCampaign(api.url!, tenant, id);
@@ -61,7 +50,7 @@ describe('chaos: the worker SIGKILLed three times during a 2,000-recipient campa
       { timeoutMs: 60_000, intervalMs: 100 },
     );
     expect(detail.total_enviados + detail.total_falhas + detail.total_pulados).toBe(detail.total_destinatarios);
-    await expectSentExactlyOnce(database.db, detail, tenant, recipients);
+    await expectSentExactlyOnce(setup.database.db, detail, tenant, recipients);
     process.stdout.write(`chaos: kills at ${kills.map((k) => `${k.sentAtKill} sent/${k.claimedAtKill} claimed`).join(', ')}\n`);
   }, 150_000);
 });

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
+import type { TestDatabase } from '@carteiro/postgres/testing';
 import { eventually } from '../../worker/src/testing/test-worker.js';
 import { call, createCampaign, expectSentExactlyOnce, launchHttpCampaign, outboxCount, phone, readCampaign } from './testing/http-tenant.js';
-import { ServerFleet, type ServerProcess } from './testing/server-process.js';
+import { fleetOnTestDatabase, type ServerProcess } from './testing/server-process.js';
 
 const RECIPIENTS = 900;
 
@@ -33,32 +33,22 @@ async function listeners(database: TestDatabase): Promise<number> {
 }
 
 describe('database cut: every service connection terminated mid-campaign', () => {
-  let database: TestDatabase;
-  let fleet: ServerFleet;
   let api: ServerProcess;
   let worker: ServerProcess;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    fleet = new ServerFleet({ databaseUrl: database.url, env: { PACING_SCALE: '0.001' } });
+  const setup = fleetOnTestDatabase({ env: { PACING_SCALE: '0.001' }, timeoutMs: 60_000 }, async (fleet) => {
     api = await fleet.start('api');
     worker = await fleet.start('worker');
-  }, 60_000);
-
-  afterAll(async () => {
-    await fleet?.stopAll();
-    await database?.destroy();
   });
 
   it('finishes the campaign with each recipient exactly once, and both processes recover without a restart', async () => {
     const { tenant, recipients, id } = await launchHttpCampaign(api.url!, { boxes: 3, recipients: RECIPIENTS, firstPhone: 300_000, name: 'Cut' });
 
-    await eventually(async () => (await listeners(database)) > 0);
+    await eventually(async () => (await listeners(setup.database)) > 0);
     const cuts: { sentAtCut: number; terminated: number }[] = [];
     for (const threshold of [200, 500]) {
-      await eventually(async () => (await outboxCount(database.db, tenant.companyId)) >= threshold, { timeoutMs: 30_000, intervalMs: 10 });
-      const terminated = await cutEveryConnection(database.url);
-      cuts.push({ sentAtCut: await outboxCount(database.db, tenant.companyId), terminated });
+      await eventually(async () => (await outboxCount(setup.database.db, tenant.companyId)) >= threshold, { timeoutMs: 30_000, intervalMs: 10 });
+      const terminated = await cutEveryConnection(setup.database.url);
+      cuts.push({ sentAtCut: await outboxCount(setup.database.db, tenant.companyId), terminated });
     }
     expect(cuts.every((c) => c.terminated > 0 && c.sentAtCut < RECIPIENTS)).toBe(true);
 
@@ -70,21 +60,21 @@ describe('database cut: every service connection terminated mid-campaign', () =>
       { timeoutMs: 60_000, intervalMs: 100 },
     ).catch(async (error: Error) => {
       // What was left, for the failure message: the messages by status, the lanes, the worker's last words.
-      const left = await sql`SELECT status, count(*)::int AS n FROM campaign_messages WHERE campaign_id = ${id}::uuid GROUP BY status`.execute(database.db);
-      const lanes = await sql`SELECT setor_id, owner, lease_until, next_send_at FROM dispatch_lanes`.execute(database.db);
+      const left = await sql`SELECT status, count(*)::int AS n FROM campaign_messages WHERE campaign_id = ${id}::uuid GROUP BY status`.execute(setup.database.db);
+      const lanes = await sql`SELECT setor_id, owner, lease_until, next_send_at FROM dispatch_lanes`.execute(setup.database.db);
       throw new Error(`${error.message}\nmessages: ${JSON.stringify(left.rows)}\nlanes: ${JSON.stringify(lanes.rows)}\nworker:\n${worker.output().slice(-4_000)}`);
     });
-    await expectSentExactlyOnce(database.db, detail, tenant, recipients);
+    await expectSentExactlyOnce(setup.database.db, detail, tenant, recipients);
 
     // The same processes, never restarted, still work: the API is ready and a new campaign is sent.
     expect([api.exit, worker.exit]).toEqual([null, null]);
     expect((await fetch(`${api.url}/readyz`)).status).toBe(200);
     // The webhook LISTEN connection is back too.
-    await eventually(async () => (await listeners(database)) > 0);
+    await eventually(async () => (await listeners(setup.database)) > 0);
     const again = recipients.slice(0, 30).map((r, i) => ({ ...r, phone: phone(400_000 + i) }));
     const second = await createCampaign(api.url!, tenant, again, 'After the cut');
     await eventually(async () => (await readCampaign(api.url!, tenant, second)).status === 'concluido', { timeoutMs: 30_000, intervalMs: 100 });
-    expect(await outboxCount(database.db, tenant.companyId)).toBe(RECIPIENTS + again.length);
+    expect(await outboxCount(setup.database.db, tenant.companyId)).toBe(RECIPIENTS + again.length);
     expect([api.exit, worker.exit]).toEqual([null, null]);
     process.stdout.write(`database cut: ${cuts.map((c) => `${c.terminated} connections at ${c.sentAtCut} sent`).join(', ')}\n`);
   }, 150_000);

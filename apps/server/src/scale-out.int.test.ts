@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
+import { describe, expect, it } from '@jest/globals';
 import { eventually } from '../../worker/src/testing/test-worker.js';
 import { call, createCampaign, createHttpTenant, expectSentExactlyOnce, phone, readCampaign } from './testing/http-tenant.js';
-import { ServerFleet, type ServerProcess } from './testing/server-process.js';
+import { fleetOnTestDatabase, type ServerProcess } from './testing/server-process.js';
 
 /** Two ROLE=api and two ROLE=worker processes of the real server on one database. */
 describe('scale-out: two API and two worker processes on one database', () => {
-  let database: TestDatabase;
-  let fleet: ServerFleet;
   let apis: ServerProcess[] = [];
   let workers: ServerProcess[] = [];
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    fleet = new ServerFleet({ databaseUrl: database.url });
+  const setup = fleetOnTestDatabase({ timeoutMs: 120_000 }, async (fleet) => {
     // Started one after the other: the first runs the migrations (already applied on a test database) and creates the queues.
     apis = [await fleet.start('api'), await fleet.start('api')];
     workers = [await fleet.start('worker'), await fleet.start('worker')];
-  }, 120_000);
-
-  afterAll(async () => {
-    await fleet?.stopAll();
-    await database?.destroy();
   });
 
   it('counts one rate limit per key across both APIs: alternating requests hit 429 at the key rpm', async () => {
@@ -58,7 +47,7 @@ describe('scale-out: two API and two worker processes on one database', () => {
     const owners = new Set<string>();
     const detail = await eventually(
       async () => {
-        const lanes = await database.db.selectFrom('dispatch_lanes').select('owner').where('setor_id', 'in', tenant.setorIds).execute();
+        const lanes = await setup.database.db.selectFrom('dispatch_lanes').select('owner').where('setor_id', 'in', tenant.setorIds).execute();
         for (const lane of lanes) if (lane.owner) owners.add(lane.owner.split(':')[1]!);
         // Reads alternate between the two APIs too.
         const read = await readCampaign(apis[owners.size % 2]!.url!, tenant, id);
@@ -66,7 +55,7 @@ describe('scale-out: two API and two worker processes on one database', () => {
       },
       { timeoutMs: 45_000, intervalMs: 20 },
     );
-    await expectSentExactlyOnce(database.db, detail, tenant, recipients);
+    await expectSentExactlyOnce(setup.database.db, detail, tenant, recipients);
     expect(workers.every((w) => w.exit === null)).toBe(true);
     const pids = new Set(workers.map((w) => String(w.pid)));
     expect([...owners].every((pid) => pids.has(pid))).toBe(true);

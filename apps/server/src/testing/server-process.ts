@@ -7,6 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from '@jest/globals';
+import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
 import type { Role } from '@carteiro/system';
 import { eventually } from '../../../worker/src/testing/test-worker.js';
 
@@ -209,4 +211,37 @@ export class ServerFleet {
   get alive(): ServerProcess[] {
     return [...this.children];
   }
+}
+
+/** What a fleet test works with: read its fields inside tests (they exist once `beforeAll` has run). */
+export interface FleetFixture {
+  readonly database: TestDatabase;
+  readonly fleet: ServerFleet;
+}
+
+/**
+ * A fresh test database and a fleet of server processes on it (`env` added to each process's), made in a beforeAll that
+ * then runs `started` (the processes the file starts up front; `timeoutMs` covers both), and stopped and dropped in
+ * afterAll (which runs even when a test failed).
+ */
+export function fleetOnTestDatabase(options: { env?: Record<string, string>; timeoutMs?: number } = {}, started: (fleet: ServerFleet) => Promise<void> = async () => {}): FleetFixture {
+  let database: TestDatabase | undefined;
+  let fleet: ServerFleet | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    fleet = new ServerFleet({ databaseUrl: database.url, ...(options.env ? { env: options.env } : {}) });
+    await started(fleet);
+  }, options.timeoutMs);
+  afterAll(async () => {
+    await fleet?.stopAll();
+    await database?.destroy();
+  });
+  return {
+    get database() {
+      return database!;
+    },
+    get fleet() {
+      return fleet!;
+    },
+  };
 }
