@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
+import { expect, it } from '@jest/globals';
 import { eventually } from '../../worker/src/testing/test-worker.js';
-import { ServerFleet } from './testing/server-process.js';
+import { fleetOnTestDatabase } from './testing/server-process.js';
 
 /** The real server's metrics wiring: a ROLE=worker process on METRICS_PORT, a ROLE=all process with one registry. */
-let database: TestDatabase;
-let fleet: ServerFleet;
 const TOKEN = 'fleet-metrics-token';
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  fleet = new ServerFleet({ databaseUrl: database.url, env: { METRICS_TOKEN: TOKEN } });
-}, 60_000);
-afterAll(async () => {
-  await fleet?.stopAll();
-  await database?.destroy();
-});
+const setup = fleetOnTestDatabase({ env: { METRICS_TOKEN: TOKEN }, timeoutMs: 60_000 });
 
 const scrape = (url: string, token?: string) => fetch(`${url}/metrics`, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
 
 it('a ROLE=worker process serves its metrics on METRICS_PORT, behind METRICS_TOKEN', async () => {
-  const worker = await fleet.start('worker', { METRICS_PORT: '0' });
+  const worker = await setup.fleet.start('worker', { METRICS_PORT: '0' });
   const line = await eventually(async () => worker.output().split('\n').find((l) => l.includes('metrics listening')));
   const port = (JSON.parse(line) as { port: number }).port;
   expect(port).toBeGreaterThan(0);
@@ -39,7 +28,7 @@ it('a ROLE=worker process serves its metrics on METRICS_PORT, behind METRICS_TOK
 }, 60_000);
 
 it('a ROLE=all process shows the API and the worker in one registry on its API port', async () => {
-  const all = await fleet.start('all');
+  const all = await setup.fleet.start('all');
   expect((await scrape(all.url!)).status).toBe(401);
   const text = await (await scrape(all.url!, TOKEN)).text();
   expect(text).toContain('carteiro_http_requests_total{method="GET",route="/metrics",status="401"} 1');
