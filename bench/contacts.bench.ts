@@ -5,7 +5,7 @@
 // BENCH_RULE_TEXTS (100000), BENCH_DATABASE_URL (an existing server instead of an embedded one).
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { CreateContactImport, matchingRules, RunContactImport, type TagRule, type TagRuleMatchType } from '@carteiro/core';
+import { CreateContactImport, matchingRules, RunContactImport, seededGenerator, type TagRule, type TagRuleMatchType } from '@carteiro/core';
 import { KyselyUnitOfWork } from '@carteiro/postgres';
 import { sql } from 'kysely';
 import { startCompanyDatabase } from './support/company-database.js';
@@ -18,17 +18,6 @@ export interface ContactsBenchResult {
   search: { searches: number; medianMs: number; p99Ms: number };
   importRows: { rows: number; seconds: number; created: number };
   rules: { rules: number; texts: number; perSecond: number };
-}
-
-/** A deterministic pseudo-random sequence (mulberry32): the same data every run. */
-function seeded(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FIRST = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elisa', 'Fábio', 'Gabriela', 'Heitor', 'Íris', 'João', 'Karina', 'Lucas', 'Marina', 'Nuno', 'Otávio', 'Paula'];
@@ -71,7 +60,7 @@ export async function runContactsBench(log: (line: string) => void = console.log
     const seedSeconds = round((performance.now() - seedStarted) / 1000, 2);
     log(`seeded ${total.toLocaleString('en-US')} contacts in ${seedSeconds} s`);
 
-    const random = seeded(42);
+    const random = seededGenerator(42);
     const page = { page: 1, limit: 20 };
     const time = async (n: number, run: (i: number) => Promise<unknown>) => {
       for (let i = 0; i < 20; i += 1) await run(i);

@@ -12,6 +12,7 @@
 // so a slow service is never measured at a slower rate than the one offered (no coordinated omission).
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { seededGenerator } from '@carteiro/core';
 
 export interface PacedLoadOptions {
   url: string;
@@ -43,18 +44,6 @@ export interface PacedLoadResult {
   bodyBytes: number;
 }
 
-/** A small seeded generator (mulberry32): the same arrivals in every run and both A/B sides. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function sortedPercentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
@@ -64,7 +53,8 @@ export function sortedPercentile(sorted: readonly number[], p: number): number {
 export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadResult> {
   const target = new URL(options.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
-  const random = seeded(options.seed ?? 12);
+  // Seeded: the same arrivals in every run and both A/B sides.
+  const random = seededGenerator(options.seed ?? 12);
   const total = Math.max(1, Math.round(options.rate * options.seconds));
   const interval = 1000 / options.rate;
   // Scheduled offsets from the start, ms.

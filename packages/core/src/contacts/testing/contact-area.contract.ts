@@ -3,7 +3,8 @@ import { CONTRACT_T0, type RepositoriesUnderTest } from '../../shared/testing/in
 import { contractCases } from '../../companies/testing/index.js';
 import type { CompanyRepositories } from '../../companies/index.js';
 import type { ContactRepositories } from '../index.js';
-import type { TagRepositories, TagRule } from '../../tags/index.js';
+import type { TagRepositories } from '../../tags/index.js';
+import { tagRuleFixture } from '../../tags/testing/index.js';
 import { createContact, newContactImport, type ContactImport } from '../index.js';
 
 /** The areas this suite reads and writes. */
@@ -44,19 +45,7 @@ export function describeContactAreaContract(name: string, setup: () => Promise<R
       const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0);
       await repos.contacts.insert(contact);
       await repos.tags.tagContact(contact.id, [vip.id], t0);
-      const rule: TagRule = {
-        id: ids.newId(),
-        companyId: company.id,
-        tagId: vip.id,
-        matchType: 'contains',
-        matchValue: 'x',
-        caseSensitive: false,
-        scope: 'contact',
-        setorIds: [],
-        enabled: true,
-        createdAt: t0,
-        updatedAt: t0,
-      };
+      const rule = tagRuleFixture(ids.newId(), company.id, vip.id, t0);
       await repos.tagRules.insert(rule);
       expect(await repos.tags.delete(company.id, vip.id)).toEqual({ contacts: 1, rules: 1 });
       expect(await repos.tags.findById(company.id, vip.id)).toBeNull();
