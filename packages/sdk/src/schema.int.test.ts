@@ -14,7 +14,7 @@ it('src/schema.ts is what the OpenAPI generator produces now (else: npm run gene
   // A plain comparison first: a diff of 7,000 lines helps nobody, the message says what to run.
   if (fresh !== committed) {
     const at = [...fresh].findIndex((char, i) => char !== committed[i]);
-    throw new Error(`packages/sdk/${SCHEMA_FILE} is stale from character ${at}; run \`npm run generate -w @carteiro/sdk\` and commit it`);
+    throw new Error(`packages/sdk/${SCHEMA_FILE} is stale from character ${at}; run \`npm run generate -w @carteiro/sdk\` (npm install and npm run build do it too)`);
   }
   expect(fresh).toContain('"/v1/campaigns/{id}"');
 });
