@@ -14,6 +14,7 @@ import {
   toCents,
   type ContractStatus,
 } from '@carteiro/core';
+import { parseJsonOrNull, readBodyUpTo } from '../http/read-body.js';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
 import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
@@ -171,19 +172,8 @@ const contractId = { id: idParam('contract', 'Contract') };
 
 /** A JSON body of at most 1 MB; anything else reads as `null` (and the provider finds no facts in it). */
 async function readJson(req: AsyncIterable<unknown>): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > 1_000_000) return null;
-    chunks.push(buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return null;
-  }
+  const raw = await readBodyUpTo(req, 1_000_000);
+  return raw === null ? null : parseJsonOrNull(raw);
 }
 const actorFrom = (headers: Record<string, string | undefined>) => ({ user_id: headers['x-actor-user-id'] ?? null, source: 'api' });
 

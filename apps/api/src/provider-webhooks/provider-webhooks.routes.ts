@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ChannelsSettings, parseCloudApiWebhook, parseEvolutionWebhook, verifyCloudApiSignature, type ChannelsConfig, type ProviderWebhookBatch } from '@carteiro/channels';
 import { DomainError, ReceiveProviderWebhook, type ProviderWebhookOutcome } from '@carteiro/core';
+import { parseJsonOrNull, readBodyUpTo } from '../http/read-body.js';
 import { defineRoute } from '../http/route.js';
 import { s, typed } from '../http/schema.js';
 
@@ -9,23 +10,9 @@ const MAX_BODY_BYTES = 1_000_000;
 
 /** The raw body of a public route (no JSON parser runs in front of them): the signature covers these bytes. */
 async function readRaw(req: AsyncIterable<unknown>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new DomainError('VALIDATION_ERROR', `The body is larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function parseJson(raw: Buffer): unknown {
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
-    return null;
-  }
+  const raw = await readBodyUpTo(req, MAX_BODY_BYTES);
+  if (raw === null) throw new DomainError('VALIDATION_ERROR', `The body is larger than ${MAX_BODY_BYTES} bytes`);
+  return raw;
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -97,7 +84,7 @@ export const providerWebhooksRoutes = [
       const header = req.get('authorization');
       const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined;
       if (!secret || !(sameSecret(bearer, secret) || sameSecret(query.token, secret))) throw unauthorized();
-      const batch = parseEvolutionWebhook(parseJson(await readRaw(req)));
+      const batch = parseEvolutionWebhook(parseJsonOrNull(await readRaw(req)));
       return handle(batch ? [batch] : [], use(ReceiveProviderWebhook));
     },
   }),
@@ -144,7 +131,7 @@ export const providerWebhooksRoutes = [
       const secret = use<ChannelsConfig>(ChannelsSettings).officialAppSecret;
       const raw = await readRaw(req);
       if (!secret || !verifyCloudApiSignature(raw, headers['x-hub-signature-256'], secret)) throw unauthorized();
-      return handle(parseCloudApiWebhook(parseJson(raw)), use(ReceiveProviderWebhook));
+      return handle(parseCloudApiWebhook(parseJsonOrNull(raw)), use(ReceiveProviderWebhook));
     },
   }),
 ];

@@ -1,7 +1,8 @@
-import { GetTicketTimeline, MAX_RATING_COMMENT, MAX_TIMELINE_LIMIT, RateTicket, ReplyToTicket, ValidationError, requestFingerprint } from '@carteiro/core';
+import { GetTicketTimeline, MAX_RATING_COMMENT, MAX_TIMELINE_LIMIT, RateTicket, ReplyToTicket, requestFingerprint } from '@carteiro/core';
 import { defineRoute, idParam, reply, type ParameterSpec } from '../http/route.js';
 import { component, s, typed, type JsonSchema } from '../http/schema.js';
 import { sendMessageSchema } from '../messages/messages.routes.js';
+import { ifMatchVersion } from './if-match-version.js';
 import { ticketRatingView, timelineItemView } from './ticket-messages-views.js';
 
 const ticketId = { id: idParam('ticket', 'Ticket') };
@@ -10,14 +11,6 @@ const actorHeader: ParameterSpec = {
   schema: { type: 'string', format: 'uuid' },
   description: 'The agent writing (an agent of the company; unknown: 400): author of replies and notes, `actor.user_id` of the events.',
 };
-
-/** `If-Match: "<version>"` → the version; absent → undefined; anything else is a 400. */
-function ifMatchVersion(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(value);
-  if (!match) throw new ValidationError('If-Match must be the ticket version in quotes, e.g. "3"', { header: 'If-Match' });
-  return Number(match[1]);
-}
 
 // ---- Schemas ---------------------------------------------------------------------------------
 

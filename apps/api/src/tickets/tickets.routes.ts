@@ -16,6 +16,7 @@ import {
 import { defineRoute, idParam, reply, type ParameterSpec } from '../http/route.js';
 import { component, s, typed, type JsonSchema } from '../http/schema.js';
 import { getById } from '../shared/get-by-id.js';
+import { ifMatchVersion } from './if-match-version.js';
 import { queueEntryView, ticketDetailView, ticketView } from './ticket-views.js';
 
 const read = { scope: 'tickets:read' } as const;
@@ -37,14 +38,6 @@ const idempotencyHeader: ParameterSpec = {
   schema: { type: 'string' },
   description: 'A unique key (a UUID) per request: a repeated call within 24 hours returns the first answer with `meta.idempotent_replay: true` and opens nothing.',
 };
-
-/** `If-Match: "<version>"` → the version; absent → undefined; anything else is a 400. */
-function ifMatchVersion(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(value);
-  if (!match) throw new ValidationError('If-Match must be the ticket version in quotes, e.g. "3"', { header: 'If-Match' });
-  return Number(match[1]);
-}
 
 function writeContext(companyId: string, headers: Record<string, string | undefined>): TicketWriteContext {
   return { companyId, ifMatch: ifMatchVersion(headers['If-Match']), actorUserId: headers['X-Actor-User-Id'] ?? null };
