@@ -5,6 +5,7 @@ import { setorInboxBodyProperties, setorInboxInput, setorInboxProperties, type S
 import { apiKeyView, companyView, setorView, teamView } from './admin-views.js';
 import { companyPageRoute } from './company-page-route.js';
 import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
+import { adminCreateInCompany } from '../shared/admin-create-in-company.js';
 import { SetorWarmingReader } from './setor-warming.js';
 
 // ---- Request schemas -------------------------------------------------------------------------
@@ -328,20 +329,15 @@ export const adminRoutes = [
       return companyWithSettingsView(updated);
     },
   }),
-  defineRoute({
-    method: 'post',
+  adminCreateInCompany({
     path: '/admin/v1/companies/:id/api-keys',
-    auth: admin,
     operationId: 'adminCreateApiKey',
     summary: 'Create an API key',
     description: '`*` grants every scope, including later ones.',
-    tag: 'Admin',
-    params: companyId,
     body: { schema: createApiKeySchema, example: { name: 'backend', scopes: ['messages:write', 'campaigns:read'], mode: 'live' } },
-    response: { status: 201, description: 'The key, shown in full only here.', data: IssuedApiKey },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, body, use }) {
-      const issued = await use(AdminService).createApiKey(params.id, body);
+    response: { description: 'The key, shown in full only here.', data: IssuedApiKey },
+    async create(use, companyId, body) {
+      const issued = await use(AdminService).createApiKey(companyId, body);
       return { ...apiKeyView(issued.apiKey), key: issued.key };
     },
   }),
@@ -383,19 +379,14 @@ export const adminRoutes = [
       return { revoked: true, id: revoked.id };
     },
   }),
-  defineRoute({
-    method: 'post',
+  adminCreateInCompany({
     path: '/admin/v1/companies/:id/setores',
-    auth: admin,
     operationId: 'adminCreateSetor',
     summary: 'Create a box',
-    tag: 'Admin',
-    params: companyId,
     body: { schema: createSetorSchema, example: { nome: 'Vendas' } },
-    response: { status: 201, description: 'The box (never its official access token).', data: Setor },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, body, use }) {
-      const setor = await use(AdminService).createSetor(params.id, {
+    response: { description: 'The box (never its official access token).', data: Setor },
+    async create(use, companyId, body) {
+      const setor = await use(AdminService).createSetor(companyId, {
         nome: body.nome,
         channelType: body.channel_type,
         official: body.official
@@ -442,23 +433,15 @@ export const adminRoutes = [
       return { ...setorView(setor), warming: await use<SetorWarmingReader>(SetorWarmingReader)(setor) };
     },
   }),
-  defineRoute({
-    method: 'post',
+  adminCreateInCompany({
     path: '/admin/v1/companies/:id/teams',
-    auth: admin,
     operationId: 'adminCreateTeam',
     summary: 'Create a team',
-    tag: 'Admin',
-    params: companyId,
     body: { schema: createTeamSchema },
     response: {
-      status: 201,
       description: 'The team.',
       data: s.object({ id: s.uuid(), company_id: s.uuid(), nome: s.string(), setor_ids: s.array(s.uuid()), auto_assign: s.boolean(), max_open_per_agent: s.integer(), created_at: s.dateTime() }),
     },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, body, use }) {
-      return teamView(await use(AdminService).createTeam(params.id, { nome: body.nome, setorIds: body.setor_ids }));
-    },
+    create: async (use, companyId, body) => teamView(await use(AdminService).createTeam(companyId, { nome: body.nome, setorIds: body.setor_ids })),
   }),
 ];

@@ -2,6 +2,7 @@ import { AdminService, AgentStatuses, ManageAgents, ManageQuickReplies, ManageTe
 import { adminIdParam, defineRoute, idParam } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
 import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
+import { adminCreateInCompany } from '../shared/admin-create-in-company.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { TeamWithMembersSchema, agentView, quickReplyView, teamWithMembersView } from './agent-views.js';
 
@@ -183,25 +184,18 @@ export const agentsRoutes = [
   }),
 
   // ---- Operator ----
-  defineRoute({
-    method: 'post',
+  adminCreateInCompany({
     path: '/admin/v1/companies/:id/agents',
-    auth: admin,
     operationId: 'adminCreateAgent',
     summary: 'Create an agent',
     description: 'At most 500 per company (422). New agents are `offline` unless a status is given.',
-    tag: 'Admin',
-    params: companyId,
     body: {
       schema: typed<AgentBody & { name: string; email: string }>({ type: 'object', required: ['name', 'email'], additionalProperties: false, properties: agentProps }),
       example: { name: 'Ana Souza', email: 'ana@example.com', status: 'available' },
     },
-    response: { status: 201, description: 'The agent.', data: Agent },
+    response: { description: 'The agent.', data: Agent },
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE'],
-    async handler({ params, body, use }) {
-      const agent = await use(ManageAgents).create(params.id, { ...agentInput(body), name: body.name, email: body.email });
-      return agentView(agent, 0);
-    },
+    create: async (use, companyId, body) => agentView(await use(ManageAgents).create(companyId, { ...agentInput(body), name: body.name, email: body.email }), 0),
   }),
   defineRoute({
     method: 'get',
@@ -274,24 +268,18 @@ export const agentsRoutes = [
       return teamWithMembersView(team);
     },
   }),
-  defineRoute({
-    method: 'post',
+  adminCreateInCompany({
     path: '/admin/v1/companies/:id/quick-replies',
-    auth: admin,
     operationId: 'adminCreateQuickReply',
     summary: 'Create a quick reply',
     description: 'Text or media (or both); at most 1,000 per company (422).',
-    tag: 'Admin',
-    params: companyId,
     body: {
       schema: typed<QuickReplyBody & { shortcut: string; title: string }>({ type: 'object', required: ['shortcut', 'title'], additionalProperties: false, properties: quickReplyProps }),
       example: { shortcut: 'boas-vindas', title: 'Boas-vindas', text: 'Olá {{primeiro_nome}}, aqui é {{atendente}}. Seu protocolo é {{protocolo}}.' },
     },
-    response: { status: 201, description: 'The quick reply.', data: QuickReply },
+    response: { description: 'The quick reply.', data: QuickReply },
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE'],
-    async handler({ params, body, use }) {
-      return quickReplyView(await use(ManageQuickReplies).create(params.id, { ...quickReplyInput(body), shortcut: body.shortcut, title: body.title }));
-    },
+    create: async (use, companyId, body) => quickReplyView(await use(ManageQuickReplies).create(companyId, { ...quickReplyInput(body), shortcut: body.shortcut, title: body.title })),
   }),
   adminUpdateById({
     path: '/admin/v1/quick-replies/:id',

@@ -15,10 +15,11 @@ import {
   type TagRepositories,
   type ContactFieldType,
 } from '@carteiro/core';
-import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
+import { defineRoute, idParam, reply } from '../http/route.js';
 import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
+import { adminCreateInCompany } from '../shared/admin-create-in-company.js';
 import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { appointmentView } from '../scheduling/scheduling-views.js';
 import { ticketView } from '../tickets/ticket-views.js';
@@ -296,15 +297,11 @@ export const contactsRoutes = [
     response: { description: 'Every definition of the company, by key.', item: ContactField },
     list: (use, companyId) => use(ReadContacts).fields(companyId), view: fieldView,
   }),
-  defineRoute({
-    method: 'post',
+  adminCreateInCompany({
     path: '/admin/v1/companies/:id/contact-fields',
-    auth: 'admin',
     operationId: 'adminCreateContactField',
     summary: 'Define a custom contact field',
     description: '`key` unique in the company (409), `type` never changes, `options` (select types) only grow.',
-    tag: 'Admin',
-    params: { id: adminIdParam('company') },
     validationCode: 'BAD_REQUEST',
     body: {
       schema: typed<{ key: string; label: string; type: ContactFieldType; options?: string[] }>({
@@ -315,11 +312,9 @@ export const contactsRoutes = [
       }),
       example: { key: 'plano', label: 'Plano', type: 'select', options: ['ouro', 'prata'] },
     },
-    response: { status: 201, description: 'The definition.', data: ContactField },
+    response: { description: 'The definition.', data: ContactField },
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE'],
-    async handler({ params, body, use }) {
-      return fieldView(await use(ManageContactFields).create(params.id, body));
-    },
+    create: async (use, companyId, body) => fieldView(await use(ManageContactFields).create(companyId, body)),
   }),
   adminUpdateById({
     path: '/admin/v1/contact-fields/:id',

@@ -18,6 +18,7 @@ import { parseJsonOrNull, readBodyUpTo } from '../http/read-body.js';
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
 import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
+import { adminCreateInCompany } from '../shared/admin-create-in-company.js';
 import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
@@ -354,23 +355,16 @@ export const contractsRoutes = [
     list: (use, companyId) => use(ListContractTemplates).execute(companyId), view: templateView,
   }),
   // ---- Operator ----
-  defineRoute({
-    method: 'post',
+  adminCreateInCompany({
     path: '/admin/v1/companies/:id/contract-templates',
-    auth: 'admin',
     operationId: 'adminCreateContractTemplate',
     summary: 'Add a contract template',
-    tag: 'Admin',
-    params: { id: adminIdParam('company') },
     body: {
       schema: typed<TemplateBody & { name: string; body: string }>({ type: 'object', required: ['name', 'body'], additionalProperties: false, properties: templateFields }),
       example: { name: 'Prestação de serviços', body: '# Contrato\n\nEntre {{empresa_nome}} e {{cliente_nome}}. Prazo: {{prazo}}.', variables: [{ key: 'prazo', label: 'Prazo', required: true }] },
     },
-    response: { status: 201, description: 'The template.', data: Template },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, body, use }) {
-      return templateView(await use(ManageContractTemplates).create(params.id, { ...templateInput(body), name: body.name, body: body.body }));
-    },
+    response: { description: 'The template.', data: Template },
+    create: async (use, companyId, body) => templateView(await use(ManageContractTemplates).create(companyId, { ...templateInput(body), name: body.name, body: body.body })),
   }),
   adminUpdateById({
     path: '/admin/v1/contract-templates/:id',

@@ -19,6 +19,7 @@ import {
 import { adminIdParam, defineRoute, idParam, reply } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
 import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
+import { adminCreateInCompany } from '../shared/admin-create-in-company.js';
 import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
@@ -494,21 +495,16 @@ export const crmRoutes = [
       return (await use(ListFunnelStages).execute(params.id)).map(stageView);
     },
   }),
-  defineRoute({
-    method: 'post',
+  adminCreateInCompany({
     path: '/admin/v1/companies/:id/crm/stages',
-    auth: 'admin',
     operationId: 'adminCreateCrmStage',
     summary: 'Add a funnel stage',
     description: 'The funnel keeps exactly one won stage, at least one lost and one open: a change breaking that is 409 CONFLICT with `details.invariant`.',
-    tag: 'Admin',
-    params: { id: adminIdParam('company') },
     body: { schema: createStageSchema, example: { name: 'Demonstração', position: 3, win_probability: 50 } },
-    response: { status: 201, description: 'The stage.', data: Stage },
+    response: { description: 'The stage.', data: Stage },
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'CONFLICT'],
-    async handler({ params, body, use }) {
-      return stageView(await use(ManageFunnelStages).create(params.id, stageInput(body) as ReturnType<typeof stageInput> & { name: string }));
-    },
+    create: async (use, companyId, body) =>
+      stageView(await use(ManageFunnelStages).create(companyId, stageInput(body) as ReturnType<typeof stageInput> & { name: string })),
   }),
   adminUpdateById({
     path: '/admin/v1/crm/stages/:id',

@@ -1,6 +1,7 @@
 import { ManageSchedulingCatalog, parseClock, type ErrorCode, type ScheduleEntry } from '@carteiro/core';
 import { adminIdParam, defineRoute, type HttpMethod, type RouteDefinition, type RouteResponse } from '../http/route.js';
 import { s, typed, type JsonSchema, type TypedSchema } from '../http/schema.js';
+import { adminCreateInCompany } from '../shared/admin-create-in-company.js';
 import { AppointmentTypeSchema, ProfessionalSchema, UnitSchema } from './scheduling-schemas.js';
 import { appointmentTypeView, blockView, professionalView, reminderSettingsView, unitView } from './scheduling-views.js';
 
@@ -195,17 +196,13 @@ function createInCompany<Body>(route: {
   create(catalog: ManageSchedulingCatalog, companyId: string, body: Body): Promise<unknown>;
 }): RouteDefinition {
   const { body, example, data, create, ...rest } = route;
-  return defineRoute<string, Record<string, never>, Body>({
+  return adminCreateInCompany<Body>({
     ...rest,
-    method: 'post',
-    auth: admin,
-    params: companyId,
     tag,
     body: { schema: body, example },
-    response: { status: 201, description: 'Created.', data },
-    async handler({ params, body, use }) {
-      return create(use(ManageSchedulingCatalog), (params as { id: string }).id, body);
-    },
+    response: { description: 'Created.', data },
+    errors: [],
+    create: (use, companyId, body) => create(use(ManageSchedulingCatalog), companyId, body),
   });
 }
 
