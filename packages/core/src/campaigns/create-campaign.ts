@@ -70,8 +70,6 @@ function revivedCreated(body: unknown): CampaignCreated {
  * and stores the campaign, its messages and its start job.
  */
 export class CreateCampaign {
-  private readonly idempotent: IdempotentRequests<CreateCampaignRepositories>;
-
   constructor(
     private readonly uow: UnitOfWork<CreateCampaignRepositories>,
     private readonly clock: Clock,
@@ -79,9 +77,7 @@ export class CreateCampaign {
     private readonly settings: CampaignEngineSettings,
     /** Checks `options.callback_url` as a webhook URL (https, public address); absent in core tests. */
     private readonly callbackUrlPolicy?: WebhookUrlPolicy,
-  ) {
-    this.idempotent = new IdempotentRequests<CreateCampaignRepositories>(uow, clock);
-  }
+  ) {}
 
   private async checkCallbackUrl(url: string | null): Promise<void> {
     if (!url || !this.callbackUrlPolicy) return;
@@ -99,7 +95,7 @@ export class CreateCampaign {
     const request = validateCreateCampaign(command, now);
     await this.checkCallbackUrl(request.callbackUrl);
     if (!idempotency) return { created: await this.uow.transaction((repos) => this.create(repos, caller, request)), replay: false };
-    const outcome = await this.idempotent.run(caller.companyId, idempotency, (repos) =>
+    const outcome = await new IdempotentRequests<CreateCampaignRepositories>(this.uow, this.clock).run(caller.companyId, idempotency, (repos) =>
       this.create(repos, caller, request).then((created) => ({ status: 202, body: storedCreated(created) })),
     );
     return { created: revivedCreated(outcome.body), replay: outcome.replay };

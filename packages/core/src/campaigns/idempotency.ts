@@ -67,6 +67,19 @@ export class IdempotentRequests<Areas extends object = {}> {
   }
 
   /**
+   * {@link run} when the client sent an `Idempotency-Key`; without one the work simply runs in a
+   * transaction of its own and nothing is kept (never a replay).
+   */
+  async runWithOptionalKey(
+    companyId: string,
+    input: IdempotencyInput | undefined,
+    work: (repos: Repositories<Areas & CampaignRepositories>) => Promise<{ status: number; body: unknown }>,
+  ): Promise<{ status: number; body: unknown; replay: boolean }> {
+    if (!input) return { ...(await this.uow.transaction(work)), replay: false };
+    return this.run(companyId, input, work);
+  }
+
+  /**
    * As {@link run} for work that commits in several transactions of its own (a send through a
    * provider between them): the response is kept once the work has finished, in a transaction of
    * its own; work that throws keeps nothing.

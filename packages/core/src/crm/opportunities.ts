@@ -160,19 +160,18 @@ type CreateRepos = CrmRepositories & ContactRepositories & CompanyRepositories &
 
 /** `POST /v1/crm/opportunities` (with `Idempotency-Key`): 201 and `opportunity.created` (then `.won`/`.lost` in a final stage). */
 export class CreateOpportunity {
-  private readonly idempotent: IdempotentRequests<CreateRepos>;
   constructor(
     private readonly uow: UnitOfWork<CreateRepos>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
-  ) {
-    this.idempotent = new IdempotentRequests<CreateRepos>(uow, clock);
-  }
+  ) {}
 
   /** The new opportunity's id, and whether it is a replay of an earlier request with the same key. */
   async execute(companyId: string, input: NewOpportunityInput, actor: EventActor, idempotency?: IdempotencyInput): Promise<{ id: string; replay: boolean }> {
-    if (!idempotency) return { id: await this.uow.transaction((repos) => this.create(repos, companyId, input, actor)), replay: false };
-    const outcome = await this.idempotent.run(companyId, idempotency, async (repos) => ({ status: 201, body: { id: await this.create(repos, companyId, input, actor) } }));
+    const outcome = await new IdempotentRequests<CreateRepos>(this.uow, this.clock).runWithOptionalKey(companyId, idempotency, async (repos) => ({
+      status: 201,
+      body: { id: await this.create(repos, companyId, input, actor) },
+    }));
     return { id: (outcome.body as { id: string }).id, replay: outcome.replay };
   }
 

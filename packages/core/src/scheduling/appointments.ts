@@ -327,18 +327,11 @@ abstract class AppointmentWriter {
  * with the next free slots — then the reminders and appointment.created.
  */
 export class BookAppointment extends AppointmentWriter {
-  private readonly idempotent: IdempotentRequests<BookingAreas>;
-  constructor(uow: UnitOfWork<BookingAreas>, clock: Clock, ids: IdGenerator, calendar: HolidayCalendar) {
-    super(uow, clock, ids, calendar);
-    this.idempotent = new IdempotentRequests<BookingAreas>(uow, clock);
-  }
-
   async execute(command: BookAppointmentCommand, present: (detail: AppointmentDetail) => unknown, idempotency?: IdempotencyInput): Promise<{ body: unknown; replay: boolean }> {
     const offsets = command.reminderOffsetsMinutes ? validateReminderOffsets(command.reminderOffsetsMinutes) : null;
     const work = async (repos: Repositories<BookingAreas>) => ({ status: 201, body: present(await this.within(repos, command, offsets)) });
     try {
-      if (idempotency) return await this.idempotent.run(command.companyId, idempotency, work);
-      return { body: (await this.uow.transaction(work)).body, replay: false };
+      return await new IdempotentRequests<BookingAreas>(this.uow, this.clock).runWithOptionalKey(command.companyId, idempotency, work);
     } catch (error) {
       if (!(error instanceof BusyTimeConflict)) throw error;
       const { company, type } = await this.uow.transaction(async (repos) => ({

@@ -66,21 +66,17 @@ export async function resolveSchedulingClient(
  * locking the company row; the row and its wake-up job commit together.
  */
 export class ScheduleMessage {
-  private readonly idempotent: IdempotentRequests<Areas>;
   constructor(
     private readonly uow: UnitOfWork<Areas>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-  ) {
-    this.idempotent = new IdempotentRequests<Areas>(uow, clock);
-  }
+  ) {}
 
   async execute(command: ScheduleMessageCommand, present: (row: ScheduledMessage) => unknown, idempotency?: IdempotencyInput): Promise<{ body: unknown; replay: boolean }> {
     const now = this.clock.now();
     this.validate(command, now);
     const work = async (repos: Repositories<Areas>) => ({ status: 201, body: present(await this.within(repos, command, now)) });
-    if (idempotency) return this.idempotent.run(command.companyId, idempotency, work);
-    return { body: (await this.uow.transaction(work)).body, replay: false };
+    return new IdempotentRequests<Areas>(this.uow, this.clock).runWithOptionalKey(command.companyId, idempotency, work);
   }
 
   private validate(command: ScheduleMessageCommand, now: Date): void {

@@ -51,20 +51,15 @@ export interface OpenTicketOutcome {
  * assignment auto-assigns. With an `Idempotency-Key`, a repeat answers the first outcome.
  */
 export class OpenTicket {
-  private readonly idempotent: IdempotentRequests<Areas>;
-
   constructor(
     private readonly uow: UnitOfWork<Areas>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
-  ) {
-    this.idempotent = new IdempotentRequests<Areas>(uow, clock);
-  }
+  ) {}
 
   async execute(companyId: string, input: OpenTicketInput, idempotency?: IdempotencyInput): Promise<OpenTicketOutcome> {
     if (!input.clientId && !input.phone) throw new ValidationError('client_id or phone is required', { field: 'client_id' });
-    if (!idempotency) return { ...(await this.uow.transaction((repos) => this.open(repos, companyId, input))), replay: false };
-    const outcome = await this.idempotent.run(companyId, idempotency, async (repos) => {
+    const outcome = await new IdempotentRequests<Areas>(this.uow, this.clock).runWithOptionalKey(companyId, idempotency, async (repos) => {
       const opened = await this.open(repos, companyId, input);
       return { status: opened.reopened ? 200 : 201, body: opened };
     });
