@@ -1,11 +1,12 @@
-import { AdminService, QuotaNames, Scopes, UpdateCompanySettings, ValidationError, type CompanySettingsInput, type CompanyWithSettings } from '@carteiro/core';
+import { AdminService, QuotaNames, Scopes, UpdateCompanySettings, ValidationError, type CompanySettingsInput, type CompanyWithSettings, type Setor } from '@carteiro/core';
 import { adminIdParam, defineRoute } from '../http/route.js';
 import { INT4_MAX, component, s, typed, type JsonSchema } from '../http/schema.js';
 import { setorInboxBodyProperties, setorInboxInput, setorInboxProperties, type SetorInboxBody } from '../agents/agent-views.js';
 import { apiKeyView, companyView, setorView, teamView } from './admin-views.js';
 import { companyPageRoute } from './company-page-route.js';
-import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
+import { adminDeleteById, adminReadById, adminUpdateById } from '../shared/admin-update-by-id.js';
 import { adminCreateInCompany } from '../shared/admin-create-in-company.js';
+import type { Use } from '../shared/get-by-id.js';
 import { SetorWarmingReader } from './setor-warming.js';
 
 // ---- Request schemas -------------------------------------------------------------------------
@@ -271,10 +272,13 @@ const SetorWithWarming = component(
 
 // ---- Routes ----------------------------------------------------------------------------------
 
-const companyId = { id: adminIdParam('company') };
 const apiKeyId = { id: adminIdParam('API key') };
-const setorId = { id: adminIdParam('box') };
 const admin = 'admin' as const;
+
+/** A box with its warming state: what the operator's read and change of one box answer. */
+async function setorWithWarming(use: Use, setor: Setor) {
+  return { ...setorView(setor), warming: await use<SetorWarmingReader>(SetorWarmingReader)(setor) };
+}
 
 /** The operator's /admin/v1 API: companies, their API keys, setores and teams. */
 export const adminRoutes = [
@@ -293,19 +297,13 @@ export const adminRoutes = [
       return companyWithSettingsView(await use(UpdateCompanySettings).read(company.id));
     },
   }),
-  defineRoute({
-    method: 'get',
+  adminReadById({
     path: '/admin/v1/companies/:id',
-    auth: admin,
     operationId: 'adminGetCompany',
     summary: 'Read a company',
-    tag: 'Admin',
-    params: companyId,
-    response: { status: 200, description: 'The company, with its reminder settings and low-balance thresholds in force.', data: Company },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, use }) {
-      return companyWithSettingsView(await use(UpdateCompanySettings).read(params.id));
-    },
+    record: 'company',
+    response: { description: 'The company, with its reminder settings and low-balance thresholds in force.', data: Company },
+    read: async (use, id) => companyWithSettingsView(await use(UpdateCompanySettings).read(id)),
   }),
   adminUpdateById({
     path: '/admin/v1/companies/:id',
@@ -405,20 +403,13 @@ export const adminRoutes = [
     list: (use, companyId, query) => use(AdminService).listSetores(companyId, query),
     view: setorView,
   }),
-  defineRoute({
-    method: 'get',
+  adminReadById({
     path: '/admin/v1/setores/:id',
-    auth: admin,
     operationId: 'adminGetSetor',
     summary: 'Read a box with its warming state',
-    tag: 'Admin',
-    params: setorId,
-    response: { status: 200, description: 'The box.', data: SetorWithWarming },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, use }) {
-      const setor = await use(AdminService).getSetor(params.id);
-      return { ...setorView(setor), warming: await use<SetorWarmingReader>(SetorWarmingReader)(setor) };
-    },
+    record: 'box',
+    response: { description: 'The box.', data: SetorWithWarming },
+    read: async (use, id) => setorWithWarming(use, await use(AdminService).getSetor(id)),
   }),
   adminUpdateById({
     path: '/admin/v1/setores/:id',
@@ -429,8 +420,7 @@ export const adminRoutes = [
     body: { schema: updateSetorSchema },
     response: { description: 'The box.', data: SetorWithWarming },
     async update(use, id, body) {
-      const setor = await use(AdminService).updateSetor(id, { nome: body.nome, warmingDailyLimit: body.warming_daily_limit, inbox: setorInboxInput(body) });
-      return { ...setorView(setor), warming: await use<SetorWarmingReader>(SetorWarmingReader)(setor) };
+      return setorWithWarming(use, await use(AdminService).updateSetor(id, { nome: body.nome, warmingDailyLimit: body.warming_daily_limit, inbox: setorInboxInput(body) }));
     },
   }),
   adminCreateInCompany({

@@ -18,6 +18,7 @@ import {
   type CampaignCaller,
   type CampaignStatus,
   type Principal,
+  type Page,
   type PublicMessageStatus,
 } from '@carteiro/core';
 import { defineRoute, idParam, reply } from '../http/route.js';
@@ -143,7 +144,8 @@ const campaignListQuery = typed<PageQuery & { status?: CampaignStatus }>({
   properties: { status: { enum: [...CampaignStatuses] }, ...pageProperties(100) },
 });
 
-const messageListQuery = typed<PageQuery & { status?: PublicMessageStatus; q?: string }>({
+type MessageListQuery = PageQuery & { status?: PublicMessageStatus; q?: string };
+const messageListQuery = typed<MessageListQuery>({
   type: 'object',
   properties: { status: { enum: [...PublicMessageStatuses] }, q: { type: 'string', maxLength: 100 }, ...pageProperties(200) },
 });
@@ -280,6 +282,38 @@ function campaignAction(route: {
   });
 }
 
+/**
+ * `GET /v1/campaigns/:id/<list>`: one page of the per-recipient rows of one campaign of the caller's company
+ * (404 NOT_FOUND when it has none), as `load` reads them with the query, each item answered through `view`.
+ */
+function campaignMessagesPage<Item>(route: {
+  list: 'messages' | 'recipients';
+  operationId: string;
+  summary: string;
+  description: string;
+  /** The 200 answer: what the page holds and the schema of one item. */
+  response: { description: string; item: JsonSchema };
+  load(campaigns: ReadCampaigns, companyId: string, id: string, query: MessageListQuery): Promise<Page<Item>>;
+  view(item: Item): unknown;
+}) {
+  const { list, response, load, view, ...texts } = route;
+  return defineRoute({
+    method: 'get',
+    path: `/v1/campaigns/:id/${list}`,
+    auth: read,
+    ...texts,
+    tag: 'Campaigns',
+    params: campaignId,
+    query: messageListQuery,
+    response: { status: 200, description: response.description, data: s.page(response.item) },
+    errors: ['NOT_FOUND'],
+    async handler({ params, query, principal, use }) {
+      const page = await load(use(ReadCampaigns), principal.company.id, params.id, query);
+      return { ...page, items: page.items.map(view) };
+    },
+  });
+}
+
 /** Every /v1/campaigns route of the specification. */
 export const campaignsRoutes = [
   defineRoute({
@@ -353,42 +387,24 @@ export const campaignsRoutes = [
     response: { description: 'The campaign.', data: CampaignDetail },
     read: async (use, companyId, id) => campaignDetailView(await use(ReadCampaigns).detail(companyId, id)),
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/campaigns/:id/messages',
-    auth: read,
+  campaignMessagesPage({
+    list: 'messages',
     operationId: 'listCampaignMessages',
     summary: 'List campaign messages',
     description: 'Per-recipient message details; no `status` returns all.',
-    tag: 'Campaigns',
-    params: campaignId,
-    query: messageListQuery,
-    response: { status: 200, description: 'A page of campaign messages.', data: s.page(CampaignMessageDetail) },
-    errors: ['NOT_FOUND'],
-    async handler({ params, query, principal, use }) {
-      const { status, page, limit } = query;
-      const messages = await use(ReadCampaigns).messages(principal.company.id, params.id, status, { page, limit });
-      return { ...messages, items: messages.items.map(campaignMessageView) };
-    },
+    response: { description: 'A page of campaign messages.', item: CampaignMessageDetail },
+    load: (campaigns, companyId, id, { status, page, limit }) => campaigns.messages(companyId, id, status, { page, limit }),
+    view: campaignMessageView,
   }),
-  defineRoute({
-    method: 'get',
-    path: '/v1/campaigns/:id/recipients',
-    auth: read,
+  campaignMessagesPage({
+    list: 'recipients',
     operationId: 'listCampaignRecipients',
     summary: 'List campaign recipients',
     description: 'Recipients with their individual status; `q` searches name and phone.',
-    tag: 'Campaigns',
-    params: campaignId,
-    query: messageListQuery,
-    response: { status: 200, description: 'A page of recipients.', data: s.page(CampaignRecipient) },
-    errors: ['NOT_FOUND'],
-    async handler({ params, query, principal, use }) {
-      const { status, q, page, limit } = query;
-      const filter = { ...(status ? { status } : {}), ...(q ? { q } : {}) };
-      const recipients = await use(ReadCampaigns).recipients(principal.company.id, params.id, filter, { page, limit });
-      return { ...recipients, items: recipients.items.map(campaignRecipientView) };
-    },
+    response: { description: 'A page of recipients.', item: CampaignRecipient },
+    load: (campaigns, companyId, id, { status, q, page, limit }) =>
+      campaigns.recipients(companyId, id, { ...(status ? { status } : {}), ...(q ? { q } : {}) }, { page, limit }),
+    view: campaignRecipientView,
   }),
   campaignAction({
     action: 'pause',

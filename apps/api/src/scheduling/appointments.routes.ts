@@ -9,9 +9,9 @@ import {
   type AppointmentStatus,
   type Attendance,
 } from '@carteiro/core';
-import { defineRoute, idParam } from '../http/route.js';
+import { defineRoute, idParam, type RouteDefinition } from '../http/route.js';
 import { getById } from '../shared/get-by-id.js';
-import { s, typed } from '../http/schema.js';
+import { s, typed, type JsonSchema } from '../http/schema.js';
 import { AppointmentDetailSchema, AppointmentSchema, AppointmentTypeSchema, clientInput, idempotencyHeader, Local, ProfessionalSchema, UnitSchema } from './scheduling-schemas.js';
 import { callerAndClient, createOnce } from './idempotent-create.js';
 import { appointmentDetailView, appointmentTypeView, appointmentView, professionalView, unitView } from './scheduling-views.js';
@@ -47,23 +47,44 @@ interface ChangeBody {
   notify?: boolean;
 }
 
+/**
+ * `GET /v1/<catalogue records>`: every record of one kind of the caller's company (`?active=` keeps the active or
+ * the inactive ones), as `list` reads them from the catalogue.
+ */
+function catalogList(route: {
+  path: string;
+  operationId: string;
+  summary: string;
+  /** The 200 answer: what the list holds and the schema of one item. */
+  response: { description: string; item: JsonSchema };
+  list(catalog: ReadSchedulingCatalog, companyId: string, filter: { active?: boolean }): Promise<unknown[]>;
+}): RouteDefinition {
+  const { response, list, ...rest } = route;
+  return defineRoute<string, { active?: boolean }>({
+    method: 'get',
+    ...rest,
+    auth: read,
+    tag: 'Appointments',
+    query: typed<{ active?: boolean }>({ type: 'object', additionalProperties: false, properties: { active: { type: 'boolean' } } }),
+    response: { status: 200, description: response.description, data: s.array(response.item) },
+    async handler({ query, principal, use }) {
+      return list(use(ReadSchedulingCatalog), principal.company.id, query.active === undefined ? {} : { active: query.active });
+    },
+  });
+}
+
 const conflictDetails =
   '409 SLOT_TAKEN / APPOINTMENT_CONFLICT carry `details { conflict { starts_at, ends_at }, alternatives[] { starts_at, ends_at, local, professional_id, unit_id } }` (the next 3 free slots).';
 
 /** /v1/appointments, /v1/appointment-types, /v1/professionals, /v1/units (business.md §1). */
 export const appointmentsRoutes = [
-  defineRoute({
-    method: 'get',
+  catalogList({
     path: '/v1/appointment-types',
-    auth: read,
     operationId: 'listAppointmentTypes',
     summary: 'List appointment types',
-    tag: 'Appointments',
-    query: typed<{ active?: boolean }>({ type: 'object', additionalProperties: false, properties: { active: { type: 'boolean' } } }),
-    response: { status: 200, description: 'Types with their units.', data: s.array(AppointmentTypeSchema) },
-    async handler({ query, principal, use }) {
-      const catalog = use(ReadSchedulingCatalog);
-      const [types, units] = await Promise.all([catalog.types(principal.company.id, query.active === undefined ? {} : { active: query.active }), catalog.units(principal.company.id, {})]);
+    response: { description: 'Types with their units.', item: AppointmentTypeSchema },
+    async list(catalog, companyId, filter) {
+      const [types, units] = await Promise.all([catalog.types(companyId, filter), catalog.units(companyId, {})]);
       return types.map((t) => appointmentTypeView(t, units));
     },
   }),
@@ -89,18 +110,12 @@ export const appointmentsRoutes = [
       return list.map(professionalView);
     },
   }),
-  defineRoute({
-    method: 'get',
+  catalogList({
     path: '/v1/units',
-    auth: read,
     operationId: 'listUnits',
     summary: 'List units',
-    tag: 'Appointments',
-    query: typed<{ active?: boolean }>({ type: 'object', additionalProperties: false, properties: { active: { type: 'boolean' } } }),
-    response: { status: 200, description: 'Units with address and time zone.', data: s.array(UnitSchema) },
-    async handler({ query, principal, use }) {
-      return (await use(ReadSchedulingCatalog).units(principal.company.id, query.active === undefined ? {} : { active: query.active })).map(unitView);
-    },
+    response: { description: 'Units with address and time zone.', item: UnitSchema },
+    list: async (catalog, companyId, filter) => (await catalog.units(companyId, filter)).map(unitView),
   }),
   defineRoute({
     method: 'get',

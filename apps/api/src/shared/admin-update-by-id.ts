@@ -3,7 +3,7 @@ import { adminIdParam, defineRoute, type RouteDefinition, type RouteSpec } from 
 import type { JsonSchema } from '../http/schema.js';
 import type { Use } from './get-by-id.js';
 
-/** What an operator's change of one record by id says of itself. */
+/** What an operator's read or change of one record by id says of itself. */
 type AdminByIdSpec = Pick<RouteSpec<string, never, never>, 'path' | 'operationId' | 'summary' | 'description' | 'validationCode'> & {
   /** The record, as a malformed id's 400 names it. */
   record: string;
@@ -13,12 +13,12 @@ type AdminByIdSpec = Pick<RouteSpec<string, never, never>, 'path' | 'operationId
 };
 
 /**
- * `<method> /admin/v1/<records>/:id`: the operator changes one record by its id (a malformed id is a 400, as every
- * `/admin/v1` id), and the 200 answer is what `change` returns. `change` throws NotFoundError for an unknown id:
- * BAD_REQUEST and NOT_FOUND are the errors such a change documents unless `errors` says otherwise.
+ * `<method> /admin/v1/<records>/:id`: the operator reads or changes one record by its id (a malformed id is a 400, as
+ * every `/admin/v1` id), and the 200 answer is what `change` returns. `change` throws NotFoundError for an unknown id:
+ * BAD_REQUEST and NOT_FOUND are the errors such a route documents unless `errors` says otherwise.
  */
 function adminById<Body>(
-  method: 'patch' | 'delete',
+  method: 'get' | 'patch' | 'delete',
   route: AdminByIdSpec & { body?: RouteSpec<string, never, Body>['body'] },
   change: (use: Use, id: string, body: Body) => Promise<unknown>,
 ): RouteDefinition {
@@ -49,4 +49,10 @@ export function adminUpdateById<Body>(
 export function adminDeleteById(route: AdminByIdSpec & { remove(use: Use, id: string): Promise<unknown> }): RouteDefinition {
   const { remove, ...rest } = route;
   return adminById<undefined>('delete', rest, (use, id) => remove(use, id));
+}
+
+/** `GET /admin/v1/<records>/:id` (see {@link adminById}): `read` answers with the record. */
+export function adminReadById(route: AdminByIdSpec & { read(use: Use, id: string): Promise<unknown> }): RouteDefinition {
+  const { read, ...rest } = route;
+  return adminById<undefined>('get', rest, (use, id) => read(use, id));
 }
