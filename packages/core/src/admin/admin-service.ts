@@ -4,7 +4,7 @@ import { createSetor, withInboxSettings, type ChannelType, type OfficialConfig, 
 import { checkPlaceholders } from '../quick-replies/index.js';
 import { MAX_TEAMS, createTeam, type Team } from '../teams/index.js';
 import type { Clock } from '../shared/clock.js';
-import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { assertBelowCompanyLimit, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Random } from '../shared/random.js';
@@ -166,7 +166,7 @@ export class AdminService {
     await this.uow.transaction(async (tx) => {
       // The company row serialises creations so the limit holds under concurrency.
       await tx.companies.findByIdForUpdate(companyId);
-      if ((await tx.teams.count(companyId)) >= MAX_TEAMS) throw new DomainError('UNPROCESSABLE', `A company has at most ${MAX_TEAMS} teams`, { limit: MAX_TEAMS });
+      assertBelowCompanyLimit(await tx.teams.count(companyId), MAX_TEAMS, 'teams');
       await tx.teams.insert(team);
     });
     return team;

@@ -1,7 +1,7 @@
 import type { CompanyRepositories } from '../companies/index.js';
 import type { TeamRepositories } from '../teams/index.js';
 import type { Clock } from '../shared/clock.js';
-import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { assertBelowCompanyLimit, DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
@@ -38,9 +38,7 @@ export class ManageAgents {
     const agent = await this.uow.transaction(async (repos) => {
       // The company row serialises creations: the limit and the email check see each other.
       if (!(await repos.companies.findByIdForUpdate(companyId))) throw new NotFoundError('Company');
-      if ((await repos.agents.count(companyId)) >= MAX_AGENTS) {
-        throw new DomainError('UNPROCESSABLE', `A company has at most ${MAX_AGENTS} agents`, { limit: MAX_AGENTS });
-      }
+      assertBelowCompanyLimit(await repos.agents.count(companyId), MAX_AGENTS, 'agents');
       const created = createAgent(this.ids.newId(), companyId, this.clock.now(), input);
       await this.checkTeams(repos, companyId, created.teamIds);
       const existing = await repos.agents.insertUnique(created);

@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { assertBelowCompanyLimit, DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { checkDefinitionInput, ContactFieldTypes, MAX_CONTACT_FIELDS, type ContactFieldDefinition, type ContactFieldType } from './contact-field.js';
@@ -22,9 +22,7 @@ export class ManageContactFields {
     if (!selects && input.options && input.options.length > 0) throw new ValidationError('options are only for select fields', { field: 'options' });
     return this.uow.transaction(async (repos) => {
       if (!(await repos.companies.findById(companyId))) throw new NotFoundError('Company');
-      if ((await repos.contactFields.count(companyId)) >= MAX_CONTACT_FIELDS) {
-        throw new DomainError('UNPROCESSABLE', `A company has at most ${MAX_CONTACT_FIELDS} contact fields`, { limit: MAX_CONTACT_FIELDS });
-      }
+      assertBelowCompanyLimit(await repos.contactFields.count(companyId), MAX_CONTACT_FIELDS, 'contact fields');
       const now = this.clock.now();
       const definition: ContactFieldDefinition = {
         id: this.ids.newId(),

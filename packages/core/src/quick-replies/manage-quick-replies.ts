@@ -1,7 +1,7 @@
 import type { CompanyRepositories } from '../companies/index.js';
 import type { SetorRepositories } from '../setores/index.js';
 import type { Clock } from '../shared/clock.js';
-import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { assertBelowCompanyLimit, DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
@@ -26,9 +26,7 @@ export class ManageQuickReplies {
   async create(companyId: string, input: QuickReplyInput & { shortcut: string; title: string }): Promise<QuickReply> {
     return this.uow.transaction(async (repos) => {
       if (!(await repos.companies.findByIdForUpdate(companyId))) throw new NotFoundError('Company');
-      if ((await repos.quickReplies.count(companyId)) >= MAX_QUICK_REPLIES) {
-        throw new DomainError('UNPROCESSABLE', `A company has at most ${MAX_QUICK_REPLIES} quick replies`, { limit: MAX_QUICK_REPLIES });
-      }
+      assertBelowCompanyLimit(await repos.quickReplies.count(companyId), MAX_QUICK_REPLIES, 'quick replies');
       const reply = createQuickReply(this.ids.newId(), companyId, this.clock.now(), input);
       await this.checkSetor(repos, companyId, reply.setorId);
       const existing = await repos.quickReplies.insertUnique(reply);

@@ -53,6 +53,15 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * Refuses one more of a resource a company may hold at most `limit` of (agents, teams, tags, tag
+ * rules, quick replies, contact fields): 422 UNPROCESSABLE with `details.limit`. The caller counts
+ * under the company's row lock, so that concurrent creations see each other.
+ */
+export function assertBelowCompanyLimit(held: number, limit: number, what: string): void {
+  if (held >= limit) throw new DomainError('UNPROCESSABLE', `A company has at most ${limit} ${what}`, { limit });
+}
+
 /** A missing record, or another company's record: both answer the same way. */
 export class NotFoundError extends DomainError {
   constructor(what: string, details?: Record<string, unknown>) {

@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { assertBelowCompanyLimit, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
@@ -42,9 +42,7 @@ export class ManageTagRules {
     await this.checkSetores(companyId, input.setorIds);
     const created = await this.uow.transaction(async (repos) => {
       if (!(await repos.tags.findById(companyId, input.tagId))) throw new NotFoundError('Tag', { tag_id: input.tagId });
-      if ((await repos.tagRules.count(companyId)) >= MAX_TAG_RULES) {
-        throw new DomainError('UNPROCESSABLE', `A company has at most ${MAX_TAG_RULES} tag rules`, { limit: MAX_TAG_RULES });
-      }
+      assertBelowCompanyLimit(await repos.tagRules.count(companyId), MAX_TAG_RULES, 'tag rules');
       const now = this.clock.now();
       const rule: TagRule = {
         id: this.ids.newId(),

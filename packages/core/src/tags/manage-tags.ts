@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-import { DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { assertBelowCompanyLimit, DomainError, NotFoundError, ValidationError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Page, PageRequest } from '../shared/pagination.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
@@ -38,7 +38,7 @@ export class ManageTags {
   async create(companyId: string, input: TagInput & { name: string }): Promise<Tag> {
     checkTagInput(input);
     return this.uow.transaction(async (repos) => {
-      if ((await repos.tags.count(companyId)) >= MAX_TAGS) throw new DomainError('UNPROCESSABLE', `A company has at most ${MAX_TAGS} tags`, { limit: MAX_TAGS });
+      assertBelowCompanyLimit(await repos.tags.count(companyId), MAX_TAGS, 'tags');
       const now = this.clock.now();
       const tag: Tag = {
         id: this.ids.newId(),
