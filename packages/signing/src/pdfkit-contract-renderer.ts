@@ -1,8 +1,18 @@
 import { createHash } from 'node:crypto';
-import PDFDocument from 'pdfkit';
 import type { ContractRenderer, RenderRequest, RenderedDocument } from '@carteiro/core';
 
 const MARGIN = 56;
+
+let pdfkit: Promise<typeof import('pdfkit')> | undefined;
+
+/**
+ * pdfkit at the first contract rendered, not at start: with fontkit and its tables it is about 3 MB of
+ * source and more of data that every API and worker process would hold though few render a contract.
+ */
+async function loadPdfkit(): Promise<typeof import('pdfkit')> {
+  pdfkit ??= import('pdfkit').then((module) => module.default);
+  return pdfkit;
+}
 
 /** Writes one paragraph, with `**bold**` runs, in Helvetica (WinAnsi: Portuguese accents render as such). */
 function paragraph(doc: PDFKit.PDFDocument, text: string, size: number, options: PDFKit.Mixins.TextOptions = {}): void {
@@ -21,6 +31,7 @@ function paragraph(doc: PDFKit.PDFDocument, text: string, size: number, options:
  */
 export class PdfkitContractRenderer implements ContractRenderer {
   async render(request: RenderRequest): Promise<RenderedDocument> {
+    const PDFDocument = await loadPdfkit();
     const doc = new PDFDocument({ size: 'A4', margin: MARGIN, bufferPages: true, info: { Title: request.title, Author: request.companyName } });
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,4 +1,6 @@
-import { getHolidays } from '@brazilian-utils/brazilian-utils';
+// The one function's entry, not the package's: its index is a 1.3 MB module (every Brazilian validator and
+// table) that each API process would otherwise parse and keep in memory.
+import { getHolidays } from '@brazilian-utils/brazilian-utils/get-holidays';
 import type { HolidayCalendar } from '@carteiro/core';
 
 const STATES = new Set(['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO']);
