@@ -12,8 +12,8 @@ import {
 import { defineRoute, idParam, type RouteDefinition } from '../http/route.js';
 import { getById } from '../shared/get-by-id.js';
 import { s, typed, type JsonSchema } from '../http/schema.js';
-import { AppointmentDetailSchema, AppointmentSchema, AppointmentTypeSchema, clientInput, idempotencyHeader, Local, ProfessionalSchema, UnitSchema } from './scheduling-schemas.js';
-import { callerAndClient, createOnce } from './idempotent-create.js';
+import { AppointmentDetailSchema, AppointmentSchema, AppointmentTypeSchema, clientInput, Local, ProfessionalSchema, UnitSchema } from './scheduling-schemas.js';
+import { callerAndClient, idempotentCreate } from './idempotent-create.js';
 import { appointmentDetailView, appointmentTypeView, appointmentView, professionalView, unitView } from './scheduling-views.js';
 
 const read = { scope: 'appointments:read' } as const;
@@ -199,8 +199,7 @@ export const appointmentsRoutes = [
       return { items: page.items.map(appointmentView), next_cursor: page.nextCursor, limit: page.limit };
     },
   }),
-  defineRoute({
-    method: 'post',
+  idempotentCreate({
     path: '/v1/appointments',
     auth: write,
     operationId: 'createAppointment',
@@ -210,7 +209,6 @@ export const appointmentsRoutes = [
       conflictDetails +
       ' 422 `details.reason`: outside_working_hours, min_notice, max_advance, holiday, not_enabled. Without `professional_id`, the least-booked free professional.',
     tag: 'Appointments',
-    headers: idempotencyHeader,
     body: {
       schema: typed<BookBody>({
         type: 'object',
@@ -231,27 +229,24 @@ export const appointmentsRoutes = [
       }),
       example: { appointment_type_id: '00000000-0000-4000-8000-000000000001', starts_at: '2026-12-01T14:00:00-03:00', phone: '+5511987654321', name: 'Ana' },
     },
-    response: { status: 201, description: 'Booked.', data: AppointmentDetailSchema, meta: s.object({ idempotent_replay: s.boolean() }) },
-    errors: ['NOT_FOUND', 'SLOT_TAKEN', 'UNPROCESSABLE', 'PLAN_LIMIT_REACHED', 'INVALID_NUMBER', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
-    async handler({ body, headers, principal, use, res }) {
-      return createOnce({ headers, res }, '/v1/appointments', body, (idempotency) =>
-        use(BookAppointment).execute(
-          {
-            ...callerAndClient(principal, body),
-            appointmentTypeId: body.appointment_type_id,
-            startsAt: new Date(body.starts_at),
-            professionalId: body.professional_id ?? null,
-            unitId: body.unit_id ?? null,
-            description: body.description ?? null,
-            ticketId: body.ticket_id ?? null,
-            reminderOffsetsMinutes: body.reminder_offsets_minutes ?? null,
-            allowOutsideHours: body.allow_outside_hours ?? false,
-          },
-          appointmentDetailView,
-          idempotency,
-        ),
-      );
-    },
+    response: { description: 'Booked.', data: AppointmentDetailSchema },
+    errors: ['NOT_FOUND', 'SLOT_TAKEN', 'UNPROCESSABLE', 'PLAN_LIMIT_REACHED', 'INVALID_NUMBER'],
+    create: (use, principal, body, idempotency) =>
+      use(BookAppointment).execute(
+        {
+          ...callerAndClient(principal, body),
+          appointmentTypeId: body.appointment_type_id,
+          startsAt: new Date(body.starts_at),
+          professionalId: body.professional_id ?? null,
+          unitId: body.unit_id ?? null,
+          description: body.description ?? null,
+          ticketId: body.ticket_id ?? null,
+          reminderOffsetsMinutes: body.reminder_offsets_minutes ?? null,
+          allowOutsideHours: body.allow_outside_hours ?? false,
+        },
+        appointmentDetailView,
+        idempotency,
+      ),
   }),
   getById({
     path: '/v1/appointments/:id', auth: read, params: appointmentId,

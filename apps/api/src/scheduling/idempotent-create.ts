@@ -1,7 +1,10 @@
 // The idempotent creates of the scheduling routes (POST /v1/appointments, POST /v1/scheduled-messages).
-import { requestFingerprint, type IdempotencyInput, type Principal } from '@carteiro/core';
+import { requestFingerprint, type ErrorCode, type IdempotencyInput, type Principal } from '@carteiro/core';
 import type { Response } from 'express';
-import { reply, type Reply } from '../http/route.js';
+import { defineRoute, reply, type Reply, type RouteDefinition, type RouteSpec } from '../http/route.js';
+import { s, type JsonSchema } from '../http/schema.js';
+import type { Use } from '../shared/get-by-id.js';
+import { idempotencyHeader } from './scheduling-schemas.js';
 
 /** The idempotency of `POST path` with `body`: its `Idempotency-Key` (none when not sent) and the request's fingerprint. */
 export function idempotencyOf(headers: Record<string, string | undefined>, path: string, body: unknown): IdempotencyInput | undefined {
@@ -25,7 +28,7 @@ export function callerAndClient(principal: Principal, body: { client_id?: string
  * `POST path` with `body`, once per `Idempotency-Key`: `create` runs with the request's
  * idempotency (see `idempotencyOf`) and its answer is sent as `createdOrReplayed` does.
  */
-export async function createOnce<T>(
+async function createOnce<T>(
   request: { headers: Record<string, string | undefined>; res: Response },
   path: string,
   body: unknown,
@@ -40,4 +43,31 @@ export function createdOrReplayed<T>(res: Response, data: T, replay: boolean): T
   if (!replay) return data;
   res.setHeader('Idempotent-Replayed', 'true');
   return reply(data, { meta: { idempotent_replay: true }, status: 201 });
+}
+
+/**
+ * `POST <path>` of a scheduling record, once per `Idempotency-Key` (see `createOnce`): the 201 answer is what
+ * `create` made, a replay answers it again with `meta.idempotent_replay`. `errors` are the route's own; the
+ * key's IDEMPOTENCY_KEY_IN_USE and IDEMPOTENCY_KEY_MISMATCH follow them.
+ */
+export function idempotentCreate<Body>(
+  route: Pick<RouteSpec<string, never, Body>, 'path' | 'auth' | 'operationId' | 'summary' | 'description' | 'tag'> & {
+    body: NonNullable<RouteSpec<string, never, Body>['body']>;
+    /** The 201 answer: what it holds and its schema. */
+    response: { description: string; data: JsonSchema };
+    errors: readonly ErrorCode[];
+    create(use: Use, principal: Principal, body: Body, idempotency: IdempotencyInput | undefined): Promise<{ body: unknown; replay: boolean }>;
+  },
+): RouteDefinition {
+  const { response, errors, create, ...rest } = route;
+  return defineRoute<string, Record<string, never>, Body>({
+    method: 'post',
+    ...rest,
+    headers: idempotencyHeader,
+    response: { status: 201, ...response, meta: s.object({ idempotent_replay: s.boolean() }) },
+    errors: [...errors, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
+    async handler({ body, headers, principal, use, res }) {
+      return createOnce({ headers, res }, route.path, body, (idempotency) => create(use, principal, body, idempotency));
+    },
+  });
 }

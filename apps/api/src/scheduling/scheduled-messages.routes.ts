@@ -3,8 +3,8 @@ import { defineRoute, idParam } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { pageProperties, s, typed, type PageQuery } from '../http/schema.js';
-import { clientInput, idempotencyHeader, ScheduledMessageSchema } from './scheduling-schemas.js';
-import { callerAndClient, createOnce } from './idempotent-create.js';
+import { clientInput, ScheduledMessageSchema } from './scheduling-schemas.js';
+import { callerAndClient, idempotentCreate } from './idempotent-create.js';
 import { scheduledMessageView } from './scheduling-views.js';
 
 interface ScheduleBody {
@@ -60,8 +60,7 @@ export const scheduledMessagesRoutes = [
     ),
     view: scheduledMessageView,
   }),
-  defineRoute({
-    method: 'post',
+  idempotentCreate({
     path: '/v1/scheduled-messages',
     auth: write,
     operationId: 'createScheduledMessage',
@@ -71,7 +70,6 @@ export const scheduledMessagesRoutes = [
       'company’s safe hours moves to the next window (`waiting_reason: outside_safe_hours`). Temporary failures retry at +1, +5 and +15 minutes. ' +
       'Placeholders as in campaigns, filled at send time. 402 PLAN_LIMIT_REACHED past the pending quota.',
     tag: 'Scheduled messages',
-    headers: idempotencyHeader,
     body: {
       schema: typed<ScheduleBody>({
         type: 'object',
@@ -90,25 +88,22 @@ export const scheduledMessagesRoutes = [
       }),
       example: { phone: '+5511987654321', text: '{{saudacao}}, {{primeiro_nome}}! Lembrete do seu pedido.', send_at: '2026-12-01T14:00:00-03:00' },
     },
-    response: { status: 201, description: 'Scheduled.', data: ScheduledMessageSchema, meta: s.object({ idempotent_replay: s.boolean() }) },
-    errors: ['PLAN_LIMIT_REACHED', 'NOT_FOUND', 'INVALID_NUMBER', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
-    async handler({ body, headers, principal, use, res }) {
-      return createOnce({ headers, res }, '/v1/scheduled-messages', body, (idempotency) =>
-        use(ScheduleMessage).execute(
-          {
-            ...callerAndClient(principal, body),
-            text: body.text ?? null,
-            mediaUrl: body.media_url ?? null,
-            mediaType: body.media_type ?? null,
-            mediaFilename: body.media_filename ?? null,
-            sendAt: new Date(body.send_at),
-            respectSafeHours: body.respect_safe_hours ?? true,
-          },
-          scheduledMessageView,
-          idempotency,
-        ),
-      );
-    },
+    response: { description: 'Scheduled.', data: ScheduledMessageSchema },
+    errors: ['PLAN_LIMIT_REACHED', 'NOT_FOUND', 'INVALID_NUMBER'],
+    create: (use, principal, body, idempotency) =>
+      use(ScheduleMessage).execute(
+        {
+          ...callerAndClient(principal, body),
+          text: body.text ?? null,
+          mediaUrl: body.media_url ?? null,
+          mediaType: body.media_type ?? null,
+          mediaFilename: body.media_filename ?? null,
+          sendAt: new Date(body.send_at),
+          respectSafeHours: body.respect_safe_hours ?? true,
+        },
+        scheduledMessageView,
+        idempotency,
+      ),
   }),
   getById({
     path: '/v1/scheduled-messages/:id', auth: read, params: scheduledId,
