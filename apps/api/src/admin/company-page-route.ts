@@ -1,6 +1,6 @@
 import type { Page } from '@carteiro/core';
 import { adminIdParam, defineRoute, type RouteContext, type RouteDefinition } from '../http/route.js';
-import { pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
+import { pageQuery, s, type JsonSchema, type PageQuery } from '../http/schema.js';
 
 /**
  * `GET /admin/v1/companies/:id/<records>`: one page (up to 100 a page) of a company's records, each
@@ -24,7 +24,7 @@ export function companyPageRoute<Item>(route: {
     summary: route.summary,
     tag: 'Admin',
     params: { id: adminIdParam('company') },
-    query: typed<PageQuery>({ type: 'object', properties: pageProperties(100) }),
+    query: pageQuery(100),
     response: { status: 200, description: route.description, data: s.page(route.item) },
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     async handler({ params, query, use }) {

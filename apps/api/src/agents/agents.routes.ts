@@ -3,7 +3,7 @@ import { adminIdParam, defineRoute, idParam } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
 import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
 import { adminCreateInCompany } from '../shared/admin-create-in-company.js';
-import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
+import { component, pageProperties, pageQuery, s, typed, type PageQuery } from '../http/schema.js';
 import { TeamWithMembersSchema, agentView, quickReplyView, teamWithMembersView } from './agent-views.js';
 
 const read = { scope: 'tickets:read' } as const;
@@ -238,7 +238,7 @@ export const agentsRoutes = [
     summary: 'List teams',
     tag: 'Admin',
     params: companyId,
-    query: typed<PageQuery>({ type: 'object', properties: pageProperties(100) }),
+    query: pageQuery(100),
     response: { status: 200, description: 'A page of teams with their members.', data: s.page(TeamWithMembersSchema) },
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     async handler({ params, query, use }) {

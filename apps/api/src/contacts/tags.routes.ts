@@ -1,7 +1,7 @@
 import { ManageTagRules, ManageTags, TagRuleMatchTypes, TagRuleScopes, type TagRuleMatchType, type TagRuleScope } from '@carteiro/core';
 import { defineRoute, idParam } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
-import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
+import { component, pageProperties, pageQuery, s, typed, type PageQuery } from '../http/schema.js';
 import { ruleView, tagView } from './contact-views.js';
 
 const read = { scope: 'tags:read' } as const;
@@ -134,7 +134,7 @@ export const tagsRoutes = [
     operationId: 'listTagRules',
     summary: 'List auto-tagging rules',
     tag: 'Tags',
-    query: typed<PageQuery>({ type: 'object', properties: pageProperties(100) }),
+    query: pageQuery(100),
     response: { description: 'A page of rules, oldest first.', item: TagRule },
     list: (use, companyId, query) => use(ManageTagRules).list(companyId, query),
     view: ruleView,

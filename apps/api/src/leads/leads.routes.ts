@@ -1,6 +1,6 @@
 import { ReadLeadSearch, SaveLeadsToCrm, StartLeadSearch, ValidateChannel, ValidateEmailMx, searchCnaes, searchMunicipios, UFS } from '@carteiro/core';
 import { defineRoute, idParam } from '../http/route.js';
-import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
+import { component, pageQuery, s, typed } from '../http/schema.js';
 import { emailMxView, leadSearchView, savedLeadsView } from './lead-views.js';
 
 const read = { scope: 'leads:read' } as const;
@@ -184,7 +184,7 @@ export const leadsRoutes = [
     description: 'The status (queued/running/completed/failed), counts and a page of leads; kept 7 days.',
     tag: 'Leads',
     params: { jobId: idParam('lead search', 'Lead search') },
-    query: typed<PageQuery>({ type: 'object', properties: pageProperties(100, 50) }),
+    query: pageQuery(100, 50),
     response: {
       status: 200,
       description: 'The search.',

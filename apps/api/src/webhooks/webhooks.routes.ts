@@ -13,7 +13,7 @@ import {
 import { defineRoute, idParam } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
 import { getById } from '../shared/get-by-id.js';
-import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
+import { component, pageProperties, pageQuery, s, typed, type PageQuery } from '../http/schema.js';
 import { createdWebhookView, deliveryView, testResultView, updatedWebhookView, webhookView } from './webhook-views.js';
 import type { ServiceRepositories } from '@carteiro/postgres';
 
@@ -120,7 +120,7 @@ export const webhooksRoutes = [
     operationId: 'listWebhooks',
     summary: 'List webhooks',
     tag: 'Webhooks',
-    query: typed<PageQuery>({ type: 'object', properties: pageProperties(100) }),
+    query: pageQuery(100),
     response: { description: 'A page of webhooks (never their secrets).', item: Webhook },
     list: (use, companyId, query) => use(ListWebhooks).execute(companyId, query),
     view: webhookView,
