@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ChannelGateway, CheckChannelHealth, Repositories } from '@carteiro/core';
+import { readUntil } from '@carteiro/core/testing';
 import type { ServiceRepositories } from '@carteiro/postgres';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
 const authed = (key: string) => ({ Authorization: `Bearer ${key}` });
-
-async function eventually<T>(read: () => Promise<T>, until: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!until(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
 
 describe('/v1/channel/instances', () => {
   let api: TestApi;
@@ -43,7 +34,7 @@ describe('/v1/channel/instances', () => {
   };
   const connect = async (instanceId: string) => {
     await request(api.app).get(`/v1/channel/instances/${instanceId}/qr`).set(authed(key)).expect(200);
-    const res = await eventually(
+    const res = await readUntil(
       () => request(api.app).get(`/v1/channel/instances/${instanceId}/status`).set(authed(key)),
       (r) => r.body.data?.status === 'connected',
     );
@@ -93,7 +84,7 @@ describe('/v1/channel/instances', () => {
     expect([qr.body.data.qr_code, null]).toContain(again.body.data.qr_code);
 
     const seen = new Set<string>();
-    const final = await eventually(
+    const final = await readUntil(
       async () => {
         const res = await request(api.app).get(`/v1/channel/instances/${instanceId}/status`).set(authed(key));
         seen.add(res.body.data.status);

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import type { ChannelGateway, SendRequest, SessionState, SessionTarget } from '../index.js';
+import type { ChannelGateway, SendRequest, SessionTarget } from '../index.js';
 import type { ChannelInstance } from '../index.js';
 import type { OutboundContent } from '../index.js';
 import type { Setor } from '../../setores/index.js';
+import { readUntil } from '../../shared/testing/read-until.js';
 
 /** A setor and its instance, as the use cases hand them to a gateway. */
 export interface GatewaySetor {
@@ -55,15 +56,8 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** A tiny PDF held in memory, as a rendered contract is sent. */
 const inlinePdf = new TextEncoder().encode('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
-async function eventually(read: () => Promise<SessionState>, until: (s: SessionState) => boolean, timeoutMs = 5000): Promise<SessionState> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!until(last) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    last = await read();
-  }
-  return last;
-}
+/** How long the suite waits for a scanned session to connect, and how often it looks. */
+const SESSION_WAIT = { timeoutMs: 5000, intervalMs: 20 };
 
 /**
  * The behaviour every channel gateway shows, run against the simulator and the two HTTP adapters
@@ -104,9 +98,10 @@ export function describeChannelGatewayContract(
       const qr = await s.gateway.connect({ setor: box.setor, instance, mode: 'live' });
       if (qr.providerRef) instance = { ...instance, providerRef: qr.providerRef };
       if (qr.qrCode !== null) await s.scan({ setor: box.setor, instance });
-      const state = await eventually(
+      const state = await readUntil(
         () => s.gateway.sessionState({ setor: box.setor, instance, mode: 'live' }),
         (st) => st.status === 'connected',
+        SESSION_WAIT,
       );
       expect(state.status).toBe('connected');
       const now = s.now();
@@ -206,9 +201,10 @@ export function describeChannelGatewayContract(
         const before = await s.gateway.sessionState({ setor: box.setor, instance: withRef, mode: 'live' });
         expect(before.status).not.toBe('connected');
         await s.scan({ setor: box.setor, instance: withRef });
-        const after = await eventually(
+        const after = await readUntil(
           () => s.gateway.sessionState({ setor: box.setor, instance: withRef, mode: 'live' }),
           (st) => st.status === 'connected',
+          SESSION_WAIT,
         );
         expect(after).toEqual({ status: 'connected', phoneNumber: expect.stringMatching(/^\+\d{10,15}$/) });
       });

@@ -7,3 +7,4 @@ export * from './in-memory-store.js';
 export * from './in-memory-event-outbox.js';
 export * from './in-memory-job-scheduler.js';
 export * from './contract-suite.js';
+export * from './read-until.js';
