@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Express } from 'express';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
-import { createApp } from '../app.js';
-import { buildApiContainer } from '../composition-root.js';
-import { createTestApi, type TestApi } from '../testing/test-api.js';
+import { createTestApi, secondApiApp, type TestApi } from '../testing/test-api.js';
 
 let api: TestApi;
 const lines: Record<string, unknown>[] = [];
-let app: ReturnType<typeof createApp>;
+let app: Express;
 
 beforeAll(async () => {
   api = await createTestApi();
@@ -19,7 +18,7 @@ beforeAll(async () => {
     },
   });
   const logger = pino({ level: 'info', redact: { paths: ['req.headers.authorization', '*.authorization'], censor: '[redacted]' } }, sink);
-  app = createApp(buildApiContainer({ config: api.config, db: api.database.db, boss: api.boss, logger, readiness: async () => true }));
+  app = secondApiApp(api, { logger });
 });
 afterAll(() => api.close());
 

@@ -1,24 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
-import { pino } from 'pino';
 import request from 'supertest';
-import { createApp } from '../app.js';
-import { buildApiContainer } from '../composition-root.js';
-import { createTestApi, type TestApi } from '../testing/test-api.js';
+import { createTestApi, secondApiApp, type TestApi } from '../testing/test-api.js';
 
 let api: TestApi;
 let secondApp: Express;
 beforeAll(async () => {
   api = await createTestApi();
   // A second API process: its own container and app, the same database.
-  const container = buildApiContainer({
-    config: api.config,
-    db: api.database.db,
-    boss: api.boss,
-    logger: pino({ level: 'silent' }),
-    readiness: async () => true,
-  });
-  secondApp = createApp(container);
+  secondApp = secondApiApp(api);
 });
 afterAll(() => api.close());
 

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { pino } from 'pino';
 import request from 'supertest';
-import { createApp } from '../app.js';
-import { buildApiContainer } from '../composition-root.js';
-import { createTestApi, type TestApi } from '../testing/test-api.js';
+import { createTestApi, secondApiApp, type TestApi } from '../testing/test-api.js';
 
 /** The value of one series in a scrape (0 when absent). */
 function series(text: string, name: string): number {
@@ -12,9 +9,7 @@ function series(text: string, name: string): number {
 }
 
 let api: TestApi;
-const silent = pino({ level: 'silent' });
-const appWith = (env: { metricsToken?: string }) =>
-  createApp(buildApiContainer({ config: { ...api.config, ...env }, db: api.database.db, boss: api.boss, logger: silent, readiness: async () => true }));
+const appWith = (env: { metricsToken?: string }) => secondApiApp(api, { config: { ...api.config, ...env } });
 
 beforeAll(async () => {
   api = await createTestApi();

@@ -4,10 +4,7 @@ import request from 'supertest';
 import { ChannelGateway, Repositories } from '@carteiro/core';
 import type { ServiceRepositories } from '@carteiro/postgres';
 import { FakeChannelGateway } from '@carteiro/core/testing';
-import { pino } from 'pino';
-import { createApp } from '../app.js';
-import { buildApiContainer } from '../composition-root.js';
-import { createTestApi, type TestApi } from '../testing/test-api.js';
+import { createTestApi, secondApiApp, type TestApi } from '../testing/test-api.js';
 
 /**
  * The /v1/messages routes on PostgreSQL through HTTP, with the core's fake gateway so that
@@ -125,12 +122,7 @@ describe('/v1/messages', () => {
       const second = await api.createSetor(company.id);
       await api.connectSetor(company.id, second.id);
       // A second API "process": its own container and pool-less state, the same PostgreSQL.
-      const otherContainer = buildApiContainer({
-        config: api.config,
-        db: api.database.db,
-        boss: api.boss,
-        logger: pino({ level: 'silent' }),
-        readiness: async () => true,
+      const other = secondApiApp(api, {
         overrides: [
           new ContainerModule(({ bind, isBound, rebind }) => {
             if (isBound(ChannelGateway)) rebind(ChannelGateway).toConstantValue(gateway);
@@ -138,7 +130,7 @@ describe('/v1/messages', () => {
           }),
         ],
       });
-      const apps = [api.app, createApp(otherContainer)];
+      const apps = [api.app, other];
       const used = [];
       for (let i = 0; i < 4; i += 1) {
         const res = await request(apps[i % 2]!).post('/v1/messages').set(authed(key)).send({ phone: phone(), multi_number: true, message: { text: 'x' } });

@@ -8,7 +8,7 @@ import { createBoss, ensureDeclaredQueues } from '@carteiro/pgboss';
 import { createTestDatabase, type TestDatabase } from '@carteiro/postgres/testing';
 import { loadConfig, type Config } from '@carteiro/system';
 import { createApp } from '../app.js';
-import { buildApiContainer } from '../composition-root.js';
+import { buildApiContainer, type ApiInfrastructure } from '../composition-root.js';
 import type { ServiceUnitOfWork } from '@carteiro/postgres';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -123,4 +123,22 @@ export async function createTestApi(options: { env?: Record<string, string>; ove
     },
   };
   return api;
+}
+
+/**
+ * The app of a second API process on the test API's database and pg-boss: its own container (and
+ * so its own in-process state), the same PostgreSQL. `config`, `logger` and `overrides` are that
+ * process's alone; by default it has the test API's config and a silent logger.
+ */
+export function secondApiApp(api: TestApi, options: Partial<Pick<ApiInfrastructure, 'config' | 'logger' | 'overrides'>> = {}): Express {
+  return createApp(
+    buildApiContainer({
+      config: options.config ?? api.config,
+      db: api.database.db,
+      boss: api.boss,
+      logger: options.logger ?? silentLogger,
+      readiness: async () => true,
+      overrides: options.overrides,
+    }),
+  );
 }
