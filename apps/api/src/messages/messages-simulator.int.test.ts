@@ -10,6 +10,8 @@ import { createTestApi, type TestApi } from '../testing/test-api.js';
 describe('/v1/messages through the simulator', () => {
   let api: TestApi;
   const authed = (key: string) => ({ Authorization: `Bearer ${key}` });
+  /** A POST of the client API with this key. */
+  const post = (key: string, path: string, body: object) => request(api.app).post(path).set(authed(key)).send(body);
 
   beforeAll(async () => {
     api = await createTestApi();
@@ -37,10 +39,7 @@ describe('/v1/messages through the simulator', () => {
   it('shows two items for after_text (text, then the media) and one captioned item for inline', async () => {
     const { key } = await tenant();
     const to = '+5511955551234';
-    const res = await request(api.app)
-      .post('/v1/messages')
-      .set(authed(key))
-      .send({ phone: to, message: { text: 'Veja', media_url: 'https://cdn.test/a.png', media_type: 'image', media_delivery: 'after_text' } });
+    const res = await post(key, '/v1/messages', { phone: to, message: { text: 'Veja', media_url: 'https://cdn.test/a.png', media_type: 'image', media_delivery: 'after_text' } });
     expect(res.status).toBe(201);
     const items = await outbox(to);
     // Newest first.
@@ -49,7 +48,7 @@ describe('/v1/messages through the simulator', () => {
     expect(items[0]?.media_url).toBe('https://cdn.test/a.png');
 
     const to2 = '+5511955551235';
-    await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: to2, message: { text: 'Legenda', media_url: 'https://cdn.test/b.png', media_type: 'image' } });
+    await post(key, '/v1/messages', { phone: to2, message: { text: 'Legenda', media_url: 'https://cdn.test/b.png', media_type: 'image' } });
     const inline = await outbox(to2);
     expect(inline).toHaveLength(1);
     expect(inline[0]).toMatchObject({ kind: 'image', text: 'Legenda' });
@@ -58,10 +57,7 @@ describe('/v1/messages through the simulator', () => {
   it('sends a list to a QR box as one numbered text item', async () => {
     const { key } = await tenant();
     const to = '+5511955551236';
-    const res = await request(api.app)
-      .post('/v1/messages/interactive')
-      .set(authed(key))
-      .send({ phone: to, interactive: { type: 'list', body: { text: 'Escolha' }, action: { sections: [{ rows: [{ id: 'a', title: 'Alfa' }, { id: 'b', title: 'Beta' }] }] } } });
+    const res = await post(key, '/v1/messages/interactive', { phone: to, interactive: { type: 'list', body: { text: 'Escolha' }, action: { sections: [{ rows: [{ id: 'a', title: 'Alfa' }, { id: 'b', title: 'Beta' }] }] } } });
     expect(res.status).toBe(201);
     const items = await outbox(to);
     expect(items).toHaveLength(1);
@@ -71,7 +67,7 @@ describe('/v1/messages through the simulator', () => {
 
   it('answers 502 PROVIDER_ERROR for a number ending 0004 and gives the unit back', async () => {
     const { company, key } = await tenant({ modality: 'avulso', avulso_balance: 2 });
-    const res = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: '+5511955550004', message: { text: 'x' } });
+    const res = await post(key, '/v1/messages', { phone: '+5511955550004', message: { text: 'x' } });
     expect([res.status, res.body.error.code]).toEqual([502, 'PROVIDER_ERROR']);
     const read = await request(api.app).get(`/admin/v1/companies/${company.id}`).set(api.adminAuth);
     expect(read.body.data.avulso_balance).toBe(2);
@@ -79,11 +75,11 @@ describe('/v1/messages through the simulator', () => {
 
   it('answers 422 for a recipient failure (0001) and disconnects a banned sender (0005)', async () => {
     const { key } = await tenant({ modality: 'avulso', avulso_balance: 5 });
-    const recipient = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: '+5511955550001', message: { text: 'x' } });
+    const recipient = await post(key, '/v1/messages', { phone: '+5511955550001', message: { text: 'x' } });
     expect([recipient.status, recipient.body.error.details.error_code]).toEqual([422, 'RECIP_NOT_WHATSAPP']);
-    const banned = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: '+5511955550005', message: { text: 'x' } });
+    const banned = await post(key, '/v1/messages', { phone: '+5511955550005', message: { text: 'x' } });
     expect([banned.status, banned.body.error.details.error_code]).toEqual([422, 'SENDER_BANNED']);
-    const next = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: '+5511955551237', message: { text: 'x' } });
+    const next = await post(key, '/v1/messages', { phone: '+5511955551237', message: { text: 'x' } });
     expect([next.status, next.body.error.code]).toEqual([404, 'NOT_FOUND']);
   });
 
@@ -93,10 +89,10 @@ describe('/v1/messages through the simulator', () => {
     const official = await api.createSetor(company.id, { channel_type: 'official', official: { phone_number_id: '1', access_token: 't', waba_id: 'w' } });
     await api.connectSetor(company.id, official.id);
     const to = '+5511955551238';
-    const closed = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: to, message: { text: 'Oi' } });
+    const closed = await post(key, '/v1/messages', { phone: to, message: { text: 'Oi' } });
     expect([closed.status, closed.body.error.code]).toEqual([422, 'WINDOW_EXPIRED']);
     await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: official.id, from: to, text: 'Olá' }).expect(201);
-    const open = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: to, message: { text: 'Oi' } });
+    const open = await post(key, '/v1/messages', { phone: to, message: { text: 'Oi' } });
     expect(open.status).toBe(201);
     expect((await outbox(to)).map((i) => i.kind)).toEqual(['text']);
   });
@@ -104,14 +100,14 @@ describe('/v1/messages through the simulator', () => {
   it('tells the channel about an edit, a reaction and a delete: the outbox shows one item for each', async () => {
     const { key, setor } = await tenant();
     const to = '+5511955551239';
-    const sent = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: to, message: { text: 'Oi' } });
+    const sent = await post(key, '/v1/messages', { phone: to, message: { text: 'Oi' } });
     expect(sent.status).toBe(201);
     const id = sent.body.data.message_id as string;
     const providerMessageId = (await outbox(to))[0]?.id;
 
     const edit = await request(api.app).patch(`/v1/messages/${id}`).set(authed(key)).send({ text: 'Olá!' });
     expect([edit.status, edit.body.data.text]).toEqual([200, 'Olá!']);
-    const react = await request(api.app).post(`/v1/messages/${id}/reaction`).set(authed(key)).send({ emoji: '👍' });
+    const react = await post(key, `/v1/messages/${id}/reaction`, { emoji: '👍' });
     expect([react.status, react.body.data.reaction]).toEqual([200, '👍']);
     const del = await request(api.app).delete(`/v1/messages/${id}`).set(authed(key));
     expect([del.status, del.body.data.deleted]).toEqual([200, true]);
@@ -134,9 +130,9 @@ describe('/v1/messages through the simulator', () => {
     await api.connectSetor(company.id, official.id);
     const to = '+5511955551240';
     await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: official.id, from: to, text: 'Olá' }).expect(201);
-    const sent = await request(api.app).post('/v1/messages').set(authed(key)).send({ phone: to, message: { text: 'Oi' } });
+    const sent = await post(key, '/v1/messages', { phone: to, message: { text: 'Oi' } });
     const id = sent.body.data.message_id as string;
-    const react = await request(api.app).post(`/v1/messages/${id}/reaction`).set(authed(key)).send({ emoji: '❤️' });
+    const react = await post(key, `/v1/messages/${id}/reaction`, { emoji: '❤️' });
     expect([react.status, react.body.data.reaction]).toEqual([200, '❤️']);
     const edit = await request(api.app).patch(`/v1/messages/${id}`).set(authed(key)).send({ text: 'x' });
     expect([edit.status, edit.body.error.code]).toEqual([422, 'UNPROCESSABLE']);

@@ -59,7 +59,7 @@ describe('dispatch lane turns at one send a second', () => {
   it('given a run that reaches the end of its slice, then it hands the lane over at once (the next run waits the gap itself)', async () => {
     const world = await CampaignWorld.create();
     await launch(world, 10);
-    const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, world.sleeper, world.senderFailures, { ...onceASecond, sliceMs: 2_500 });
+    const lane = world.lane({ ...onceASecond, sliceMs: 2_500 });
     const result = await lane.run(world.setores[0]!.id, 'owner-1');
     expect(result.outcome).toBe('yielded');
     expect(result.rescheduleAt!.getTime()).toBe(world.clock.now().getTime());
@@ -72,7 +72,7 @@ describe('dispatch lane turns at one send a second', () => {
   it('given a test-key campaign larger than a new number’s warming limit, then its sends (which warming does not count) are never skipped', async () => {
     const world = await CampaignWorld.create();
     const id = await launch(world, 60, 'test');
-    const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, world.sleeper, world.senderFailures, onceASecond);
+    const lane = world.lane(onceASecond);
     const result = await lane.run(world.setores[0]!.id, 'owner-1');
     expect(result.sent).toBe(60);
     expect(await world.repos.campaigns.messagesInStatus(id, ['pulado'])).toHaveLength(0);
@@ -81,7 +81,7 @@ describe('dispatch lane turns at one send a second', () => {
   it('given a live campaign larger than the warming limit, then the lane stops at the limit counted from its own sends and skips the rest', async () => {
     const world = await CampaignWorld.create();
     const id = await launch(world, 60);
-    const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, world.sleeper, world.senderFailures, onceASecond);
+    const lane = world.lane(onceASecond);
     const result = await lane.run(world.setores[0]!.id, 'owner-1');
     expect(result.sent).toBe(50);
     expect(await world.repos.campaigns.messagesInStatus(id, ['pulado'])).toHaveLength(10);
