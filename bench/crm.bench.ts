@@ -13,14 +13,14 @@ import { ConfiguredSigningProviders, PdfkitContractRenderer, SimulatorSigningPro
 import { sql } from 'kysely';
 import { benchSection, runWhenMain, type SummaryRow } from './support/report.js';
 import { startCompanyDatabase } from './support/company-database.js';
-import { env, latencies as stats, round, timed } from './support/measure.js';
+import { env, latencies as stats, round, timed, type QueryLatency } from './support/measure.js';
 
 export interface CrmBenchResult {
   opportunities: number;
   seedSeconds: number;
-  list: { queries: number; medianMs: number; p99Ms: number };
-  count: { queries: number; medianMs: number; p99Ms: number };
-  filtered: { queries: number; medianMs: number; p99Ms: number };
+  list: QueryLatency;
+  count: QueryLatency;
+  filtered: QueryLatency;
   send: { sends: number; medianMs: number; p95Ms: number; pages: number };
 }
 

@@ -10,10 +10,10 @@ import { KyselyReportQueries } from '@carteiro/postgres';
 import { sql } from 'kysely';
 import { benchSection, runWhenMain, type SummaryRow } from './support/report.js';
 import { startCompanyDatabase } from './support/company-database.js';
-import { env, latencies as stats, round, timed } from './support/measure.js';
+import { env, latencies as stats, round, timed, type QueryLatency } from './support/measure.js';
 
 export interface LeadsBenchResult {
-  autocomplete: { queries: number; medianMs: number; p99Ms: number };
+  autocomplete: QueryLatency;
   report: { messages: number; campaigns: number; seedSeconds: number; queries: number; medianMs: number; p95Ms: number; yearMedianMs: number; yearP95Ms: number };
 }
 

