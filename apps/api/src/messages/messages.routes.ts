@@ -91,6 +91,18 @@ export const firstContactSchema = typed<FirstContactBody>({
   },
 });
 
+/**
+ * The body of a send of one structured content (`interactive`, `event`, `poll`) to one phone: the phone, the
+ * sender selection and the content object under its own name, with its `required` fields and `properties`.
+ */
+function phoneAndContent<Body>(name: string, content: { required: string[]; properties: Record<string, unknown> }) {
+  return typed<Body>({
+    type: 'object',
+    required: ['phone', name],
+    properties: { phone, ...selectionProperties, [name]: { type: 'object', required: content.required, properties: content.properties } },
+  });
+}
+
 export interface InteractiveBody extends SelectionBody {
   phone: string;
   interactive: {
@@ -106,68 +118,59 @@ export interface InteractiveBody extends SelectionBody {
 
 const replyId = { type: 'string', minLength: 1, maxLength: 256 };
 
-export const interactiveSchema = typed<InteractiveBody>({
-  type: 'object',
-  required: ['phone', 'interactive'],
+export const interactiveSchema = phoneAndContent<InteractiveBody>('interactive', {
+  required: ['type', 'body', 'action'],
   properties: {
-    phone,
-    ...selectionProperties,
-    interactive: {
+    type: { type: 'string', enum: ['button', 'list'] },
+    body: { type: 'object', required: ['text'], properties: { text: { ...text, minLength: 1 } } },
+    action: {
       type: 'object',
-      required: ['type', 'body', 'action'],
       properties: {
-        type: { type: 'string', enum: ['button', 'list'] },
-        body: { type: 'object', required: ['text'], properties: { text: { ...text, minLength: 1 } } },
-        action: {
-          type: 'object',
-          properties: {
-            buttons: {
-              type: 'array',
-              minItems: 1,
-              maxItems: MAX_BUTTONS,
-              items: {
+        buttons: {
+          type: 'array',
+          minItems: 1,
+          maxItems: MAX_BUTTONS,
+          items: {
+            type: 'object',
+            required: ['type', 'reply'],
+            properties: {
+              type: { type: 'string', enum: ['reply'] },
+              reply: {
                 type: 'object',
-                required: ['type', 'reply'],
-                properties: {
-                  type: { type: 'string', enum: ['reply'] },
-                  reply: {
-                    type: 'object',
-                    required: ['id', 'title'],
-                    properties: { id: replyId, title: { type: 'string', minLength: 1, maxLength: MAX_BUTTON_TITLE } },
-                  },
-                },
+                required: ['id', 'title'],
+                properties: { id: replyId, title: { type: 'string', minLength: 1, maxLength: MAX_BUTTON_TITLE } },
               },
             },
-            sections: {
-              type: 'array',
-              minItems: 1,
-              maxItems: MAX_LIST_ROWS,
-              description: `A list holds 1 to ${MAX_LIST_ROWS} rows over all its sections.`,
-              items: {
-                type: 'object',
-                required: ['rows'],
-                properties: {
-                  title: { type: 'string', maxLength: MAX_ROW_TITLE },
-                  rows: {
-                    type: 'array',
-                    minItems: 1,
-                    maxItems: MAX_LIST_ROWS,
-                    items: {
-                      type: 'object',
-                      required: ['id', 'title'],
-                      properties: {
-                        id: replyId,
-                        title: { type: 'string', minLength: 1, maxLength: MAX_ROW_TITLE },
-                        description: { type: 'string', maxLength: 72 },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            button: { type: 'string', maxLength: 20 },
           },
         },
+        sections: {
+          type: 'array',
+          minItems: 1,
+          maxItems: MAX_LIST_ROWS,
+          description: `A list holds 1 to ${MAX_LIST_ROWS} rows over all its sections.`,
+          items: {
+            type: 'object',
+            required: ['rows'],
+            properties: {
+              title: { type: 'string', maxLength: MAX_ROW_TITLE },
+              rows: {
+                type: 'array',
+                minItems: 1,
+                maxItems: MAX_LIST_ROWS,
+                items: {
+                  type: 'object',
+                  required: ['id', 'title'],
+                  properties: {
+                    id: replyId,
+                    title: { type: 'string', minLength: 1, maxLength: MAX_ROW_TITLE },
+                    description: { type: 'string', maxLength: 72 },
+                  },
+                },
+              },
+            },
+          },
+        },
+        button: { type: 'string', maxLength: 20 },
       },
     },
   },
@@ -180,24 +183,15 @@ export interface EventBody extends SelectionBody {
 
 const unixSeconds = { type: 'integer', minimum: 0, maximum: UNIX_SECONDS_MAX };
 
-export const eventSchema = typed<EventBody>({
-  type: 'object',
-  required: ['phone', 'event'],
+export const eventSchema = phoneAndContent<EventBody>('event', {
+  required: ['name', 'startTime'],
   properties: {
-    phone,
-    ...selectionProperties,
-    event: {
-      type: 'object',
-      required: ['name', 'startTime'],
-      properties: {
-        name: { type: 'string', minLength: 1, maxLength: 255 },
-        startTime: { ...unixSeconds, description: 'Unix seconds; must be in the future.' },
-        endTime: { ...unixSeconds, description: 'Unix seconds; after startTime.' },
-        description: { type: 'string', maxLength: 2048 },
-        location: { type: 'string', maxLength: 512 },
-        extraGuestsAllowed: { type: 'boolean' },
-      },
-    },
+    name: { type: 'string', minLength: 1, maxLength: 255 },
+    startTime: { ...unixSeconds, description: 'Unix seconds; must be in the future.' },
+    endTime: { ...unixSeconds, description: 'Unix seconds; after startTime.' },
+    description: { type: 'string', maxLength: 2048 },
+    location: { type: 'string', maxLength: 512 },
+    extraGuestsAllowed: { type: 'boolean' },
   },
 });
 
@@ -206,27 +200,18 @@ export interface PollBody extends SelectionBody {
   poll: { name: string; options: string[]; multipleAnswers?: boolean };
 }
 
-export const pollSchema = typed<PollBody>({
-  type: 'object',
-  required: ['phone', 'poll'],
+export const pollSchema = phoneAndContent<PollBody>('poll', {
+  required: ['name', 'options'],
   properties: {
-    phone,
-    ...selectionProperties,
-    poll: {
-      type: 'object',
-      required: ['name', 'options'],
-      properties: {
-        name: { type: 'string', minLength: 1, maxLength: 255 },
-        options: {
-          type: 'array',
-          minItems: MIN_POLL_OPTIONS,
-          maxItems: MAX_POLL_OPTIONS,
-          uniqueItems: true,
-          items: { type: 'string', minLength: 1, maxLength: 100 },
-        },
-        multipleAnswers: { type: 'boolean' },
-      },
+    name: { type: 'string', minLength: 1, maxLength: 255 },
+    options: {
+      type: 'array',
+      minItems: MIN_POLL_OPTIONS,
+      maxItems: MAX_POLL_OPTIONS,
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1, maxLength: 100 },
     },
+    multipleAnswers: { type: 'boolean' },
   },
 });
 
