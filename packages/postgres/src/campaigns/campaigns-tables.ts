@@ -1,6 +1,5 @@
 import type { ColumnType, JSONColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
+import type { Timestamp } from '../shared/column-types.js';
 
 export interface CampaignsTable {
   id: string;

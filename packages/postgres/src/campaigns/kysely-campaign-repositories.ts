@@ -23,7 +23,7 @@ import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kyse
 import type { Database } from '../shared/database.js';
 import { groupedOn } from '../shared/grouped-statements.js';
 import { readPage } from '../shared/read-page.js';
-import { fieldsOf } from '../shared/row-fields.js';
+import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { CampaignMessagesTable, CampaignsTable, DispatchLanesTable, IdempotencyKeysTable } from './campaigns-tables.js';
 
 /**
@@ -100,31 +100,14 @@ function toCampaign(row: CampaignRow): Campaign {
   };
 }
 
+/** The fields a campaign's row stores as they are (its id, totals and creation time are written by `insert` alone). */
+const CAMPAIGN_FIELDS = [
+  'companyId', 'apiKeyId', 'mode', 'name', 'title', 'description', 'status', 'antiBanLevel', 'distribution', 'distributionMode', 'setorIds',
+  'executionMode', 'scheduledFor', 'waitingReason', 'callbackUrl', 'creditsReserved', 'error', 'cancelledByUser', 'updatedAt', 'startedAt', 'finishedAt',
+] as const;
+
 function campaignColumns(c: Campaign) {
-  return {
-    company_id: c.companyId,
-    api_key_id: c.apiKeyId,
-    mode: c.mode,
-    name: c.name,
-    title: c.title,
-    description: c.description,
-    status: c.status,
-    content: JSON.stringify(c.content),
-    anti_ban_level: c.antiBanLevel,
-    distribution: c.distribution,
-    distribution_mode: c.distributionMode,
-    setor_ids: c.setorIds,
-    execution_mode: c.executionMode,
-    scheduled_for: c.scheduledFor,
-    waiting_reason: c.waitingReason,
-    callback_url: c.callbackUrl,
-    credits_reserved: c.creditsReserved,
-    error: c.error,
-    cancelled_by_user: c.cancelledByUser,
-    updated_at: c.updatedAt,
-    started_at: c.startedAt,
-    finished_at: c.finishedAt,
-  };
+  return { ...columnsOf(c, CAMPAIGN_FIELDS), content: JSON.stringify(c.content) };
 }
 
 /** A query of whole campaign rows. */

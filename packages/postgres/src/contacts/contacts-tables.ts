@@ -1,6 +1,5 @@
 import type { ColumnType, JSONColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
+import type { Timestamp } from '../shared/column-types.js';
 
 /** Created by 0003 (messages), grown by 0007. */
 export interface ContactsTable {

@@ -1,7 +1,5 @@
 import type { ColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
+import type { Timestamp, Json } from '../shared/column-types.js';
 
 export interface ContractTemplatesTable {
   id: string;

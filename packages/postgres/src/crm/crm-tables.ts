@@ -1,9 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-/** bigint columns (read as numbers: see `db.ts`). */
-type BigInt = ColumnType<number, number, number>;
-type Json<T> = ColumnType<T, string, string>;
+import type { Timestamp, BigInt, Json } from '../shared/column-types.js';
 
 export interface CrmStagesTable {
   id: string;

@@ -1,6 +1,5 @@
 import type { ColumnType, JSONColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
+import type { Timestamp } from '../shared/column-types.js';
 
 // The contact and tag tables created by 0003 are typed with the contacts area (../contacts/contacts-tables.ts).
 

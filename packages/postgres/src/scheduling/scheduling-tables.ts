@@ -1,7 +1,4 @@
-import type { ColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json = ColumnType<unknown, string, string>;
+import type { Timestamp, Json } from '../shared/column-types.js';
 
 export interface SchedulingUnitsTable {
   id: string;

@@ -1,7 +1,4 @@
-import type { ColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json<T> = ColumnType<T, string, string>;
+import type { Timestamp, Json } from '../shared/column-types.js';
 
 /** `ticket_sends` (migration 0018): automatic ticket messages and what their sending did. */
 export interface TicketSendsTable {

@@ -1,8 +1,5 @@
-import type { ColumnType, JSONColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-/** bigint columns (read as numbers: see `db.ts`). */
-type BigInt = ColumnType<number, number, number>;
+import type { JSONColumnType } from 'kysely';
+import type { Timestamp, BigInt } from '../shared/column-types.js';
 
 export interface TicketCountersTable {
   company_id: string;

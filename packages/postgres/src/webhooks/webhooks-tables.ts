@@ -1,6 +1,4 @@
-import type { ColumnType } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
+import type { Timestamp } from '../shared/column-types.js';
 
 export interface WebhooksTable {
   id: string;
