@@ -2,11 +2,15 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations.js';
 import type { Database } from './shared/database.js';
+import { parseTimestamptz } from './shared/timestamptz.js';
 
 // bigint (int8) results, such as count(*), arrive as JS numbers: every count here fits easily.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 // `date` columns stay 'YYYY-MM-DD' strings: they are calendar days, not instants.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+// `timestamptz` by arithmetic (shared/timestamptz.ts), pg's own parser for the forms it does not read.
+const pgTimestamptz = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (value: string) => Date | number | string | null;
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value: string) => parseTimestamptz(value, pgTimestamptz));
 
 export interface DbOptions {
   /** Connections in this process's pool. */
