@@ -3,7 +3,7 @@ import { adminIdParam, defineRoute } from '../http/route.js';
 import { INT4_MAX, component, s, typed, type JsonSchema } from '../http/schema.js';
 import { setorInboxBodyProperties, setorInboxInput, setorInboxProperties, type SetorInboxBody } from '../agents/agent-views.js';
 import { apiKeyView, companyView, setorView, teamView } from './admin-views.js';
-import { companyPageRoute } from './company-page-route.js';
+import { companyPageRoute } from '../shared/company-page-route.js';
 import { adminDeleteById, adminReadById, adminUpdateById } from '../shared/admin-update-by-id.js';
 import { adminCreateInCompany } from '../shared/admin-create-in-company.js';
 import type { Use } from '../shared/get-by-id.js';

@@ -3,7 +3,8 @@ import { adminIdParam, defineRoute, idParam } from '../http/route.js';
 import { pageOfCompany } from '../shared/page-of-company.js';
 import { adminDeleteById, adminUpdateById } from '../shared/admin-update-by-id.js';
 import { adminCreateInCompany } from '../shared/admin-create-in-company.js';
-import { component, pageProperties, pageQuery, s, typed, type PageQuery } from '../http/schema.js';
+import { companyPageRoute } from '../shared/company-page-route.js';
+import { component, pageProperties, s, typed, type PageQuery } from '../http/schema.js';
 import { TeamWithMembersSchema, agentView, quickReplyView, teamWithMembersView } from './agent-views.js';
 
 const read = { scope: 'tickets:read' } as const;
@@ -230,21 +231,14 @@ export const agentsRoutes = [
       return agentView(agent, loaded?.openTickets ?? 0);
     },
   }),
-  defineRoute({
-    method: 'get',
+  companyPageRoute({
     path: '/admin/v1/companies/:id/teams',
-    auth: admin,
     operationId: 'adminListTeams',
     summary: 'List teams',
-    tag: 'Admin',
-    params: companyId,
-    query: pageQuery(100),
-    response: { status: 200, description: 'A page of teams with their members.', data: s.page(TeamWithMembersSchema) },
-    errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    async handler({ params, query, use }) {
-      const page = await use(ManageTeams).listOfCompany(params.id, { page: query.page, limit: query.limit });
-      return { ...page, items: page.items.map(teamWithMembersView) };
-    },
+    description: 'A page of teams with their members.',
+    item: TeamWithMembersSchema,
+    list: (use, companyId, query) => use(ManageTeams).listOfCompany(companyId, { page: query.page, limit: query.limit }),
+    view: teamWithMembersView,
   }),
   adminUpdateById({
     path: '/admin/v1/teams/:id',

@@ -1,6 +1,6 @@
 import { CreditKinds, ListPayments, PaymentMethods, RecordPayment, SetLowBalanceThresholds, toCents, type Payment } from '@carteiro/core';
 import { adminIdParam, defineRoute, reply } from '../http/route.js';
-import { companyPageRoute } from '../admin/company-page-route.js';
+import { companyPageRoute } from '../shared/company-page-route.js';
 import { component, INT4_MAX, s, typed } from '../http/schema.js';
 
 interface PaymentBody {

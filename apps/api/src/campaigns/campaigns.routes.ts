@@ -23,6 +23,7 @@ import {
 } from '@carteiro/core';
 import { defineRoute, idParam, reply } from '../http/route.js';
 import { getById, type Use } from '../shared/get-by-id.js';
+import { pageOfCompany } from '../shared/page-of-company.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import {
   campaignCreatedView,
@@ -366,20 +367,16 @@ export const campaignsRoutes = [
       return reply(campaignCreatedView(created), { meta: { idempotent_replay: true } });
     },
   }),
-  defineRoute({
-    method: 'get',
+  pageOfCompany({
     path: '/v1/campaigns',
     auth: read,
     operationId: 'listCampaigns',
     summary: 'List campaigns',
     tag: 'Campaigns',
     query: campaignListQuery,
-    response: { status: 200, description: 'A page of campaigns, newest first.', data: s.page(CampaignListItem) },
-    async handler({ query, principal, use }) {
-      const { status, page, limit } = query;
-      const campaigns = await use(ReadCampaigns).list(principal.company.id, status, { page, limit });
-      return { ...campaigns, items: campaigns.items.map(campaignListItemView) };
-    },
+    response: { description: 'A page of campaigns, newest first.', item: CampaignListItem },
+    list: (use, companyId, { status, page, limit }) => use(ReadCampaigns).list(companyId, status, { page, limit }),
+    view: campaignListItemView,
   }),
   getById({
     path: '/v1/campaigns/:id', auth: read, params: campaignId,
