@@ -2,6 +2,7 @@ import type { MediaType, Page, PageRequest, QuickReply, QuickReplyFilters, Quick
 import { placeholdersOf } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findCompanyRecord } from '../shared/company-records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { QuickRepliesTable } from './agents-tables.js';
@@ -54,8 +55,7 @@ export class KyselyQuickReplyRepository implements QuickReplyRepository {
   }
 
   async findById(companyId: string, id: string): Promise<QuickReply | null> {
-    const row = await this.db.selectFrom('quick_replies').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
-    return row ? toQuickReply(row) : null;
+    return findCompanyRecord(this.db, 'quick_replies', companyId, id, toQuickReply);
   }
 
   async companyOf(id: string): Promise<string | null> {

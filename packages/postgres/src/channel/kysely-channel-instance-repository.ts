@@ -2,6 +2,7 @@ import type { ChannelInstance, ChannelInstanceRepository, InstanceStatus } from 
 import { type Kysely, type Selectable } from 'kysely';
 import type { ChannelInstancesTable } from './channel-tables.js';
 import type { Database } from '../shared/database.js';
+import { findCompanyRecord } from '../shared/company-records.js';
 import { rowByKey } from '../shared/grouped-statements.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 
@@ -32,13 +33,7 @@ export class KyselyChannelInstanceRepository implements ChannelInstanceRepositor
   }
 
   async findByIdInCompany(companyId: string, id: string): Promise<ChannelInstance | null> {
-    const row = await this.db
-      .selectFrom('channel_instances')
-      .selectAll()
-      .where('id', '=', id)
-      .where('company_id', '=', companyId)
-      .executeTakeFirst();
-    return row ? toInstance(row) : null;
+    return findCompanyRecord(this.db, 'channel_instances', companyId, id, toInstance);
   }
 
   async findBySetor(setorId: string): Promise<ChannelInstance | null> {

@@ -2,6 +2,7 @@ import type { ContactImport, ContactImportMode, ContactImportRepository, Contact
 import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findCompanyRecord } from '../shared/company-records.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContactImportsTable } from './contacts-tables.js';
 
@@ -39,8 +40,7 @@ export class KyselyContactImportRepository implements ContactImportRepository {
 
   async findById(companyId: string, id: string): Promise<ContactImport | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('contact_imports').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
-    return row ? toImport(row) : null;
+    return findCompanyRecord(this.db, 'contact_imports', companyId, id, toImport);
   }
 
   async findByIdForUpdate(id: string): Promise<ContactImport | null> {

@@ -25,6 +25,7 @@ import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { Database } from '../shared/database.js';
+import { findCompanyRecord, findCompanyRecords } from '../shared/company-records.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContactsTable } from './contacts-tables.js';
 
@@ -66,8 +67,7 @@ export class KyselyContactRepository implements ContactRepository {
 
   async findByIdForUpdate(companyId: string, id: string): Promise<Contact | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('contacts').selectAll().where('id', '=', id).where('company_id', '=', companyId).forUpdate().executeTakeFirst();
-    return row ? toContact(row) : null;
+    return findCompanyRecord(this.db, 'contacts', companyId, id, toContact, 'forUpdate');
   }
 
   async insertOrLock(contact: Contact): Promise<{ contact: Contact; created: boolean }> {
@@ -355,8 +355,7 @@ export class KyselyContactRepository implements ContactRepository {
 
   async findById(companyId: string, id: string): Promise<Contact | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('contacts').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
-    return row ? toContact(row) : null;
+    return findCompanyRecord(this.db, 'contacts', companyId, id, toContact);
   }
 
   async findByPhone(companyId: string, phone: string): Promise<Contact | null> {
@@ -370,15 +369,7 @@ export class KyselyContactRepository implements ContactRepository {
   }
 
   async findManyByIds(companyId: string, ids: readonly string[]): Promise<Contact[]> {
-    ids = ids.filter(isUuid);
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('contacts')
-      .selectAll()
-      .where('company_id', '=', companyId)
-      .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
-      .execute();
-    return rows.map(toContact);
+    return findCompanyRecords(this.db, 'contacts', companyId, ids.filter(isUuid), toContact);
   }
 
   /**

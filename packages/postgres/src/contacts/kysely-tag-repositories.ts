@@ -2,6 +2,7 @@ import type { Page, PageRequest, Tag, TagRepository, TagRule, TagRuleMatchType, 
 import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findCompanyRecord, findCompanyRecords } from '../shared/company-records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { TagRulesTable, TagsTable } from './contacts-tables.js';
@@ -74,20 +75,11 @@ export class KyselyTagRepository implements TagRepository {
 
   async findById(companyId: string, id: string): Promise<Tag | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('tags').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
-    return row ? toTag(row) : null;
+    return findCompanyRecord(this.db, 'tags', companyId, id, toTag);
   }
 
   async findManyByIds(companyId: string, ids: readonly string[]): Promise<Tag[]> {
-    ids = ids.filter(isUuid);
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('tags')
-      .selectAll()
-      .where('company_id', '=', companyId)
-      .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
-      .execute();
-    return rows.map(toTag);
+    return findCompanyRecords(this.db, 'tags', companyId, ids.filter(isUuid), toTag);
   }
 
   async list(companyId: string, q: string | undefined, request: PageRequest): Promise<Page<Tag>> {
@@ -161,8 +153,7 @@ export class KyselyTagRuleRepository implements TagRuleRepository {
 
   async findById(companyId: string, id: string): Promise<TagRule | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('tag_rules').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
-    return row ? toRule(row) : null;
+    return findCompanyRecord(this.db, 'tag_rules', companyId, id, toRule);
   }
 
   async list(companyId: string, request: PageRequest): Promise<Page<TagRule>> {

@@ -16,6 +16,7 @@ import type {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findCompanyRecord, updateCompanyRow } from '../shared/company-records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContractTemplatesTable, ContractsTable } from './contracts-tables.js';
@@ -71,13 +72,11 @@ export class KyselyContractRepository implements ContractRepository {
   }
 
   async update(c: Contract) {
-    const { id: _id, company_id: _c, created_at: _at, ...changes } = contractRow(c);
-    await this.db.updateTable('contracts').set(changes).where('id', '=', c.id).where('company_id', '=', c.companyId).execute();
+    await updateCompanyRow(this.db, 'contracts', contractRow(c));
   }
 
   async findById(companyId: string, id: string) {
-    const row = await this.db.selectFrom('contracts').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-    return row ? toContract(row) : null;
+    return findCompanyRecord(this.db, 'contracts', companyId, id, toContract);
   }
 
   async findAnyById(id: string) {
@@ -86,8 +85,7 @@ export class KyselyContractRepository implements ContractRepository {
   }
 
   async findByIdForUpdate(companyId: string, id: string) {
-    const row = await this.db.selectFrom('contracts').selectAll().where('company_id', '=', companyId).where('id', '=', id).forUpdate().executeTakeFirst();
-    return row ? toContract(row) : null;
+    return findCompanyRecord(this.db, 'contracts', companyId, id, toContract, 'forUpdate');
   }
 
   async findByProviderRefForUpdate(provider: string, providerRef: string) {
@@ -161,8 +159,7 @@ export class KyselyContractTemplateRepository implements ContractTemplateReposit
   }
 
   async findById(companyId: string, id: string) {
-    const row = await this.db.selectFrom('contract_templates').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-    return row ? toTemplate(row) : null;
+    return findCompanyRecord(this.db, 'contract_templates', companyId, id, toTemplate);
   }
 
   async findAnyById(id: string) {

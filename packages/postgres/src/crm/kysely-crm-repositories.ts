@@ -20,6 +20,7 @@ import type {
 import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findCompanyRecord, findCompanyRecords, updateCompanyRow } from '../shared/company-records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { CrmOpportunitiesTable, CrmProductsTable, CrmStagesTable } from './crm-tables.js';
@@ -43,8 +44,7 @@ export class KyselyFunnelStageRepository implements FunnelStageRepository {
   }
 
   async findById(companyId: string, id: string) {
-    const row = await this.db.selectFrom('crm_stages').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-    return row ? toStage(row) : null;
+    return findCompanyRecord(this.db, 'crm_stages', companyId, id, toStage);
   }
 
   async companyOf(id: string) {
@@ -133,9 +133,7 @@ export class KyselyProductRepository implements ProductRepository {
   }
 
   async findManyByIds(companyId: string, ids: readonly string[]) {
-    if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('crm_products').selectAll().where('company_id', '=', companyId).where('id', 'in', [...new Set(ids)]).execute();
-    return rows.map(toProduct);
+    return findCompanyRecords(this.db, 'crm_products', companyId, ids, toProduct);
   }
 
   async list(companyId: string, filter: ProductFilter, page: PageRequest): Promise<Page<Product>> {
@@ -199,8 +197,7 @@ export class KyselyOpportunityRepository implements OpportunityRepository {
   }
 
   async update(o: Opportunity) {
-    const { id: _id, company_id: _c, created_at: _at, ...changes } = opportunityRow(o);
-    await this.db.updateTable('crm_opportunities').set(changes).where('id', '=', o.id).where('company_id', '=', o.companyId).execute();
+    await updateCompanyRow(this.db, 'crm_opportunities', opportunityRow(o));
   }
 
   async findById(companyId: string, id: string) {
@@ -227,8 +224,7 @@ export class KyselyOpportunityRepository implements OpportunityRepository {
   }
 
   async findByIdForUpdate(companyId: string, id: string) {
-    const row = await this.db.selectFrom('crm_opportunities').selectAll().where('company_id', '=', companyId).where('id', '=', id).forUpdate().executeTakeFirst();
-    return row ? toOpportunity(row) : null;
+    return findCompanyRecord(this.db, 'crm_opportunities', companyId, id, toOpportunity, 'forUpdate');
   }
 
   async list(companyId: string, filter: OpportunityFilter, page: PageRequest) {

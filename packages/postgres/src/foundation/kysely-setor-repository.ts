@@ -2,6 +2,7 @@ import type { ChannelType, Page, PageRequest, Setor, SetorRepository } from '@ca
 import { DEFAULT_SETOR_INBOX_SETTINGS } from '@carteiro/core';
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findCompanyRecord } from '../shared/company-records.js';
 import { rowByKey } from '../shared/grouped-statements.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
@@ -81,13 +82,7 @@ export class KyselySetorRepository implements SetorRepository {
   }
 
   async findByIdInCompany(companyId: string, id: string): Promise<Setor | null> {
-    const row = await this.db
-      .selectFrom('setores')
-      .selectAll()
-      .where('id', '=', id)
-      .where('company_id', '=', companyId)
-      .executeTakeFirst();
-    return row ? toSetor(row) : null;
+    return findCompanyRecord(this.db, 'setores', companyId, id, toSetor);
   }
 
   private ofCompany(companyId: string) {

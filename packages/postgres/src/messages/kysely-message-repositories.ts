@@ -21,6 +21,7 @@ import type { ContactsTable } from '../contacts/contacts-tables.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { Database } from '../shared/database.js';
+import { findCompanyRecord } from '../shared/company-records.js';
 import type { ConversationsTable, MessagesTable } from './messages-tables.js';
 import { domainEventRow } from '../shared/kysely-event-outbox.js';
 
@@ -76,8 +77,7 @@ export class KyselyConversationRepository implements ConversationRepository {
 
   async findById(companyId: string, id: string): Promise<Conversation | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('conversations').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
-    return row ? toConversation(row) : null;
+    return findCompanyRecord(this.db, 'conversations', companyId, id, toConversation);
   }
 
   async findBySetorAndContact(setorId: string, contactId: string): Promise<Conversation | null> {
@@ -320,20 +320,12 @@ export class KyselyMessageRepository implements MessageRepository {
 
   async findById(companyId: string, id: string): Promise<MessageRecord | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('messages').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
-    return row ? toMessage(row) : null;
+    return findCompanyRecord(this.db, 'messages', companyId, id, toMessage);
   }
 
   async findByIdForUpdate(companyId: string, id: string): Promise<MessageRecord | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db
-      .selectFrom('messages')
-      .selectAll()
-      .where('id', '=', id)
-      .where('company_id', '=', companyId)
-      .forUpdate()
-      .executeTakeFirst();
-    return row ? toMessage(row) : null;
+    return findCompanyRecord(this.db, 'messages', companyId, id, toMessage, 'forUpdate');
   }
 
   async findInboundByProviderIds(keys: readonly { setorId: string; providerMessageId: string }[]): Promise<MessageRecord[]> {

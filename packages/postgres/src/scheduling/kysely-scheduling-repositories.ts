@@ -21,6 +21,7 @@ import {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findCompanyRecord, updateCompanyRow } from '../shared/company-records.js';
 import { groupedOn } from '../shared/grouped-statements.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
@@ -89,8 +90,7 @@ export class KyselySchedulingCatalogRepository implements SchedulingCatalogRepos
     return row?.company_id ?? null;
   }
   async findUnit(companyId: string, id: string): Promise<Unit | null> {
-    const row = await this.db.selectFrom('scheduling_units').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-    return row ? toUnit(row) : null;
+    return findCompanyRecord(this.db, 'scheduling_units', companyId, id, toUnit);
   }
   async listUnits(companyId: string, filter: { active?: boolean }): Promise<Unit[]> {
     let q = this.db.selectFrom('scheduling_units').selectAll().where('company_id', '=', companyId);
@@ -112,8 +112,7 @@ export class KyselySchedulingCatalogRepository implements SchedulingCatalogRepos
       .execute();
   }
   async findProfessional(companyId: string, id: string): Promise<Professional | null> {
-    const row = await this.db.selectFrom('scheduling_professionals').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-    return row ? toProfessional(row) : null;
+    return findCompanyRecord(this.db, 'scheduling_professionals', companyId, id, toProfessional);
   }
   async listProfessionals(companyId: string, filter: { unitId?: string; appointmentTypeId?: string; active?: boolean }): Promise<Professional[]> {
     let q = this.db.selectFrom('scheduling_professionals').selectAll().where('company_id', '=', companyId);
@@ -130,12 +129,10 @@ export class KyselySchedulingCatalogRepository implements SchedulingCatalogRepos
     await this.db.insertInto('appointment_types').values(typeRow(t)).execute();
   }
   async updateType(t: AppointmentType): Promise<void> {
-    const { id: _id, company_id: _company, created_at: _created, ...rest } = typeRow(t);
-    await this.db.updateTable('appointment_types').set(rest).where('id', '=', t.id).execute();
+    await updateCompanyRow(this.db, 'appointment_types', typeRow(t));
   }
   async findType(companyId: string, id: string): Promise<AppointmentType | null> {
-    const row = await this.db.selectFrom('appointment_types').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-    return row ? toType(row) : null;
+    return findCompanyRecord(this.db, 'appointment_types', companyId, id, toType);
   }
   async listTypes(companyId: string, filter: { active?: boolean }): Promise<AppointmentType[]> {
     let q = this.db.selectFrom('appointment_types').selectAll().where('company_id', '=', companyId);
@@ -193,20 +190,16 @@ export class KyselyAppointmentRepository implements AppointmentRepository {
     await this.db.insertInto('appointments').values(appointmentRow(a)).execute();
   }
   async update(a: Appointment): Promise<void> {
-    const { id: _id, company_id: _company, created_at: _created, ...rest } = appointmentRow(a);
-    await this.db.updateTable('appointments').set(rest).where('id', '=', a.id).execute();
+    await updateCompanyRow(this.db, 'appointments', appointmentRow(a));
   }
   async findById(companyId: string, id: string): Promise<Appointment | null> {
-    const row = await this.db.selectFrom('appointments').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-    return row ? toAppointment(row) : null;
+    return findCompanyRecord(this.db, 'appointments', companyId, id, toAppointment);
   }
   async findByIdForUpdate(companyId: string, id: string): Promise<Appointment | null> {
-    const row = await this.db.selectFrom('appointments').selectAll().where('company_id', '=', companyId).where('id', '=', id).forUpdate().executeTakeFirst();
-    return row ? toAppointment(row) : null;
+    return findCompanyRecord(this.db, 'appointments', companyId, id, toAppointment, 'forUpdate');
   }
   async findByIdForShare(companyId: string, id: string): Promise<Appointment | null> {
-    const row = await this.db.selectFrom('appointments').selectAll().where('company_id', '=', companyId).where('id', '=', id).forShare().executeTakeFirst();
-    return row ? toAppointment(row) : null;
+    return findCompanyRecord(this.db, 'appointments', companyId, id, toAppointment, 'forShare');
   }
   async list(companyId: string, filter: AppointmentFilter, after: { startsAt: Date; id: string } | null, limit: number): Promise<Appointment[]> {
     let q = this.db.selectFrom('appointments').selectAll().where('company_id', '=', companyId);

@@ -17,6 +17,7 @@ import type {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findCompanyRecord } from '../shared/company-records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import { defaultPartitionName, dropPartitionsBefore } from '../shared/time-partitions.js';
@@ -89,8 +90,7 @@ export class KyselyWebhookRepository implements WebhookRepository {
   }
 
   async findByIdInCompany(companyId: string, id: string): Promise<Webhook | null> {
-    const row = await this.db.selectFrom('webhooks').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
-    return row ? toWebhook(row) : null;
+    return findCompanyRecord(this.db, 'webhooks', companyId, id, toWebhook);
   }
 
   async listByCompany(companyId: string, page: PageRequest): Promise<Page<Webhook>> {
