@@ -2,7 +2,6 @@ import { CreditKinds, GetBalance, GetLimits, ManageTeams, QuotaNames, Repositori
 import type { ServiceRepositories } from '@carteiro/postgres';
 import { defineRoute } from '../http/route.js';
 import { component, pageQuery, s } from '../http/schema.js';
-import { pageOfCompany } from '../shared/page-of-company.js';
 
 const modality = s.enum(['mensal', 'avulso', 'inativo']);
 
@@ -163,7 +162,8 @@ export const accountRoutes = [
       };
     },
   }),
-  pageOfCompany({
+  defineRoute({
+    method: 'get',
     path: '/v1/teams',
     auth: { scope: 'tickets:read' },
     operationId: 'listTeams',
@@ -171,16 +171,21 @@ export const accountRoutes = [
     description: 'Teams with their boxes (for `team_id` in sends and campaigns), their members (agents) and auto-assignment settings.',
     tag: 'Account',
     query: pageQuery(100),
-    response: { description: 'A page of teams.', item: TeamListItem },
-    list: (use, companyId, query) => use(ManageTeams).list(companyId, query),
-    view: ({ team, members }) => ({
-      id: team.id,
-      nome: team.nome,
-      setor_ids: team.setorIds,
-      members: members.map((m) => ({ agent_id: m.agentId, name: m.name, status: m.status })),
-      auto_assign: team.autoAssign,
-      max_open_per_agent: team.maxOpenPerAgent,
-      created_at: team.createdAt.toISOString(),
-    }),
+    response: { status: 200, description: 'A page of teams.', data: s.page(TeamListItem) },
+    async handler({ query, principal: { company }, use }) {
+      const page = await use(ManageTeams).list(company.id, query);
+      return {
+        ...page,
+        items: page.items.map(({ team, members }) => ({
+          id: team.id,
+          nome: team.nome,
+          setor_ids: team.setorIds,
+          members: members.map((m) => ({ agent_id: m.agentId, name: m.name, status: m.status })),
+          auto_assign: team.autoAssign,
+          max_open_per_agent: team.maxOpenPerAgent,
+          created_at: team.createdAt.toISOString(),
+        })),
+      };
+    },
   }),
 ];
