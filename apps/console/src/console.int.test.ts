@@ -311,10 +311,11 @@ it("turns the API's 403 answers into choices: schedule at the suggested time, or
   withDiagnostics(async (page) => {
     // Safe hours that exclude now (UTC company), and room for one campaign at a time.
     const start = (new Date().getUTCHours() + 2) % 24;
-    const company = await api.createCompany({ name: 'Ótica Norte', timezone: 'UTC', safe_hours: { start, end: start + 1 }, concurrent_campaigns_limit: 1 });
-    const key = await api.createKey(company.id, { scopes: ['*'], mode: 'test', rpm: 100_000 });
-    const box = await api.createSetor(company.id, { nome: 'Loja' });
-    await api.connectSetor(company.id, box.id);
+    const { company, key, setor: box } = await api.createTenant({
+      settings: { name: 'Ótica Norte', timezone: 'UTC', safe_hours: { start, end: start + 1 }, concurrent_campaigns_limit: 1 },
+      key: { scopes: ['*'], mode: 'test', rpm: 100_000 },
+      setor: { nome: 'Loja' },
+    });
     await page.goto(`${base}/console/`);
     await page.evaluate('localStorage.clear()');
     await page.reload();

@@ -10,10 +10,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 it('refuses a callback_url that webhooks could never reach, with the reason', async () => {
-  const company = await api.createCompany({ safe_hours: { start: 0, end: 24 } });
-  const key = await api.createKey(company.id);
-  const setor = await api.createSetor(company.id);
-  await api.connectSetor(company.id, setor.id);
+  const { company, key, setor } = await api.createTenant({ settings: { safe_hours: { start: 0, end: 24 } } });
   const body = (callback_url: string) => ({
     name: 'c',
     recipients: [{ phone: '+5511999990010' }],

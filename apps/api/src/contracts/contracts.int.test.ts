@@ -203,10 +203,12 @@ describe('contracts: /v1/contracts, templates, send, the signing simulator and p
   });
 
   it('refuses live sends past the plan quota (trial: 5 a month) with 402 PLAN_LIMIT_REACHED', async () => {
-    const trial = await api.createCompany({ name: 'Trial', plan_code: 'trial', company_rpm: 100_000 });
-    const live = await api.createKey(trial.id, { scopes: ['*'], mode: 'live', rpm: 100_000 });
-    const box = (await api.createSetor(trial.id, { nome: 'Caixa' })).id;
-    await api.connectSetor(trial.id, box);
+    const { company: trial, key: live, setor } = await api.createTenant({
+      settings: { name: 'Trial', plan_code: 'trial', company_rpm: 100_000 },
+      key: { scopes: ['*'], mode: 'live', rpm: 100_000 },
+      setor: { nome: 'Caixa' },
+    });
+    const box = setor.id;
     const clientId = (await request(api.app).post('/v1/crm/opportunities').set(as(live)).send({ title: 'x', phone: '+5511987650407' }).expect(201)).body.data.client.id;
     for (let i = 0; i < 5; i += 1) {
       const d = await draft(clientId, {}, live);

@@ -18,10 +18,7 @@ afterAll(() => api.close());
 
 describe('GET /metrics of the API', () => {
   it('counts single sends by outcome code, and the request, after each send', async () => {
-    const company = await api.createCompany({ company_rpm: 100_000 });
-    const auth = { Authorization: `Bearer ${await api.createKey(company.id, { mode: 'test', rpm: 100_000 })}` };
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
+    const { auth } = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { mode: 'test', rpm: 100_000 } });
     const scrape = async () => (await request(api.app).get('/metrics').expect(200)).text;
     const before = await scrape();
     const sent = await request(api.app).post('/v1/messages').set(auth).send({ phone: '+5511987650100', message: { text: 'Oi' } });

@@ -136,10 +136,7 @@ describe('validate-channel', () => {
   });
 
   it('caches live answers for 7 days per box', async () => {
-    const company = await api.createCompany();
-    const live = { Authorization: `Bearer ${await api.createKey(company.id, { mode: 'live' })}` };
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
+    const { company, auth: live, setor } = await api.createTenant({ key: { mode: 'live' } });
     const body = { phones: ['+5511987654321'], setor_id: setor.id };
     expect((await request(api.app).post('/v1/leads/validate-channel').set(live).send(body)).body.data.results[0]).toMatchObject({ has_channel: true, reason: 'checked' });
     expect((await request(api.app).post('/v1/leads/validate-channel').set(live).send(body)).body.data.results[0]).toMatchObject({ has_channel: true, reason: 'cached' });
@@ -203,10 +200,7 @@ describe('billing', () => {
   });
 
   it('concurrent sends never take the balance below zero and emit billing.low_balance once per crossing, re-armed by a payment', async () => {
-    const company = await api.createCompany({ modality: 'avulso', avulso_balance: 105, company_rpm: 100_000 });
-    const key = { Authorization: `Bearer ${await api.createKey(company.id, { mode: 'live', rpm: 100_000 })}` };
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
+    const { company, auth: key } = await api.createTenant({ settings: { modality: 'avulso', avulso_balance: 105, company_rpm: 100_000 }, key: { mode: 'live', rpm: 100_000 } });
     const sends = await Promise.all(
       Array.from({ length: 20 }, (_, i) => request(api.app).post('/v1/messages').set(key).send({ phone: `+55119876${String(50100 + i)}`, message: { text: 'Oi' } })),
     );
@@ -234,16 +228,10 @@ describe('billing', () => {
   });
 
   it('never alerts unlimited companies or test keys', async () => {
-    const company = await api.createCompany({ modality: 'avulso', avulso_balance: 101 });
-    const test = { Authorization: `Bearer ${await api.createKey(company.id)}` };
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
+    const { company, auth: test } = await api.createTenant({ settings: { modality: 'avulso', avulso_balance: 101 } });
     await request(api.app).post('/v1/messages').set(test).send({ phone: '+5511987650400', message: { text: 'Oi' } });
     expect(await eventsOf(company.id, 'billing.low_balance')).toHaveLength(0);
-    const unlimited = await api.createCompany({ modality: 'avulso', avulso_balance: 101, unlimited: true });
-    const live = { Authorization: `Bearer ${await api.createKey(unlimited.id, { mode: 'live' })}` };
-    const box = await api.createSetor(unlimited.id);
-    await api.connectSetor(unlimited.id, box.id);
+    const { company: unlimited, auth: live } = await api.createTenant({ settings: { modality: 'avulso', avulso_balance: 101, unlimited: true }, key: { mode: 'live' } });
     await request(api.app).post('/v1/messages').set(live).send({ phone: '+5511987650401', message: { text: 'Oi' } }).expect(201);
     expect(await eventsOf(unlimited.id, 'billing.low_balance')).toHaveLength(0);
     expect((await request(api.app).get('/v1/billing/balance').set(live)).body.data).toMatchObject({ unlimited: true, low: [], balances: { messages: -1, lead_credits: -1 } });
@@ -252,10 +240,7 @@ describe('billing', () => {
 
 describe('reports', () => {
   it('summarises the period from SQL aggregates and checks the period', async () => {
-    const company = await api.createCompany({ company_rpm: 100_000 });
-    const key = { Authorization: `Bearer ${await api.createKey(company.id, { mode: 'live', rpm: 100_000 })}` };
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
+    const { auth: key } = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { mode: 'live', rpm: 100_000 } });
     await request(api.app).post('/v1/messages').set(key).send({ phone: '+5511987650500', message: { text: 'Oi' } }).expect(201);
     await request(api.app).post('/v1/messages').set(key).send({ phone: '+5511987650501', message: { text: 'Oi' } }).expect(201);
     const res = await request(api.app).get('/v1/reports/summary').set(key);
@@ -278,10 +263,7 @@ describe('reports', () => {
   });
 
   it('counts the CSAT ratings given in the period, by score', async () => {
-    const company = await api.createCompany({ company_rpm: 100_000 });
-    const key = { Authorization: `Bearer ${await api.createKey(company.id, { mode: 'live', rpm: 100_000 })}` };
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
+    const { auth: key, setor } = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { mode: 'live', rpm: 100_000 } });
     for (const [i, score] of [5, 4, 5].entries()) {
       const phone = `+551198765060${i}`;
       await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: setor.id, from: phone, text: 'Oi' }).expect(201);

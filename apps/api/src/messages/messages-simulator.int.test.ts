@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { createTestApi, type TestApi } from '../testing/test-api.js';
+import { createTestApi, type TestApi, type TestSetorOptions } from '../testing/test-api.js';
 
 /**
  * Single sends end to end through the real channel gateway (the simulator): what the
@@ -18,12 +18,9 @@ describe('/v1/messages through the simulator', () => {
   });
   afterAll(async () => api?.close());
 
-  async function tenant(settings: Record<string, unknown> = {}) {
-    const company = await api.createCompany({ company_rpm: 10_000, ...settings });
-    const key = await api.createKey(company.id, { mode: 'live', scopes: ['messages:write'], rpm: 10_000 });
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
-    return { company, key, setor };
+  /** A company with a live sending key and one connected box (a QR box unless `box` says otherwise). */
+  function tenant(settings: Record<string, unknown> = {}, box: TestSetorOptions = {}) {
+    return api.createTenant({ settings: { company_rpm: 10_000, ...settings }, key: { mode: 'live', scopes: ['messages:write'], rpm: 10_000 }, setor: box });
   }
   const outbox = async (to: string) =>
     (await request(api.app).get('/admin/v1/simulator/messages').query({ to, limit: 50 }).set(api.adminAuth)).body.data.items as {
@@ -84,10 +81,7 @@ describe('/v1/messages through the simulator', () => {
   });
 
   it('refuses free text outside the window of an official box and delivers it after an inbound message', async () => {
-    const company = await api.createCompany({ company_rpm: 10_000 });
-    const key = await api.createKey(company.id, { mode: 'live', scopes: ['messages:write'], rpm: 10_000 });
-    const official = await api.createSetor(company.id, { channel_type: 'official', official: { phone_number_id: '1', access_token: 't', waba_id: 'w' } });
-    await api.connectSetor(company.id, official.id);
+    const { key, setor: official } = await tenant({}, { channel_type: 'official', official: { phone_number_id: '1', access_token: 't', waba_id: 'w' } });
     const to = '+5511955551238';
     const closed = await post(key, '/v1/messages', { phone: to, message: { text: 'Oi' } });
     expect([closed.status, closed.body.error.code]).toEqual([422, 'WINDOW_EXPIRED']);
@@ -124,10 +118,7 @@ describe('/v1/messages through the simulator', () => {
   });
 
   it('reacts to a message of an official box inside its window, and refuses to edit or delete it', async () => {
-    const company = await api.createCompany({ company_rpm: 10_000 });
-    const key = await api.createKey(company.id, { mode: 'live', scopes: ['messages:write'], rpm: 10_000 });
-    const official = await api.createSetor(company.id, { channel_type: 'official', official: { phone_number_id: '2', access_token: 't', waba_id: 'w' } });
-    await api.connectSetor(company.id, official.id);
+    const { key, setor: official } = await tenant({}, { channel_type: 'official', official: { phone_number_id: '2', access_token: 't', waba_id: 'w' } });
     const to = '+5511955551240';
     await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: official.id, from: to, text: 'Olá' }).expect(201);
     const sent = await post(key, '/v1/messages', { phone: to, message: { text: 'Oi' } });

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { ChannelGateway, Repositories } from '@carteiro/core';
 import type { ServiceRepositories } from '@carteiro/postgres';
 import { FakeChannelGateway } from '@carteiro/core/testing';
-import { createTestApi, secondApiApp, type TestApi } from '../testing/test-api.js';
+import { createTestApi, secondApiApp, type TestApi, type TestSetorOptions } from '../testing/test-api.js';
 
 /**
  * The /v1/messages routes on PostgreSQL through HTTP, with the core's fake gateway so that
@@ -30,13 +30,9 @@ describe('/v1/messages', () => {
   });
   afterAll(async () => api?.close());
 
-  /** A company with one connected QR setor and a key. */
-  async function tenant(settings: Record<string, unknown> = {}, keyOptions: { mode?: 'live' | 'test'; scopes?: ('*' | 'messages:write' | 'campaigns:read')[] } = {}) {
-    const company = await api.createCompany({ company_rpm: 10_000, ...settings });
-    const key = await api.createKey(company.id, { mode: keyOptions.mode ?? 'live', scopes: keyOptions.scopes ?? ['messages:write'], rpm: 10_000 });
-    const setor = await api.createSetor(company.id);
-    const instance = await api.connectSetor(company.id, setor.id);
-    return { company, key, setor, instance };
+  /** A company with one connected setor (a QR box unless `box` says otherwise) and a key. */
+  function tenant(settings: Record<string, unknown> = {}, keyOptions: { mode?: 'live' | 'test'; scopes?: ('*' | 'messages:write' | 'campaigns:read')[] } = {}, box: TestSetorOptions = {}) {
+    return api.createTenant({ settings: { company_rpm: 10_000, ...settings }, key: { mode: keyOptions.mode ?? 'live', scopes: keyOptions.scopes ?? ['messages:write'], rpm: 10_000 }, setor: box });
   }
   const balanceOf = async (companyId: string) => (await request(api.app).get(`/admin/v1/companies/${companyId}`).set(api.adminAuth)).body.data.avulso_balance;
   const post = (key: string, path: string, body: unknown) => request(api.app).post(`/v1${path}`).set(authed(key)).send(body as object);
@@ -216,10 +212,7 @@ describe('/v1/messages', () => {
     });
 
     it('on an official box accepts only a template until the contact writes, then free text', async () => {
-      const company = await api.createCompany({ company_rpm: 10_000 });
-      const key = await api.createKey(company.id, { mode: 'live', scopes: ['messages:write'], rpm: 10_000 });
-      const official = await api.createSetor(company.id, { channel_type: 'official', official: { phone_number_id: '1', access_token: 't', waba_id: 'w' } });
-      await api.connectSetor(company.id, official.id);
+      const { company, key, setor: official } = await tenant({}, {}, { channel_type: 'official', official: { phone_number_id: '1', access_token: 't', waba_id: 'w' } });
       const to = phone();
       const text = await post(key, '/messages/first-contact', { phone: to, message: 'Oi' });
       expect([text.status, text.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);

@@ -65,10 +65,11 @@ describe('phone numbers and the company default country', () => {
   });
 
   it('reads national numbers in the country the company sets', async () => {
-    const us = await api.createCompany({ company_rpm: 100_000, default_country: 'US' });
-    const usKey = await api.createKey(us.id, { scopes: ['*'], mode: 'live', rpm: 100_000 });
-    const box = await api.createSetor(us.id, { nome: 'EUA' });
-    await api.connectSetor(us.id, box.id);
+    const { company: us, key: usKey, setor: box } = await api.createTenant({
+      settings: { company_rpm: 100_000, default_country: 'US' },
+      key: { scopes: ['*'], mode: 'live', rpm: 100_000 },
+      setor: { nome: 'EUA' },
+    });
     const sent = await request(api.app).post('/v1/messages').set(bearer(usKey)).send({ phone: '(650) 253-0000', message: { text: 'Hi' } });
     expect(sent.status).toBe(201);
     expect(sent.body.data.phone).toBe('+16502530000');

@@ -55,14 +55,12 @@ describe('provider webhooks', () => {
     await api?.close();
   });
 
-  async function tenant(official?: { phone_number_id: string }) {
-    const company = await api.createCompany({ company_rpm: 10_000 });
-    const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
-    const setor = official
-      ? await api.createSetor(company.id, { channel_type: 'official', official: { ...official, access_token: 't', waba_id: 'w' } })
-      : await api.createSetor(company.id);
-    const instance = await api.connectSetor(company.id, setor.id);
-    return { company, key, setor, instance };
+  function tenant(official?: { phone_number_id: string }) {
+    return api.createTenant({
+      settings: { company_rpm: 10_000 },
+      key: { mode: 'live', rpm: 10_000 },
+      setor: official ? { channel_type: 'official', official: { ...official, access_token: 't', waba_id: 'w' } } : undefined,
+    });
   }
   const events = (companyId: string, name: string) =>
     api.database.db.selectFrom('domain_events').select(['data', 'setor_id']).where('company_id', '=', companyId).where('event', '=', name).execute();

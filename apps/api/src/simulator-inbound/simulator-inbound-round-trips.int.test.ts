@@ -57,11 +57,7 @@ describe('simulator inbound round trips', () => {
    * tags' ids, in the rules' order.
    */
   async function companyWithRules(rules: readonly (readonly [name: string, value: string, scope?: 'contact' | 'conversation'])[]) {
-    const company = await api.createCompany({ company_rpm: 10_000 });
-    const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
-    const auth = { Authorization: `Bearer ${key}` };
+    const { company, setor, auth } = await api.createTenant({ settings: { company_rpm: 10_000 }, key: { mode: 'live', rpm: 10_000 } });
     const tags: string[] = [];
     for (const [name] of rules) tags.push((await request(api.app).post('/v1/tags').set(auth).send({ name })).body.data.id as string);
     for (const [i, [, value, scope]] of rules.entries()) {

@@ -20,12 +20,8 @@ describe('simulator inbound and receipts', () => {
   });
   afterAll(async () => api?.close());
 
-  async function tenant() {
-    const company = await api.createCompany({ company_rpm: 10_000 });
-    const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
-    return { company, key, setor };
+  function tenant() {
+    return api.createTenant({ settings: { company_rpm: 10_000 }, key: { mode: 'live', rpm: 10_000 } });
   }
 
   /** Moves a ticket through the decider, as the ticket routes do. */

@@ -20,6 +20,29 @@ export interface TestCompany {
   [setting: string]: unknown;
 }
 
+/** What `createKey` asks the admin API for (defaults: every scope, test mode, the plan's rpm). */
+export interface TestKeyOptions {
+  scopes?: (Scope | '*')[];
+  mode?: 'live' | 'test';
+  rpm?: number;
+}
+
+/** What `createSetor` asks the admin API for (default: a QR box named Caixa). */
+export interface TestSetorOptions {
+  nome?: string;
+  channel_type?: 'qr' | 'official';
+  official?: Record<string, string>;
+}
+
+/** A company ready to send: its key (and that key as an Authorization header) and a connected setor. */
+export interface TestTenant {
+  company: TestCompany;
+  key: string;
+  auth: { Authorization: string };
+  setor: { id: string };
+  instance: ChannelInstance;
+}
+
 export interface TestApi {
   app: Express;
   container: Container;
@@ -30,10 +53,15 @@ export interface TestApi {
   adminAuth: { Authorization: string };
   createCompany(settings?: Record<string, unknown>): Promise<TestCompany>;
   /** Creates a key through the admin API and returns the full key. */
-  createKey(companyId: string, options?: { scopes?: (Scope | '*')[]; mode?: 'live' | 'test'; rpm?: number }): Promise<string>;
-  createSetor(companyId: string, options?: { nome?: string; channel_type?: 'qr' | 'official'; official?: Record<string, string> }): Promise<{ id: string }>;
+  createKey(companyId: string, options?: TestKeyOptions): Promise<string>;
+  createSetor(companyId: string, options?: TestSetorOptions): Promise<{ id: string }>;
   /** Marks the setor's channel instance connected, as if its QR code had been scanned. */
   connectSetor(companyId: string, setorId: string, phoneNumber?: string): Promise<ChannelInstance>;
+  /**
+   * A company with these settings, a key of it with these options and one setor with these, connected: what most
+   * client-API tests start from (the same admin calls in the same order as one by one).
+   */
+  createTenant(options?: { settings?: Record<string, unknown>; key?: TestKeyOptions; setor?: TestSetorOptions }): Promise<TestTenant>;
   close(): Promise<void>;
 }
 
@@ -114,6 +142,13 @@ export async function createTestApi(options: { env?: Record<string, string>; ove
         else await tx.channelInstances.insert(instance);
         return instance;
       });
+    },
+    async createTenant({ settings, key: keyOptions, setor: setorOptions } = {}) {
+      const company = await api.createCompany(settings);
+      const key = await api.createKey(company.id, keyOptions);
+      const setor = await api.createSetor(company.id, setorOptions);
+      const instance = await api.connectSetor(company.id, setor.id);
+      return { company, key, auth: { Authorization: `Bearer ${key}` }, setor, instance };
     },
     async close() {
       if (closed) return;

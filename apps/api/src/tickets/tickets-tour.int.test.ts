@@ -27,10 +27,7 @@ afterAll(async () => {
 });
 
 it('inbound → ticket in the list → handoff → quick reply → close with rating request → "5" → GET /v1/ratings', async () => {
-  const company = await api.createCompany();
-  const auth = { Authorization: `Bearer ${await api.createKey(company.id)}` };
-  const setor = await api.createSetor(company.id, { nome: 'Demo' });
-  await api.connectSetor(company.id, setor.id);
+  const { company, auth, setor } = await api.createTenant({ setor: { nome: 'Demo' } });
   const admin = (method: 'post' | 'patch', path: string, body: object) => request(api.app)[method](path).set(api.adminAuth).send(body);
   const team = (await admin('post', `/admin/v1/companies/${company.id}/teams`, { nome: 'Atendimento', setor_ids: [setor.id] }).expect(201)).body.data;
   const agent = (await admin('post', `/admin/v1/companies/${company.id}/agents`, { name: 'Ana Atendente', email: 'ana@demo.example', status: 'available' }).expect(201)).body.data;

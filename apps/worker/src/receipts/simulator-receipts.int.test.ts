@@ -25,10 +25,7 @@ describe('simulated delivery receipts', () => {
     api.database.db.selectFrom('domain_events').select(['data', 'occurred_at']).where('company_id', '=', companyId).where('event', '=', name).execute();
 
   it('a single send turns delivered once, the delay after the simulator sent it', async () => {
-    const company = await api.createCompany({ company_rpm: 10_000 });
-    const key = await api.createKey(company.id, { mode: 'live', rpm: 10_000 });
-    const setor = await api.createSetor(company.id);
-    await api.connectSetor(company.id, setor.id);
+    const { company, key, setor } = await api.createTenant({ settings: { company_rpm: 10_000 }, key: { mode: 'live', rpm: 10_000 } });
     const sent = await request(api.app).post('/v1/messages').set({ Authorization: `Bearer ${key}` }).send({ phone: '+5511955558001', message: { text: 'Oi' } });
     expect(sent.status).toBe(201);
     const id = sent.body.data.message_id as string;
