@@ -198,19 +198,30 @@ function rows(c?: CampaignsBenchResult, w?: WebhooksBenchResult, h?: HttpBenchRe
   return out;
 }
 
-function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record<Name, Outcome<unknown>>>, totalSeconds: number): string {
-  const c = outcomes.campaigns?.result as CampaignsBenchResult | undefined;
-  const w = outcomes.webhooks?.result as WebhooksBenchResult | undefined;
-  const h = outcomes.http?.result as HttpBenchResult | undefined;
-  const m = outcomes.memory?.result as MemoryBenchResult | undefined;
-  const k = outcomes.contacts?.result as ContactsBenchResult | undefined;
-  const table = rows(c, w, h, m, k)
+/** The summary's rows of every benchmark, in the page's order: what the page's table and the console's summary list. */
+function summaryRows(outcomes: Partial<Record<Name, Outcome<unknown>>>): Row[] {
+  return rows(
+    outcomes.campaigns?.result as CampaignsBenchResult | undefined,
+    outcomes.webhooks?.result as WebhooksBenchResult | undefined,
+    outcomes.http?.result as HttpBenchResult | undefined,
+    outcomes.memory?.result as MemoryBenchResult | undefined,
+    outcomes.contacts?.result as ContactsBenchResult | undefined,
+  )
     .concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined))
     .concat(schedulingRows(outcomes.scheduling?.result as SchedulingBenchResult | undefined))
     .concat(leadsRows(outcomes.leads?.result as LeadsBenchResult | undefined))
     .concat(platformRows(outcomes.platform?.result as PlatformBenchResult | undefined))
     .concat(growthRows(outcomes.growth?.result as GrowthBenchResult | undefined))
     .concat(ticketsRows(outcomes.tickets?.result as TicketsBenchResult | undefined));
+}
+
+function document(machine: Machine, build: ServerBuild, outcomes: Partial<Record<Name, Outcome<unknown>>>, totalSeconds: number): string {
+  const c = outcomes.campaigns?.result as CampaignsBenchResult | undefined;
+  const w = outcomes.webhooks?.result as WebhooksBenchResult | undefined;
+  const h = outcomes.http?.result as HttpBenchResult | undefined;
+  const m = outcomes.memory?.result as MemoryBenchResult | undefined;
+  const k = outcomes.contacts?.result as ContactsBenchResult | undefined;
+  const table = summaryRows(outcomes);
   const failed = ALL.filter((n) => outcomes[n]?.error);
   const L: string[] = [];
   const cpuLine = (label: string, shares: Record<string, number> | undefined) =>
@@ -496,19 +507,7 @@ async function main(): Promise<number> {
     date: new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
     loadBefore,
   };
-  const table = rows(
-    outcomes.campaigns?.result as CampaignsBenchResult | undefined,
-    outcomes.webhooks?.result as WebhooksBenchResult | undefined,
-    outcomes.http?.result as HttpBenchResult | undefined,
-    outcomes.memory?.result as MemoryBenchResult | undefined,
-    outcomes.contacts?.result as ContactsBenchResult | undefined,
-  )
-    .concat(crmRows(outcomes.crm?.result as CrmBenchResult | undefined))
-    .concat(schedulingRows(outcomes.scheduling?.result as SchedulingBenchResult | undefined))
-    .concat(leadsRows(outcomes.leads?.result as LeadsBenchResult | undefined))
-    .concat(platformRows(outcomes.platform?.result as PlatformBenchResult | undefined))
-    .concat(growthRows(outcomes.growth?.result as GrowthBenchResult | undefined))
-    .concat(ticketsRows(outcomes.tickets?.result as TicketsBenchResult | undefined));
+  const table = summaryRows(outcomes);
   log('\n== summary');
   for (const r of table) log(`${r.ok === null ? '    ' : r.ok ? 'PASS' : 'MISS'}  ${r.figure}: ${r.result}${r.baseline ? ` (${r.baseline})` : ''}; target ${r.target}`);
   const failed = selected.filter((n) => outcomes[n]?.error);
