@@ -20,7 +20,7 @@ export interface TestCompany {
   [setting: string]: unknown;
 }
 
-/** What `createKey` asks the admin API for (defaults: every scope, test mode, the plan's rpm). */
+/** What `createKey` asks the admin API for (defaults: every scope, test mode, no rpm of the key's own). */
 export interface TestKeyOptions {
   scopes?: (Scope | '*')[];
   mode?: 'live' | 'test';
