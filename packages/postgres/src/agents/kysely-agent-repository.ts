@@ -1,6 +1,7 @@
 import type { Agent, AgentFilters, AgentRepository, AgentStatus, Page, PageRequest, TeamMember } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { countCompanyRows } from '../shared/records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { AgentsTable } from './agents-tables.js';
@@ -116,8 +117,7 @@ export class KyselyAgentRepository implements AgentRepository {
   }
 
   async count(companyId: string): Promise<number> {
-    const row = await this.db.selectFrom('agents').select((eb) => eb.fn.countAll<string>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countCompanyRows(this.db, 'agents', companyId);
   }
 
   async listForTeam(teamId: string): Promise<Agent[]> {

@@ -2,7 +2,7 @@ import type { MediaType, Page, PageRequest, QuickReply, QuickReplyFilters, Quick
 import { placeholdersOf } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { findCompanyRecord } from '../shared/company-records.js';
+import { countCompanyRows, findCompanyRecord } from '../shared/records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { QuickRepliesTable } from './agents-tables.js';
@@ -77,8 +77,7 @@ export class KyselyQuickReplyRepository implements QuickReplyRepository {
   }
 
   async count(companyId: string): Promise<number> {
-    const row = await this.db.selectFrom('quick_replies').select((eb) => eb.fn.countAll<string>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countCompanyRows(this.db, 'quick_replies', companyId);
   }
 
   async delete(companyId: string, id: string): Promise<boolean> {

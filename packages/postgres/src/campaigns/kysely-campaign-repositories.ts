@@ -21,6 +21,7 @@ import { isUuid, type GroupedCalls } from '@carteiro/core';
 import DataLoader from 'dataloader';
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findRecord } from '../shared/records.js';
 import { groupedOn } from '../shared/grouped-statements.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
@@ -253,8 +254,7 @@ export class KyselyCampaignRepository implements CampaignRepository {
   }
 
   async findById(id: string): Promise<Campaign | null> {
-    const row = await this.db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? toCampaign(row) : null;
+    return findRecord(this.db, 'campaigns', id, toCampaign);
   }
 
   async findByIdInCompany(companyId: string, id: string): Promise<Campaign | null> {
@@ -264,8 +264,7 @@ export class KyselyCampaignRepository implements CampaignRepository {
   }
 
   async findByIdForUpdate(id: string): Promise<Campaign | null> {
-    const row = await this.db.selectFrom('campaigns').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    return row ? toCampaign(row) : null;
+    return findRecord(this.db, 'campaigns', id, toCampaign, 'forUpdate');
   }
 
   /** The campaigns whose rows `narrow` keeps (and orders) of every campaign's row. */

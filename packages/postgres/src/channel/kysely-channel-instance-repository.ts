@@ -2,7 +2,7 @@ import type { ChannelInstance, ChannelInstanceRepository, InstanceStatus } from 
 import { type Kysely, type Selectable } from 'kysely';
 import type { ChannelInstancesTable } from './channel-tables.js';
 import type { Database } from '../shared/database.js';
-import { findCompanyRecord } from '../shared/company-records.js';
+import { findCompanyRecord } from '../shared/records.js';
 import { rowByKey } from '../shared/grouped-statements.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 

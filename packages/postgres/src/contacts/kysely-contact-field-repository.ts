@@ -1,6 +1,7 @@
 import type { ContactFieldDefinition, ContactFieldRepository, ContactFieldType } from '@carteiro/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { countCompanyRows, findRecord } from '../shared/records.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContactFieldDefinitionsTable } from './contacts-tables.js';
 
@@ -44,8 +45,7 @@ export class KyselyContactFieldRepository implements ContactFieldRepository {
   }
 
   async findByIdForUpdate(id: string): Promise<ContactFieldDefinition | null> {
-    const row = await this.db.selectFrom('contact_field_definitions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    return row ? toDefinition(row) : null;
+    return findRecord(this.db, 'contact_field_definitions', id, toDefinition, 'forUpdate');
   }
 
   async list(companyId: string): Promise<ContactFieldDefinition[]> {
@@ -54,11 +54,6 @@ export class KyselyContactFieldRepository implements ContactFieldRepository {
   }
 
   async count(companyId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('contact_field_definitions')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('company_id', '=', companyId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countCompanyRows(this.db, 'contact_field_definitions', companyId);
   }
 }

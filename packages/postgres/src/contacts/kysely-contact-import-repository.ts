@@ -2,7 +2,7 @@ import type { ContactImport, ContactImportMode, ContactImportRepository, Contact
 import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { findCompanyRecord } from '../shared/company-records.js';
+import { findCompanyRecord, findRecord } from '../shared/records.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContactImportsTable } from './contacts-tables.js';
 
@@ -45,8 +45,7 @@ export class KyselyContactImportRepository implements ContactImportRepository {
 
   async findByIdForUpdate(id: string): Promise<ContactImport | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('contact_imports').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    return row ? toImport(row) : null;
+    return findRecord(this.db, 'contact_imports', id, toImport, 'forUpdate');
   }
 
   async save(job: ContactImport): Promise<void> {

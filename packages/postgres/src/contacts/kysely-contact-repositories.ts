@@ -25,7 +25,7 @@ import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { Database } from '../shared/database.js';
-import { findCompanyRecord, findCompanyRecords } from '../shared/company-records.js';
+import { findCompanyRecord, findCompanyRecords } from '../shared/records.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContactsTable } from './contacts-tables.js';
 

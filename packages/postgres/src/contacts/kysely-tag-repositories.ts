@@ -2,7 +2,7 @@ import type { Page, PageRequest, Tag, TagRepository, TagRule, TagRuleMatchType, 
 import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { findCompanyRecord, findCompanyRecords } from '../shared/company-records.js';
+import { countCompanyRows, findCompanyRecord, findCompanyRecords } from '../shared/records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { TagRulesTable, TagsTable } from './contacts-tables.js';
@@ -89,8 +89,7 @@ export class KyselyTagRepository implements TagRepository {
   }
 
   async count(companyId: string): Promise<number> {
-    const row = await this.db.selectFrom('tags').select((eb) => eb.fn.countAll<string>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countCompanyRows(this.db, 'tags', companyId);
   }
 
   async delete(companyId: string, id: string): Promise<{ contacts: number; rules: number }> {
@@ -167,7 +166,6 @@ export class KyselyTagRuleRepository implements TagRuleRepository {
   }
 
   async count(companyId: string): Promise<number> {
-    const row = await this.db.selectFrom('tag_rules').select((eb) => eb.fn.countAll<string>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countCompanyRows(this.db, 'tag_rules', companyId);
   }
 }

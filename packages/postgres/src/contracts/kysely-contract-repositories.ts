@@ -16,7 +16,7 @@ import type {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { findCompanyRecord, updateCompanyRow } from '../shared/company-records.js';
+import { findCompanyRecord, findRecord, updateCompanyRow } from '../shared/records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ContractTemplatesTable, ContractsTable } from './contracts-tables.js';
@@ -80,8 +80,7 @@ export class KyselyContractRepository implements ContractRepository {
   }
 
   async findAnyById(id: string) {
-    const row = await this.db.selectFrom('contracts').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? toContract(row) : null;
+    return findRecord(this.db, 'contracts', id, toContract);
   }
 
   async findByIdForUpdate(companyId: string, id: string) {
@@ -163,8 +162,7 @@ export class KyselyContractTemplateRepository implements ContractTemplateReposit
   }
 
   async findAnyById(id: string) {
-    const row = await this.db.selectFrom('contract_templates').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? toTemplate(row) : null;
+    return findRecord(this.db, 'contract_templates', id, toTemplate);
   }
 
   async listByCompany(companyId: string, includeInactive: boolean) {

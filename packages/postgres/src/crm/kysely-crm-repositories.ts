@@ -20,7 +20,7 @@ import type {
 import { pageOffset, toPage } from '@carteiro/core';
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { findCompanyRecord, findCompanyRecords, updateCompanyRow } from '../shared/company-records.js';
+import { findCompanyRecord, findCompanyRecords, updateCompanyRow } from '../shared/records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { CrmOpportunitiesTable, CrmProductsTable, CrmStagesTable } from './crm-tables.js';

@@ -1,6 +1,7 @@
 import type { ApiKey, ApiKeyRepository, KeyMode, Page, PageRequest } from '@carteiro/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findRecord } from '../shared/records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { ApiKeysTable } from './foundation-tables.js';
@@ -32,8 +33,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   }
 
   async findById(id: string): Promise<ApiKey | null> {
-    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? toApiKey(row) : null;
+    return findRecord(this.db, 'api_keys', id, toApiKey);
   }
 
   async findByHash(keyHash: string): Promise<ApiKey | null> {

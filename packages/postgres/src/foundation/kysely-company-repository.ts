@@ -1,6 +1,7 @@
 import type { Company, CompanyRepository, Modality } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findRecord } from '../shared/records.js';
 import { rowByKey } from '../shared/grouped-statements.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { CompaniesTable } from './foundation-tables.js';
@@ -43,8 +44,7 @@ export class KyselyCompanyRepository implements CompanyRepository {
   }
 
   async findByIdForUpdate(id: string): Promise<Company | null> {
-    const row = await this.db.selectFrom('companies').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    return row ? toCompany(row) : null;
+    return findRecord(this.db, 'companies', id, toCompany, 'forUpdate');
   }
 
   async adjustBalance(id: string, delta: number): Promise<number | null> {

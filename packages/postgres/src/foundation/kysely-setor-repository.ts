@@ -2,7 +2,7 @@ import type { ChannelType, Page, PageRequest, Setor, SetorRepository } from '@ca
 import { DEFAULT_SETOR_INBOX_SETTINGS } from '@carteiro/core';
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { findCompanyRecord } from '../shared/company-records.js';
+import { findCompanyRecord } from '../shared/records.js';
 import { rowByKey } from '../shared/grouped-statements.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';

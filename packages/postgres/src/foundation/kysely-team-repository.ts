@@ -1,6 +1,7 @@
 import type { Page, PageRequest, Team, TeamRepository } from '@carteiro/core';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { countCompanyRows } from '../shared/records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 
@@ -57,12 +58,7 @@ export class KyselyTeamRepository implements TeamRepository {
   }
 
   async count(companyId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('teams')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('company_id', '=', companyId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countCompanyRows(this.db, 'teams', companyId);
   }
 
   async lockForAssignment(teamId: string): Promise<Team | null> {

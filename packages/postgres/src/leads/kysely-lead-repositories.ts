@@ -1,6 +1,7 @@
 import type { ChannelCheck, ChannelCheckRepository, Lead, LeadRepositories, LeadSearch, LeadSearchCriteria, LeadSearchRepository, LeadSearchStatus, Page, PageRequest } from '@carteiro/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findRecord } from '../shared/records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { LeadSearchesTable } from './leads-tables.js';
@@ -36,8 +37,7 @@ export class KyselyLeadSearchRepository implements LeadSearchRepository {
     return row ? toSearch(row) : null;
   }
   async findByIdForUpdate(id: string) {
-    const row = await this.db.selectFrom('lead_searches').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    return row ? toSearch(row) : null;
+    return findRecord(this.db, 'lead_searches', id, toSearch, 'forUpdate');
   }
   async update(search: LeadSearch) {
     const { id, company_id: _c, api_key_id: _k, created_at: _t, ...rest } = toRow(search);

@@ -21,7 +21,7 @@ import type { ContactsTable } from '../contacts/contacts-tables.js';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 import type { Database } from '../shared/database.js';
-import { findCompanyRecord } from '../shared/company-records.js';
+import { findCompanyRecord } from '../shared/records.js';
 import type { ConversationsTable, MessagesTable } from './messages-tables.js';
 import { domainEventRow } from '../shared/kysely-event-outbox.js';
 

@@ -21,7 +21,7 @@ import {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { findCompanyRecord, updateCompanyRow } from '../shared/company-records.js';
+import { findCompanyRecord, updateCompanyRow } from '../shared/records.js';
 import { groupedOn } from '../shared/grouped-statements.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';

@@ -14,6 +14,7 @@ import type {
 import { isUuid } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
+import { findRecord } from '../shared/records.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import { toMessage } from '../messages/kysely-message-repositories.js';
 import type { TicketSendsTable } from './ticket-sends-tables.js';
@@ -43,8 +44,7 @@ export class KyselyTicketSendRepository implements TicketSendRepository {
 
   async lockById(id: string): Promise<TicketSend | null> {
     if (!isUuid(id)) return null;
-    const row = await this.db.selectFrom('ticket_sends').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    return row ? toSend(row) : null;
+    return findRecord(this.db, 'ticket_sends', id, toSend, 'forUpdate');
   }
 
   async save(send: TicketSend): Promise<void> {

@@ -17,7 +17,7 @@ import type {
 } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { findCompanyRecord } from '../shared/company-records.js';
+import { findCompanyRecord } from '../shared/records.js';
 import { readPage } from '../shared/read-page.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import { defaultPartitionName, dropPartitionsBefore } from '../shared/time-partitions.js';
