@@ -62,18 +62,7 @@ export class KyselyFunnelStageRepository implements FunnelStageRepository {
     await this.db
       .insertInto('crm_stages')
       .values(
-        stages.map((s) => ({
-          id: s.id,
-          company_id: companyId,
-          name: s.name,
-          position: s.position,
-          is_won: s.isWon,
-          is_lost: s.isLost,
-          win_probability: s.winProbability,
-          color: s.color,
-          created_at: s.createdAt,
-          updated_at: s.updatedAt,
-        })),
+        stages.map((s) => ({ ...columnsOf(s, ['id', 'name', 'position', 'isWon', 'isLost', 'winProbability', 'color', 'createdAt', 'updatedAt']), company_id: companyId })),
       )
       .onConflict((oc) =>
         oc.column('id').doUpdateSet((eb) => ({
@@ -261,12 +250,9 @@ export class KyselyOpportunityRepository implements OpportunityRepository {
       .insertInto('crm_opportunity_history')
       .values(
         entries.map((e) => ({
-          id: e.id,
+          ...columnsOf(e, ['id', 'opportunityId', 'at', 'kind']),
           company_id: companyId,
-          opportunity_id: e.opportunityId,
-          at: e.at,
           actor: JSON.stringify(e.actor),
-          kind: e.kind,
           changes: JSON.stringify(e.changes),
         })),
       )
