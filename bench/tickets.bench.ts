@@ -219,8 +219,9 @@ async function listPlans(url: string, companyId: string, afterId: string) {
     const { rows } = await sql<{ at: Date }>`SELECT last_activity_at AS at FROM tickets WHERE id = ${afterId}::uuid`.execute(db);
     const filter = { statuses: ['open', 'pending', 'snoozed'] as const };
     const tickets = kyselyRepositories(db).tickets;
-    await tickets.list(companyId, filter, { sort: 'last_activity_desc', after: null, limit: 25 });
-    await tickets.list(companyId, filter, { sort: 'last_activity_desc', after: { at: rows[0]!.at, id: afterId }, limit: 25 });
+    // As the route asks: with the page's contacts and setores (withViewParts), read in the same statement.
+    await tickets.list(companyId, filter, { sort: 'last_activity_desc', after: null, limit: 25, withViewParts: true });
+    await tickets.list(companyId, filter, { sort: 'last_activity_desc', after: { at: rows[0]!.at, id: afterId }, limit: 25, withViewParts: true });
     const explain = async (q: { sql: string; parameters: readonly unknown[] }) => {
       const result = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`, [...q.parameters]);
       const plan = result.rows.map((r) => r['QUERY PLAN']).join('\n');

@@ -100,10 +100,10 @@ export class ReadTickets {
   ) {}
 
   /** Contacts and reply windows of tickets: the same one or two reads for any number of tickets (`TicketRepository.viewParts`). */
-  private async views(companyId: string, tickets: readonly Ticket[]): Promise<TicketView[]> {
+  private async views(companyId: string, tickets: readonly Ticket[], read?: Map<string, TicketViewParts>): Promise<TicketView[]> {
     if (tickets.length === 0) return [];
     const now = this.clock.now();
-    const parts = await this.repos.tickets.viewParts(companyId, tickets);
+    const parts = read ?? (await this.repos.tickets.viewParts(companyId, tickets));
     return tickets.map((ticket) => {
       const part: TicketViewParts = parts.get(ticket.id) ?? { contact: null, official: false, lastInboundAt: null };
       let replyWindow: ReplyWindow = ALWAYS_OPEN;
@@ -124,7 +124,7 @@ export class ReadTickets {
     const keyset: TicketKeyset | null = after ? { at: new Date(after[0]), id: after[1] } : null;
     if (keyset && (Number.isNaN(keyset.at.getTime()) || !isUuid(keyset.id))) throw new ValidationError('cursor is malformed', { field: 'cursor' });
     const horizon = sort === 'updated_asc' ? new Date(this.clock.now().getTime() - SYNC_HORIZON_MS) : undefined;
-    const page = await this.repos.tickets.list(companyId, filter, { sort, after: keyset, limit, horizon });
+    const page = await this.repos.tickets.list(companyId, filter, { sort, after: keyset, limit, horizon, withViewParts: true });
     const last = page.items.at(-1);
     const keyOf = (t: Ticket): [string, string] => [(sort === 'updated_asc' ? t.updatedAt : t.lastActivityAt).toISOString(), t.id];
     let nextCursor: string | null = null;
@@ -134,7 +134,7 @@ export class ReadTickets {
     } else if (page.hasMore && last) {
       nextCursor = encodeCursor({ f: bound, k: keyOf(last) });
     }
-    return { items: await this.views(companyId, page.items), limit, nextCursor, hasMore: page.hasMore };
+    return { items: await this.views(companyId, page.items, page.parts), limit, nextCursor, hasMore: page.hasMore };
   }
 
   /**

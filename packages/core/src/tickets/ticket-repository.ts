@@ -37,6 +37,15 @@ export interface TicketListRequest {
   limit: number;
   /** `updated_asc` only: rows with `updated_at` after this instant are withheld (the commit horizon). */
   horizon?: Date;
+  /** Answer the page's view parts too (`parts`), as {@link TicketRepository.viewParts} would: read with the page where the store can. */
+  withViewParts?: boolean;
+}
+
+/** A page of the ticket list: `hasMore` when more rows follow it; `parts` when the request asked for them. */
+export interface TicketListPage {
+  items: Ticket[];
+  hasMore: boolean;
+  parts?: Map<string, TicketViewParts>;
 }
 
 /** Filters of GET /v1/queue. */
@@ -134,8 +143,11 @@ export interface TicketRepository {
    * active tickets refuses fails the whole write.
    */
   insertNumberedAll(companyId: string, tickets: readonly Ticket[]): Promise<number[]>;
-  /** A page of the list in `request.sort` order; `hasMore` when more rows follow the page. */
-  list(companyId: string, filter: TicketFilter, request: TicketListRequest): Promise<{ items: Ticket[]; hasMore: boolean }>;
+  /**
+   * A page of the list in `request.sort` order; `hasMore` when more rows follow the page. With `withViewParts`, also
+   * the parts `viewParts` answers for the page's tickets, the contacts read in the page's own statement.
+   */
+  list(companyId: string, filter: TicketFilter, request: TicketListRequest): Promise<TicketListPage>;
   /**
    * The view parts of each ticket, by ticket id, in at most two round trips whatever the number of tickets (the
    * contacts and setores; the windows when some tickets are on official setores): a list page costs the same few

@@ -53,6 +53,9 @@ describe('ticket list: planned once per connection', () => {
       const page = await repos.tickets.list(company.id, filter, { sort: 'last_activity_desc', after: null, limit: 25 });
       pages.push(page.items.map((t) => t.id));
       expect(page.hasMore).toBe(true);
+      // The route's form: the same page with its contacts and setores joined.
+      const withParts = await repos.tickets.list(company.id, filter, { sort: 'last_activity_desc', after: null, limit: 25, withViewParts: true });
+      expect(withParts.items.map((t) => t.id)).toEqual(pages.at(-1));
       await repos.tickets.queue(company.id, {}, null, 25);
     }
     // The same 25 newest active tickets every time: numbers 3999, 3998, 3997, 3995, ... (every fourth is closed).
@@ -63,10 +66,13 @@ describe('ticket list: planned once per connection', () => {
 
     const { rows } = await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
       SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%from "tickets" as "t"%'`.execute(database.db);
-    const list = rows.filter((r) => /order by "t"\."last_activity_at" desc/.test(r.statement));
+    const joined = (r: { statement: string }) => /left join "contacts"/.test(r.statement);
+    const list = rows.filter((r) => /order by "t"\."last_activity_at" desc/.test(r.statement) && !joined(r));
+    const listWithParts = rows.filter((r) => /order by "t"\."last_activity_at" desc/.test(r.statement) && joined(r));
     const queue = rows.filter((r) => /order by "t"\."priority_rank"/.test(r.statement));
     expect([list.length, queue.length]).toEqual([1, 1]);
+    expect(listWithParts).toHaveLength(1);
     // PostgreSQL plans the first five calls for their values, then compares: a generic plan from then on.
-    for (const r of [...list, ...queue]) expect({ generic: Number(r.generic_plans), custom: Number(r.custom_plans) }).toEqual({ generic: 5, custom: 5 });
+    for (const r of [...list, ...listWithParts, ...queue]) expect({ generic: Number(r.generic_plans), custom: Number(r.custom_plans) }).toEqual({ generic: 5, custom: 5 });
   });
 });

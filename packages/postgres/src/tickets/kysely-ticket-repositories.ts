@@ -341,13 +341,30 @@ export class KyselyTicketRepository implements TicketRepository {
       if (request.after) query = query.where(sql<SqlBool>`(t.last_activity_at, t.id) < (${request.after.at}::timestamptz, ${request.after.id}::uuid)`);
       query = query.orderBy('t.last_activity_at', 'desc').orderBy('t.id', 'desc');
     }
-    const rows = await query.limit(planCachedLimit(request.limit + 1)).execute();
-    return { items: rows.slice(0, request.limit).map(toTicket), hasMore: rows.length > request.limit };
+    if (!request.withViewParts) {
+      const rows = await query.limit(planCachedLimit(request.limit + 1)).execute();
+      return { items: rows.slice(0, request.limit).map(toTicket), hasMore: rows.length > request.limit };
+    }
+    // The page's contacts and official setores in the page's own statement (a primary-key probe per row of the page).
+    const rows = await query
+      .leftJoin('contacts as vc', (j) => j.onRef('vc.id', '=', 't.contact_id').on('vc.company_id', '=', companyId))
+      .leftJoin('setores as vs', (j) => j.onRef('vs.id', '=', 't.setor_id').on('vs.company_id', '=', companyId).on('vs.channel_type', '=', 'official'))
+      .select(['vc.id as vp_contact_id', 'vc.name as vp_contact_name', 'vc.phone as vp_contact_phone', 'vc.ia_ativa as vp_contact_ia', 'vs.id as vp_official_setor_id'])
+      .limit(planCachedLimit(request.limit + 1))
+      .execute();
+    const page = rows.slice(0, request.limit);
+    const items = page.map(toTicket);
+    const contacts = new Map<string, TicketViewParts['contact']>();
+    const official = new Set<string>();
+    for (const r of page) {
+      if (r.vp_contact_id !== null) contacts.set(r.vp_contact_id, { id: r.vp_contact_id, name: r.vp_contact_name, phone: r.vp_contact_phone!, iaAtiva: r.vp_contact_ia! });
+      if (r.vp_official_setor_id !== null) official.add(r.vp_official_setor_id);
+    }
+    return { items, hasMore: rows.length > request.limit, parts: await this.partsOf(items, contacts, official) };
   }
 
   async viewParts(companyId: string, tickets: readonly Ticket[]) {
-    const parts = new Map<string, TicketViewParts>();
-    if (tickets.length === 0) return parts;
+    if (tickets.length === 0) return new Map<string, TicketViewParts>();
     const contactIds = [...new Set(tickets.map((t) => t.contactId))].filter(isUuid);
     const setorIds = [...new Set(tickets.map((t) => t.setorId))].filter(isUuid);
     // The page's contacts and which of its setores are official, in one statement: plain `= ANY` reads by primary
@@ -364,6 +381,12 @@ export class KyselyTicketRepository implements TicketRepository {
       if (r.official_setor_id !== null) official.add(r.official_setor_id);
       else if (r.id !== null) contacts.set(r.id, { id: r.id, name: r.name, phone: r.phone!, iaAtiva: r.ia_ativa! });
     }
+    return this.partsOf(tickets, contacts, official);
+  }
+
+  /** The view parts of tickets from their contacts and official setores, with the windows of those on official ones. */
+  private async partsOf(tickets: readonly Ticket[], contacts: ReadonlyMap<string, TicketViewParts['contact']>, official: ReadonlySet<string>) {
+    const parts = new Map<string, TicketViewParts>();
     // Windows matter on official setores only: a second statement only when the page has tickets there.
     const windows = new Map<string, Date>();
     const wanted = tickets.flatMap((t) => {

@@ -14,6 +14,7 @@ import type {
   TicketFilter,
   TicketKeyset,
   TicketLink,
+  TicketListPage,
   TicketListRequest,
   TicketRepositories,
   TicketRepository,
@@ -173,7 +174,10 @@ export class InMemoryTicketRepository implements TicketRepository {
       .filter((t) => !request.after || after(t, request.after))
       .filter((t) => !asc || !request.horizon || t.updatedAt.getTime() <= request.horizon.getTime())
       .sort((a, b) => (asc ? key(a) - key(b) || (a.id < b.id ? -1 : 1) : key(b) - key(a) || (a.id < b.id ? 1 : -1)));
-    return { items: rows.slice(0, request.limit).map((t) => this.withTags(t)), hasMore: rows.length > request.limit };
+    const items = rows.slice(0, request.limit).map((t) => this.withTags(t));
+    const page: TicketListPage = { items, hasMore: rows.length > request.limit };
+    if (request.withViewParts) page.parts = await this.viewParts(companyId, items);
+    return page;
   }
 
   async viewParts(companyId: string, list: readonly Ticket[]) {

@@ -240,6 +240,23 @@ export function describeTicketRepositoriesContract(name: string, setup: () => Pr
       expect((await repos.tickets.viewParts(company.id, [])).size).toBe(0);
     });
 
+    it('answers a list page with the same view parts when asked (read with the page), and none when not', async () => {
+      const { repos, ids, company, setor, ana, bruno, open } = await fresh();
+      const credentials = { phoneNumberId: '100200301', accessToken: 'token', wabaId: 'waba' };
+      const official = createSetor(ids.newId(), company.id, CONTRACT_T0, { nome: 'Oficial', channelType: 'official', official: credentials });
+      await repos.setores.insert(official);
+      await repos.conversationWindows.recordInbound(official.id, '+551187650001', at(5));
+      const a = await open({ setorId: official.id, contactId: ana.id }, at(10));
+      const q = await open({ setorId: setor.id, contactId: bruno.id }, at(30));
+      const request = { sort: 'last_activity_desc', after: null, limit: 10 } as const;
+      const filter = { statuses: ['open', 'pending', 'snoozed'] as const };
+      const page = await repos.tickets.list(company.id, filter, { ...request, withViewParts: true });
+      expect(page.items.map((t) => t.id)).toEqual([q.id, a.id]);
+      expect(page.parts).toEqual(await repos.tickets.viewParts(company.id, page.items));
+      expect(page.parts?.get(a.id)).toEqual({ contact: { id: ana.id, name: ana.name, phone: ana.phone, iaAtiva: true }, official: true, lastInboundAt: at(5) });
+      expect((await repos.tickets.list(company.id, filter, request)).parts).toBeUndefined();
+    });
+
     it('orders the queue by priority, waiting time and id, with totals and the count before a page', async () => {
       const { repos, company, setor, setor2, ana, bruno, open } = await fresh();
       const none = await open({ setorId: setor.id, contactId: ana.id }, at(1));
