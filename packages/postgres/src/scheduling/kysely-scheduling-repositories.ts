@@ -49,6 +49,14 @@ function toProfessional(row: Selectable<SchedulingProfessionalsTable>): Professi
   };
 }
 
+function unitRow(u: Unit) {
+  return { ...columnsOf(u, ['id', 'companyId', 'name', 'timezone', 'openOnHolidays', 'active', 'createdAt', 'updatedAt']), address: json(u.address) };
+}
+
+function professionalRow(p: Professional) {
+  return { ...columnsOf(p, ['id', 'companyId', 'name', 'phone', 'active', 'createdAt', 'updatedAt']), schedule: json(p.schedule), services: json(p.services) };
+}
+
 function toType(row: Selectable<AppointmentTypesTable>): AppointmentType {
   return {
     ...fieldsOf(row, ['id', 'company_id', 'name', 'duration_minutes', 'buffer_before_minutes', 'buffer_after_minutes', 'slot_interval_minutes', 'min_notice_minutes', 'max_advance_days', 'unit_ids', 'reminder_offsets_minutes', 'reminder_text', 'active']),
@@ -72,17 +80,10 @@ export class KyselySchedulingCatalogRepository implements SchedulingCatalogRepos
   constructor(private readonly db: Kysely<Database>) {}
 
   async insertUnit(u: Unit): Promise<void> {
-    await this.db
-      .insertInto('scheduling_units')
-      .values({ id: u.id, company_id: u.companyId, name: u.name, address: json(u.address), timezone: u.timezone, open_on_holidays: u.openOnHolidays, active: u.active, created_at: u.createdAt, updated_at: u.updatedAt })
-      .execute();
+    await this.db.insertInto('scheduling_units').values(unitRow(u)).execute();
   }
   async updateUnit(u: Unit): Promise<void> {
-    await this.db
-      .updateTable('scheduling_units')
-      .set({ name: u.name, address: json(u.address), timezone: u.timezone, open_on_holidays: u.openOnHolidays, active: u.active, updated_at: u.updatedAt })
-      .where('id', '=', u.id)
-      .execute();
+    await updateCompanyRow(this.db, 'scheduling_units', unitRow(u));
   }
   async companyOf(kind: 'unit' | 'professional' | 'type', id: string): Promise<string | null> {
     const table = kind === 'unit' ? 'scheduling_units' : kind === 'professional' ? 'scheduling_professionals' : 'appointment_types';
@@ -99,17 +100,10 @@ export class KyselySchedulingCatalogRepository implements SchedulingCatalogRepos
   }
 
   async insertProfessional(p: Professional): Promise<void> {
-    await this.db
-      .insertInto('scheduling_professionals')
-      .values({ id: p.id, company_id: p.companyId, name: p.name, phone: p.phone, active: p.active, schedule: json(p.schedule), services: json(p.services), created_at: p.createdAt, updated_at: p.updatedAt })
-      .execute();
+    await this.db.insertInto('scheduling_professionals').values(professionalRow(p)).execute();
   }
   async updateProfessional(p: Professional): Promise<void> {
-    await this.db
-      .updateTable('scheduling_professionals')
-      .set({ name: p.name, phone: p.phone, active: p.active, schedule: json(p.schedule), services: json(p.services), updated_at: p.updatedAt })
-      .where('id', '=', p.id)
-      .execute();
+    await updateCompanyRow(this.db, 'scheduling_professionals', professionalRow(p));
   }
   async findProfessional(companyId: string, id: string): Promise<Professional | null> {
     return findCompanyRecord(this.db, 'scheduling_professionals', companyId, id, toProfessional);
