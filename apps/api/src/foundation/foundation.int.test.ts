@@ -58,6 +58,12 @@ describe('admin API', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('names the path parameter of a malformed admin id (it is not in the body)', async () => {
+    const bad = await request(api.app).delete('/admin/v1/api-keys/not-a-uuid').set(api.adminAuth);
+    expect([bad.status, bad.body.error.code, bad.body.error.message]).toEqual([400, 'BAD_REQUEST', 'id must match format "uuid"']);
+    expect(bad.body.error.details.errors).toEqual([{ field: 'id', message: 'must match format "uuid"' }]);
+  });
+
   it('issues keys shown once, lists them without the key, and creates boxes and teams', async () => {
     const company = await api.createCompany();
     const created = await request(api.app)

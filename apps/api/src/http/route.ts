@@ -137,6 +137,6 @@ export function adminIdParam(what: string): ParameterSpec {
   return {
     schema: { type: 'string', format: 'uuid' },
     description: `Id of the ${what}; a malformed one is a 400.`,
-    malformed: (value) => new ValidationError('(body) must match format "uuid"', { errors: [{ field: 'id', message: 'must match format "uuid"' }], value }, 'BAD_REQUEST'),
+    malformed: (value) => new ValidationError('id must match format "uuid"', { errors: [{ field: 'id', message: 'must match format "uuid"' }], value }, 'BAD_REQUEST'),
   };
 }
