@@ -211,6 +211,15 @@ describe('/v1/messages', () => {
       expect(badTag.status).toBe(404);
     });
 
+    it('names its own text field, `message`, when the text is missing (first-contact has no `text` field)', async () => {
+      const { key } = await tenant();
+      const missing = await post(key, '/messages/first-contact', { phone: phone() });
+      expect([missing.status, missing.body.error.code, missing.body.error.details.field]).toEqual([400, 'VALIDATION_ERROR', 'message']);
+      expect(missing.body.error.message).toMatch(/^message is required/);
+      const blank = await post(key, '/messages/first-contact', { phone: phone(), message: '   ' });
+      expect([blank.status, blank.body.error.details.field]).toEqual([400, 'message']);
+    });
+
     it('on an official box accepts only a template until the contact writes, then free text', async () => {
       const { company, key, setor: official } = await tenant({}, {}, { channel_type: 'official', official: { phone_number_id: '1', access_token: 't', waba_id: 'w' } });
       const to = phone();

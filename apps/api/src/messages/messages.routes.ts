@@ -353,7 +353,7 @@ export const messagesRoutes = [
     response: { status: 201, description: 'Sent.', data: FirstContactResult },
     errors: sendErrors,
     async handler({ body, principal, use }) {
-      const content = standardContent(contentInput(body, body.message));
+      const content = standardContent(contentInput(body, body.message), '', 'message');
       const { company, apiKey } = principal;
       const outcome = await use(SendMessage).sendFirstContact({
         companyId: company.id,

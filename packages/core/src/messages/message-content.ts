@@ -94,10 +94,12 @@ export interface StandardContentInput {
  * text is required unless media or a template is sent; `media_type` (image, video, audio,
  * document) with `media_url`, which must be HTTPS; template fields only for template sends,
  * `template_language` with `template_name`. Field names in errors use the API's spelling
- * under `prefix` (e.g. `message.`).
+ * under `prefix` (e.g. `message.`); `textField` is the body's name of the text (`message` in
+ * first-contact, whose text is a top-level string).
  */
-export function standardContent(input: StandardContentInput, prefix = ''): MessageContent {
+export function standardContent(input: StandardContentInput, prefix = '', textField = 'text'): MessageContent {
   const f = (name: string) => `${prefix}${name}`;
+  const textName = f(textField);
   const hasTemplateFields = present(input.templateName) || present(input.templateLanguage) || input.templateComponents != null;
   const hasMedia = present(input.mediaUrl);
   const hasText = present(input.text);
@@ -118,12 +120,12 @@ export function standardContent(input: StandardContentInput, prefix = ''): Messa
   }
 
   if (hasText && input.text!.length > MAX_TEXT_LENGTH) {
-    invalid(f('text'), `${f('text')} is longer than ${MAX_TEXT_LENGTH} characters`, { max: MAX_TEXT_LENGTH });
+    invalid(textName, `${textName} is longer than ${MAX_TEXT_LENGTH} characters`, { max: MAX_TEXT_LENGTH });
   }
 
   const media = mediaAttachment(input, prefix);
   if (!media) {
-    if (!hasText) invalid(f('text'), `${f('text')} is required when neither media nor a template is sent`);
+    if (!hasText) invalid(textName, `${textName} is required when neither media nor a template is sent`);
     return { type: 'text', text: input.text! };
   }
   return hasText ? { type: 'media', media, text: input.text! } : { type: 'media', media };
