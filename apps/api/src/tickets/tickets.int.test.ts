@@ -359,6 +359,22 @@ describe('tickets: tags, links and handoff', () => {
     expect(detail.body.data.tags).toEqual([{ id: novo, name: 'novo', color: null }]);
   });
 
+  it('refuses a malformed id in ?tag_ids= with 400, as in the body, and changes nothing', async () => {
+    const t = await tenant(['tickets:read', 'tickets:write', 'tags:write']);
+    const { ticket } = await t.openFor('Ana');
+    const vip = (await request(api.app).post('/v1/tags').set(t.auth).send({ name: 'vip' })).body.data.id as string;
+    await request(api.app).post(`/v1/tickets/${ticket.id}/tags`).set(t.auth).send({ tag_ids: [vip] });
+    for (const ids of ['bad', `${vip},`, `${vip},nope`]) {
+      const answer = await request(api.app).delete(`/v1/tickets/${ticket.id}/tags?tag_ids=${ids}`).set(t.auth);
+      expect([answer.status, answer.body.error.code, answer.body.error.details.field]).toEqual([400, 'VALIDATION_ERROR', 'tag_ids']);
+    }
+    const byBody = await request(api.app).delete(`/v1/tickets/${ticket.id}/tags`).set(t.auth).send({ tag_ids: ['bad'] });
+    expect([byBody.status, byBody.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect((await request(api.app).get(`/v1/tickets/${ticket.id}`).set(t.auth)).body.data.tag_ids).toEqual([vip]);
+    const unknown = await request(api.app).delete(`/v1/tickets/${ticket.id}/tags?tag_ids=${vip},${missing}`).set(t.auth);
+    expect([unknown.status, unknown.body.error.details.tag_ids]).toEqual([404, [missing]]);
+  });
+
   it('links CRM opportunities of the company and shows them in the detail', async () => {
     const t = await tenant();
     const { contact, ticket } = await t.openFor('Ana');

@@ -185,13 +185,23 @@ const prioritySchema = typed<{ priority: TicketPriority | null }>({
   properties: { priority },
 });
 
+const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const tagIdsSchema = { type: 'array', minItems: 1, maxItems: 50, items: uuid };
 const tagsSchema = typed<{ tag_ids: string[] }>({ type: 'object', required: ['tag_ids'], additionalProperties: false, properties: { tag_ids: tagIdsSchema } });
 const untagSchema = typed<{ tag_ids?: string[] }>({ type: 'object', additionalProperties: false, properties: { tag_ids: tagIdsSchema } });
 const tagsQuery = typed<{ tag_ids?: string }>({
   type: 'object',
   additionalProperties: false,
-  properties: { tag_ids: { type: 'string', minLength: 1, maxLength: 2000, description: 'Comma-separated tag ids (instead of the body).' } },
+  properties: {
+    tag_ids: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      // A malformed id is a 400, as in the body; only well-formed ids that are not the company's tags are the 404.
+      pattern: `^${UUID_PATTERN}(,${UUID_PATTERN})*$`,
+      description: 'Comma-separated tag ids (instead of the body).',
+    },
+  },
 });
 
 const linkSchema = typed<{ type: 'crm_opportunity'; id: string }>({
