@@ -207,4 +207,23 @@ describe('CRM: /v1/crm and the operator funnel routes', () => {
     await request(api.app).get('/admin/v1/companies/00000000-0000-4000-8000-000000000000/crm/stages').set(admin).expect(404);
     await request(api.app).post(`/admin/v1/companies/${c.id}/crm/stages`).set(as(k)).send({ name: 'x' }).expect(401);
   });
+
+  it('links an opportunity created with ticket_id to that ticket; a ticket not of the company is 404 and nothing is created', async () => {
+    const c = await api.createCompany({ company_rpm: 100_000 });
+    const k = await api.createKey(c.id, { scopes: ['crm:read', 'crm:write', 'tickets:read'], rpm: 100_000 });
+    const setor = await api.createSetor(c.id, { nome: 'Vendas' });
+    const inbound = await request(api.app).post('/admin/v1/simulator/inbound').set(admin).send({ setor_id: setor.id, from: '+5511987650107', text: 'Oi' }).expect(201);
+    const ticketId = inbound.body.data.ticket_id as string;
+    expect(ticketId).toEqual(expect.any(String));
+    const created = await request(api.app).post('/v1/crm/opportunities').set(as(k)).send({ title: 'Da conversa', client_id: inbound.body.data.client_id, ticket_id: ticketId, value: 10 }).expect(201);
+    expect(created.body.data.ticket_id).toBe(ticketId);
+    const detail = await request(api.app).get(`/v1/tickets/${ticketId}`).set(as(k)).expect(200);
+    expect(detail.body.data.links.crm_opportunities).toEqual([expect.objectContaining({ id: created.body.data.id, title: 'Da conversa', value: 10 })]);
+    const count = async (kk: string) => (await request(api.app).get('/v1/crm/opportunities/count').set(as(kk)).expect(200)).body.data.count as number;
+    const before = await count(otherKey);
+    const foreign = await request(api.app).post('/v1/crm/opportunities').set(as(otherKey)).send({ title: 'Alheia', phone: '+5511987650108', ticket_id: ticketId }).expect(404);
+    expect(foreign.body.error).toMatchObject({ code: 'NOT_FOUND', details: { ticket_id: ticketId } });
+    await request(api.app).post('/v1/crm/opportunities').set(as(k)).send({ title: 'Nenhum', phone: '+5511987650108', ticket_id: '00000000-0000-4000-8000-000000000000' }).expect(404);
+    expect(await count(otherKey)).toBe(before);
+  });
 });

@@ -156,9 +156,24 @@ async function stageOf(repos: OpportunityRepos, companyId: string, stageId: stri
   return stage;
 }
 
-type CreateRepos = CrmRepositories & ContactRepositories & CompanyRepositories & CampaignRepositories;
+/**
+ * What creating an opportunity needs of the tickets area's repository (its `TicketRepository`, structurally: the tickets
+ * area imports this one, so naming its types here would close an import cycle).
+ */
+interface TicketLinkRepositories {
+  tickets: {
+    findById(companyId: string, id: string): Promise<{ id: string } | null>;
+    link(companyId: string, ticketId: string, link: { type: 'crm_opportunity'; targetId: string; linkedAt: Date }): Promise<boolean>;
+  };
+}
 
-/** `POST /v1/crm/opportunities` (with `Idempotency-Key`): 201 and `opportunity.created` (then `.won`/`.lost` in a final stage). */
+type CreateRepos = CrmRepositories & ContactRepositories & CompanyRepositories & CampaignRepositories & TicketLinkRepositories;
+
+/**
+ * `POST /v1/crm/opportunities` (with `Idempotency-Key`): 201 and `opportunity.created` (then `.won`/`.lost` in a final stage).
+ * A `ticketId` must be a ticket of the company (else 404); the opportunity is linked to it in the same transaction
+ * (the ticket's `links.crm_opportunities`).
+ */
 export class CreateOpportunity {
   constructor(
     private readonly uow: UnitOfWork<CreateRepos>,
@@ -184,9 +199,12 @@ export class CreateOpportunity {
     if (!stage) throw new NotFoundError('Stage', { stage_id: input.stageId ?? null });
     const client = await resolveClient(repos, companyId, input.client, this.ids, now);
     const products = await productLines(repos, companyId, input.products ?? []);
+    const ticket = input.ticketId ? await repos.tickets.findById(companyId, input.ticketId) : null;
+    if (input.ticketId && !ticket) throw new NotFoundError('Ticket', { ticket_id: input.ticketId });
     const id = this.ids.newId();
-    const opportunity = newOpportunity({ ...input, id, companyId, title, stageId: stage.id, clientId: client.id, products }, now);
+    const opportunity = newOpportunity({ ...input, ticketId: ticket?.id ?? null, id, companyId, title, stageId: stage.id, clientId: client.id, products }, now);
     await handleCommand(repos, storedOpportunity(companyId, id, actor, this.ids), { type: 'create', at: now, opportunity, stage });
+    if (ticket) await repos.tickets.link(companyId, ticket.id, { type: 'crm_opportunity', targetId: id, linkedAt: now });
     return id;
   }
 }
