@@ -225,6 +225,21 @@ describe('appointments over HTTP', () => {
     expect((await request(api.app).get('/v1/scheduled-messages').set('Authorization', `Bearer ${readOnly}`)).status).toBe(403);
   });
 
+  it('books with a ticket_id of the company; an unknown or another company’s ticket is 404 and nothing is booked', async () => {
+    const a = await clinic();
+    const b = await clinic();
+    const inbound = await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: a.setor.id, from: '+5592955554401', text: 'Oi' }).expect(201);
+    const ticketId = inbound.body.data.ticket_id as string;
+    const book = (c: typeof a, body: Record<string, unknown>) =>
+      request(api.app).post('/v1/appointments').set(c.auth).send({ appointment_type_id: c.type.id, starts_at: `${day(3)}T14:00:00.000Z`, phone: '+5592955554401', ...body });
+    const foreign = await book(b, { ticket_id: ticketId });
+    expect([foreign.status, foreign.body.error?.code, foreign.body.error?.details]).toEqual([404, 'NOT_FOUND', { ticket_id: ticketId }]);
+    expect((await book(a, { ticket_id: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+    expect((await request(api.app).get(`/v1/appointments?from=${day(3)}&to=${day(3)}&status=scheduled`).set(b.auth)).body.data.items).toEqual([]);
+    const booked = await book(a, { ticket_id: ticketId });
+    expect([booked.status, booked.body.data.ticket_id]).toEqual([201, ticketId]);
+  });
+
   it('refuses a booking past the monthly quota with 402 PLAN_LIMIT_REACHED (live keys only)', async () => {
     const c = await clinic({ plan_code: 'trial' });
     const starts = (i: number) => new Date(Date.parse(`${day(2)}T12:00:00.000Z`) + i * 30 * 60_000);

@@ -12,6 +12,7 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import { transactionWithRetry, type Repositories, type UnitOfWork } from '../shared/unit-of-work.js';
 import { zonedDay } from '../shared/zoned-time.js';
 import type { SetorRepositories } from '../setores/index.js';
+import type { TicketRepositories } from '../tickets/index.js';
 import { appointmentDecider, type Appointment, type AppointmentStatus, type Attendance } from './appointment.js';
 import {
   bookingRefusal,
@@ -55,7 +56,7 @@ export interface Alternative {
   unit_id: string;
 }
 
-type BookingAreas = SchedulingRepositories & CampaignRepositories & ChannelRepositories & CompanyRepositories & ContactRepositories & SetorRepositories;
+type BookingAreas = SchedulingRepositories & CampaignRepositories & ChannelRepositories & CompanyRepositories & ContactRepositories & SetorRepositories & TicketRepositories;
 
 /** Holidays of a unit's UF, by year (cached per call). */
 function holidayCheck(calendar: HolidayCalendar): (unit: Unit, date: string) => boolean {
@@ -353,6 +354,7 @@ export class BookAppointment extends AppointmentWriter {
       assertWithinQuota({ company, quota: 'appointments_per_month', used: await repos.appointments.countLive(company.id, window.from, window.resetsAt), now: command.startsAt });
     }
     if (command.setorId && !(await repos.setores.findByIdInCompany(company.id, command.setorId))) throw new NotFoundError('Setor', { setor_id: command.setorId });
+    if (command.ticketId && !(await repos.tickets.findById(company.id, command.ticketId))) throw new NotFoundError('Ticket', { ticket_id: command.ticketId });
     const client = await resolveSchedulingClient(repos, this.ids, company.id, command, now);
     const appointment: Appointment = {
       id: this.ids.newId(),
