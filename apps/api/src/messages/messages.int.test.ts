@@ -278,6 +278,15 @@ describe('/v1/messages', () => {
       expect((await post(key, '/messages/event', { phone: phone(), event: { name: 'x', startTime: start, endTime: start } })).status).toBe(400);
     });
 
+    it('takes startTime and endTime as numbers, as the specification types them: Date.now() / 1000 with its fraction is accepted', async () => {
+      const { key } = await tenant();
+      const start = Date.now() / 1000 + 3600.25;
+      const res = await post(key, '/messages/event', { phone: phone(), event: { name: 'Consulta', startTime: start, endTime: start + 1800.5 } });
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ event_name: 'Consulta', start_time: start, end_time: start + 1800.5 });
+      expect(gateway.sent.at(-1)?.content.kind).toBe('event');
+    });
+
     it('sends a poll with 2 to 12 options', async () => {
       const { key } = await tenant();
       const res = await post(key, '/messages/poll', { phone: phone(), poll: { name: 'Melhor dia?', options: ['Seg', 'Ter', 'Qua'], multipleAnswers: true } });

@@ -181,7 +181,8 @@ export interface EventBody extends SelectionBody {
   event: { name: string; startTime: number; endTime?: number; description?: string; location?: string; extraGuestsAllowed?: boolean };
 }
 
-const unixSeconds = { type: 'integer', minimum: 0, maximum: UNIX_SECONDS_MAX };
+/** Unix seconds: a number, as the specification types startTime and endTime (a fraction such as Date.now() / 1000 gives is accepted). */
+const unixSeconds = { type: 'number', minimum: 0, maximum: UNIX_SECONDS_MAX };
 
 export const eventSchema = phoneAndContent<EventBody>('event', {
   required: ['name', 'startTime'],
