@@ -112,6 +112,22 @@ describe('ticket timeline, replies, notes and ratings over HTTP', () => {
     expect(timeline.body.data.items[0]).toMatchObject({ status: 'failed', error_code: 'TEMP_SERVER_ERROR' });
   });
 
+  it('an unknown body field is 400 and sends nothing: a misspelt `private` never becomes a public reply; a rating too', async () => {
+    const t = await ticketTenant(api, { company: { modality: 'avulso', avulso_balance: 10 } });
+    const { ticket, phone } = await t.openTicket();
+    const before = await balanceOf(t.company.id);
+    const typo = await request(api.app).post(`/v1/tickets/${ticket.id}/messages`).set(t.auth).send({ message: { text: 'só para a equipe' }, privat: true });
+    expect([typo.status, typo.body.error.code, typo.body.error.details.field]).toEqual([400, 'VALIDATION_ERROR', 'privat']);
+    expect((await outboxTo(phone)).filter((m) => m.text === 'só para a equipe')).toHaveLength(0);
+    expect(await balanceOf(t.company.id)).toBe(before);
+    expect((await request(api.app).get(`/v1/tickets/${ticket.id}/messages`).set(t.auth)).body.data.items.map((i: { content: { text: string } }) => i.content.text)).not.toContain('só para a equipe');
+
+    await request(api.app).patch(`/v1/tickets/${ticket.id}/status`).set(t.auth).send({ status: 'closed', send_closing_message: false, request_rating: false }).expect(200);
+    const rating = await request(api.app).post(`/v1/tickets/${ticket.id}/rating`).set(t.auth).send({ score: 4, coment: 'Bom' });
+    expect([rating.status, rating.body.error.code, rating.body.error.details.field]).toEqual([400, 'VALIDATION_ERROR', 'coment']);
+    expect((await request(api.app).get(`/v1/tickets/${ticket.id}`).set(t.auth)).body.data.rating.score).toBeNull();
+  });
+
   it('a box without a connected instance answers 404 and charges nothing', async () => {
     const t = await ticketTenant(api, { company: { modality: 'avulso', avulso_balance: 10 } });
     const { ticket } = await t.openTicket();

@@ -34,6 +34,8 @@ interface TicketMessageBody {
 
 const ticketMessageSchema = typed<TicketMessageBody>({
   type: 'object',
+  // As every other ticket write: a misspelt field (`privat`) is a 400, never a public reply sent and charged instead of a note.
+  additionalProperties: false,
   properties: {
     message: messageContentSchema,
     private: { type: 'boolean', default: false, description: 'A note: stored in the timeline, never sent or charged; allowed on a closed ticket.' },
@@ -106,6 +108,7 @@ interface RatingBody {
 const ratingSchema = typed<RatingBody>({
   type: 'object',
   required: ['score'],
+  additionalProperties: false,
   properties: {
     score: { type: 'integer', minimum: 1, maximum: 5 },
     comment: { type: ['string', 'null'], maxLength: MAX_RATING_COMMENT },
