@@ -164,6 +164,24 @@ describe('contacts', () => {
     expect((await post('/v1/contacts', { phone: '+5511987650006', tag_ids: ['00000000-0000-4000-8000-000000000001'] })).status).toBe(404);
   });
 
+  it('PATCH, the assistant switch and merge answer the contact as the list shows it: its tag_ids and last_inbound_at', async () => {
+    // A company of its own: the merge test below reads the first contact.merged of the shared one.
+    const own = await api.createCompany({ company_rpm: 100_000 });
+    const ownAuth = { Authorization: `Bearer ${await api.createKey(own.id, { rpm: 100_000 })}` };
+    const ownSetor = (await api.createSetor(own.id, { nome: 'Vendas' })).id;
+    const tag = (await post('/v1/tags', { name: 'Answered' }, ownAuth)).body.data;
+    const c = (await post('/v1/contacts', { phone: '+5511987650031', tag_ids: [tag.id] }, ownAuth)).body.data;
+    const other = (await post('/v1/contacts', { phone: '+5511987650032' }, ownAuth)).body.data;
+    await request(api.app).post('/admin/v1/simulator/inbound').set(api.adminAuth).send({ setor_id: ownSetor, from: '+5511987650031', text: 'Oi' }).expect(201);
+    const listed = (await get('/v1/contacts?phone=%2B5511987650031', ownAuth)).body.data.items[0];
+    expect(listed).toMatchObject({ id: c.id, tag_ids: [tag.id], last_inbound_at: expect.any(String) });
+    const expected = { tag_ids: [tag.id], last_inbound_at: listed.last_inbound_at };
+    expect((await patch(`/v1/contacts/${c.id}`, { name: 'Lia' }, ownAuth)).body.data).toMatchObject({ name: 'Lia', changed: true, ...expected });
+    expect((await patch(`/v1/contacts/${c.id}`, { name: 'Lia' }, ownAuth)).body.data).toMatchObject({ changed: false, ...expected });
+    expect((await patch(`/v1/contacts/${c.id}/assistant`, { ia_ativa: false }, ownAuth)).body.data).toMatchObject({ ia_ativa: false, ...expected });
+    expect((await post(`/v1/contacts/${c.id}/merge`, { merge_contact_id: other.id }, ownAuth)).body.data).toMatchObject({ id: c.id, ...expected });
+  });
+
   it('pauses and resumes the assistant; a pause ends by itself and is at most 30 days', async () => {
     const c = (await post('/v1/contacts', { phone: '+5511987650007' })).body.data;
     const until = new Date(Date.now() + 3_600_000).toISOString();

@@ -51,7 +51,17 @@ export class ReadContacts {
   }
 }
 
-/** PATCH /v1/contacts/:id, PATCH /v1/contacts/:id/assistant and POST /v1/contacts/:id/merge. */
+/**
+ * The contact as `GET /v1/contacts` lists it — with its tags and the time of its last inbound message, which the
+ * contact row does not hold — read in the caller's transaction (so it sees that transaction's writes).
+ */
+async function asListed(repos: Repositories<ContactRepositories>, contact: Contact, now: Date): Promise<ContactListItem> {
+  const page = await repos.contacts.search(contact.companyId, { phone: contact.phone }, { page: 1, limit: 1 }, now);
+  const listed = page.items.find((c) => c.id === contact.id);
+  return { ...contact, tagIds: listed?.tagIds ?? [], lastInboundAt: listed?.lastInboundAt ?? null };
+}
+
+/** PATCH /v1/contacts/:id, PATCH /v1/contacts/:id/assistant and POST /v1/contacts/:id/merge: each answers the contact as listed. */
 export class ManageContacts {
   constructor(
     private readonly uow: UnitOfWork<ContactRepositories & TagRepositories>,
@@ -60,21 +70,22 @@ export class ManageContacts {
   ) {}
 
   /** Name, email and custom fields (checked against the definitions; `null` removes a value). */
-  async update(companyId: string, id: string, patch: ContactWrite): Promise<{ contact: Contact; changed: boolean }> {
+  async update(companyId: string, id: string, patch: ContactWrite): Promise<{ contact: ContactListItem; changed: boolean }> {
     if (patch.name != null && patch.name.length > 100) throw new ValidationError('name must be at most 100 characters', { field: 'name' });
     if (patch.email != null && patch.email.length > 254) throw new ValidationError('email must be at most 254 characters', { field: 'email' });
     return this.uow.transaction(async (repos) => {
       const contact = await repos.contacts.findByIdForUpdate(companyId, id);
       if (!contact) throw new NotFoundError('Contact');
       const customFields = patch.customFields ? validateCustomFields(await repos.contactFields.list(companyId), patch.customFields) : undefined;
-      const result = patchContact(contact, { ...patch, customFields }, this.clock.now());
+      const now = this.clock.now();
+      const result = patchContact(contact, { ...patch, customFields }, now);
       if (result.changed) await repos.contacts.update(result.contact);
-      return result;
+      return { contact: await asListed(repos, result.contact, now), changed: result.changed };
     });
   }
 
   /** Switches the assistant on or off, or pauses it until `pausedUntil` (at most 30 days ahead). */
-  async setAssistant(companyId: string, id: string, input: { iaAtiva?: boolean; pausedUntil?: Date | null }): Promise<{ contact: Contact; changed: boolean }> {
+  async setAssistant(companyId: string, id: string, input: { iaAtiva?: boolean; pausedUntil?: Date | null }): Promise<{ contact: ContactListItem; changed: boolean }> {
     const now = this.clock.now();
     if (input.pausedUntil) {
       const ahead = input.pausedUntil.getTime() - now.getTime();
@@ -100,7 +111,7 @@ export class ManageContacts {
         next.updatedAt = now;
         await repos.contacts.update(next);
       }
-      return { contact: changed ? next : contact, changed };
+      return { contact: await asListed(repos, changed ? next : contact, now), changed };
     });
   }
 
@@ -110,7 +121,7 @@ export class ManageContacts {
    * contact is deleted; `contact.merged` with the tickets moved. Refused (409 CONFLICT) when both
    * have an active ticket on one box: the one-active-ticket rule would break.
    */
-  async merge(companyId: string, survivorId: string, mergedId: string): Promise<Contact & { tagIds: string[] }> {
+  async merge(companyId: string, survivorId: string, mergedId: string): Promise<ContactListItem> {
     if (survivorId === mergedId) throw new ValidationError('merge_contact_id must be another contact', { field: 'merge_contact_id' });
     return this.uow.transaction(async (repos) => {
       // Locked in id order, so that two merges of the same pair cannot deadlock.
@@ -137,7 +148,7 @@ export class ManageContacts {
           actor: apiActor,
         },
       ]);
-      return { ...filled, tagIds: await repos.tags.tagIdsOfContact(survivor.id) };
+      return asListed(repos, filled, now);
     });
   }
 }
