@@ -36,9 +36,14 @@ const tooBig = (schema: JsonSchema): number[] => {
   return [...new Set([2 ** 31, 2 ** 53, maximum + 1].filter((n) => n > maximum))];
 };
 
-function probes(route: RouteDefinition): { nul: Probe[]; integers: (Probe & { value: number })[] } {
+/** A valid RFC 3339 instant that JavaScript's Date cannot hold (a leap second). */
+const LEAP_SECOND = '2026-12-31T23:59:60Z';
+const isDateTime = (schema: JsonSchema) => isString(schema) && schema.format === 'date-time';
+
+function probes(route: RouteDefinition): { nul: Probe[]; integers: (Probe & { value: number })[]; instants: Probe[] } {
   const nul: Probe[] = [];
   const integers: (Probe & { value: number })[] = [];
+  const instants: Probe[] = [];
   // Every route, with a query schema or not, refuses NUL in its query string.
   nul.push({ route, field: 'x_probe', query: { x_probe: NUL } });
   if (route.query) {
@@ -46,6 +51,7 @@ function probes(route: RouteDefinition): { nul: Probe[]; integers: (Probe & { va
       const name = path[0]!;
       if (isString(schema)) nul.push({ route, field: name, query: { [name]: NUL } });
       if (isInteger(schema)) for (const value of tooBig(schema)) integers.push({ route, field: name, query: { [name]: String(value) }, value });
+      if (isDateTime(schema)) instants.push({ route, field: name, query: { [name]: LEAP_SECOND } });
     }
   }
   if (route.body) {
@@ -54,9 +60,10 @@ function probes(route: RouteDefinition): { nul: Probe[]; integers: (Probe & { va
       const field = path.join('.');
       if (isString(schema)) nul.push({ route, field, body: valueAt(path, NUL) });
       if (isInteger(schema)) for (const value of tooBig(schema)) integers.push({ route, field, body: valueAt(path, value), value });
+      if (isDateTime(schema)) instants.push({ route, field, body: valueAt(path, LEAP_SECOND) });
     }
   }
-  return { nul, integers };
+  return { nul, integers, instants };
 }
 
 async function send(probe: Probe) {
@@ -99,6 +106,18 @@ describe('every route of the route list', () => {
       // The specification keeps BAD_REQUEST for malformed bodies on some routes (the send routes).
       const expected = { ...result, status: 400, code: probe.route.validationCode ?? 'VALIDATION_ERROR', named: true };
       if (JSON.stringify(result) !== JSON.stringify(expected)) wrong.push({ ...result, value: probe.value });
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it('answers an instant JavaScript cannot hold (a leap second) in any date-time field with a 400 naming the field, never a 500', async () => {
+    const all = apiRoutes.flatMap((route) => probes(route).instants);
+    expect(all.length).toBeGreaterThan(10);
+    const wrong = [];
+    for (const probe of all) {
+      const result = await outcome(probe);
+      const expected = { ...result, status: 400, code: probe.route.validationCode ?? 'VALIDATION_ERROR', named: true };
+      if (JSON.stringify(result) !== JSON.stringify(expected)) wrong.push(result);
     }
     expect(wrong).toEqual([]);
   }, 120_000);

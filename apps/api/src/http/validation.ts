@@ -11,6 +11,10 @@ export const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false,
 addFormats(ajv);
 // ajv-formats' uuid also takes `urn:uuid:…`, which PostgreSQL refuses: the core's definition instead.
 ajv.addFormat('uuid', (value: string) => isUuid(value));
+// RFC 3339 allows a leap second (`23:59:60`), which JavaScript's Date cannot hold (NaN, then a 500 where the
+// instant is used): a date-time must also be one Date reads.
+const rfc3339 = ajv.formats['date-time'] as { validate: (value: string) => boolean; compare: (a: string, b: string) => number | undefined };
+ajv.addFormat('date-time', { type: 'string', validate: (value: string) => rfc3339.validate(value) && !Number.isNaN(Date.parse(value)), compare: rfc3339.compare });
 
 const compiled = new WeakMap<SchemaObject, ValidateFunction>();
 
@@ -22,7 +26,8 @@ export interface FieldError {
   allowed?: unknown[];
 }
 
-const join = (base: string, name: string) => (base ? `${base}.${name}` : name);
+// A path param's or header's own value has no instance path: its field is the name alone (not `X-Actor-User-Id.`).
+const join = (base: string, name: string) => (base && name ? `${base}.${name}` : base || name);
 
 function describe(error: ErrorObject, root: string): FieldError {
   const base = join(root, error.instancePath.replace(/^\//, '').replace(/\//g, '.'));

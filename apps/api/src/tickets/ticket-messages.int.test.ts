@@ -95,6 +95,9 @@ describe('ticket timeline, replies, notes and ratings over HTTP', () => {
     expect(both.status).toBe(400);
     const stranger = await request(api.app).post(`/v1/tickets/${open.ticket.id}/messages`).set(t.auth).set('X-Actor-User-Id', crypto.randomUUID()).send({ message: { text: 'oi' } });
     expect(stranger.status).toBe(400);
+    // A malformed header is named as it is sent: the header's name, nothing appended.
+    const malformed = await request(api.app).post(`/v1/tickets/${open.ticket.id}/messages`).set(t.auth).set('X-Actor-User-Id', 'not-a-uuid').send({ message: { text: 'oi' } });
+    expect([malformed.status, malformed.body.error.details.field]).toEqual([400, 'X-Actor-User-Id']);
 
     // The simulator's …0004 numbers fail with a provider error.
     const failing = await t.uow.transaction(async (repos) => {
