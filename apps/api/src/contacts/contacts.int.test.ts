@@ -164,7 +164,7 @@ describe('contacts', () => {
     expect((await post('/v1/contacts', { phone: '+5511987650006', tag_ids: ['00000000-0000-4000-8000-000000000001'] })).status).toBe(404);
   });
 
-  it('PATCH, the assistant switch and merge answer the contact as the list shows it: its tag_ids and last_inbound_at', async () => {
+  it('PATCH, the assistant switch, merge and an upsert of an existing contact answer it as the list shows it: its tag_ids and last_inbound_at', async () => {
     // A company of its own: the merge test below reads the first contact.merged of the shared one.
     const own = await api.createCompany({ company_rpm: 100_000 });
     const ownAuth = { Authorization: `Bearer ${await api.createKey(own.id, { rpm: 100_000 })}` };
@@ -180,6 +180,7 @@ describe('contacts', () => {
     expect((await patch(`/v1/contacts/${c.id}`, { name: 'Lia' }, ownAuth)).body.data).toMatchObject({ changed: false, ...expected });
     expect((await patch(`/v1/contacts/${c.id}/assistant`, { ia_ativa: false }, ownAuth)).body.data).toMatchObject({ ia_ativa: false, ...expected });
     expect((await post(`/v1/contacts/${c.id}/merge`, { merge_contact_id: other.id }, ownAuth)).body.data).toMatchObject({ id: c.id, ...expected });
+    expect((await post('/v1/contacts', { phone: '+5511987650031' }, ownAuth)).body.data).toMatchObject({ id: c.id, created: false, ...expected });
   });
 
   it('pauses and resumes the assistant; a pause ends by itself and is at most 30 days', async () => {

@@ -55,7 +55,7 @@ export class ReadContacts {
  * The contact as `GET /v1/contacts` lists it — with its tags and the time of its last inbound message, which the
  * contact row does not hold — read in the caller's transaction (so it sees that transaction's writes).
  */
-async function asListed(repos: Repositories<ContactRepositories>, contact: Contact, now: Date): Promise<ContactListItem> {
+export async function contactAsListed(repos: Repositories<ContactRepositories>, contact: Contact, now: Date): Promise<ContactListItem> {
   const page = await repos.contacts.search(contact.companyId, { phone: contact.phone }, { page: 1, limit: 1 }, now);
   const listed = page.items.find((c) => c.id === contact.id);
   return { ...contact, tagIds: listed?.tagIds ?? [], lastInboundAt: listed?.lastInboundAt ?? null };
@@ -80,7 +80,7 @@ export class ManageContacts {
       const now = this.clock.now();
       const result = patchContact(contact, { ...patch, customFields }, now);
       if (result.changed) await repos.contacts.update(result.contact);
-      return { contact: await asListed(repos, result.contact, now), changed: result.changed };
+      return { contact: await contactAsListed(repos, result.contact, now), changed: result.changed };
     });
   }
 
@@ -111,7 +111,7 @@ export class ManageContacts {
         next.updatedAt = now;
         await repos.contacts.update(next);
       }
-      return { contact: await asListed(repos, changed ? next : contact, now), changed };
+      return { contact: await contactAsListed(repos, changed ? next : contact, now), changed };
     });
   }
 
@@ -148,7 +148,7 @@ export class ManageContacts {
           actor: apiActor,
         },
       ]);
-      return asListed(repos, filled, now);
+      return contactAsListed(repos, filled, now);
     });
   }
 }

@@ -9,6 +9,8 @@ import { createContact, type Contact } from './contact.js';
 import { applyContactWrite, fieldsOf } from './contact-fill.js';
 import { validateCustomFields } from './contact-field.js';
 import type { ContactRepositories } from './contact-repositories.js';
+import type { ContactListItem } from './contact-repository.js';
+import { contactAsListed } from './manage-contacts.js';
 
 /** POST /v1/contacts. */
 export interface UpsertContactInput {
@@ -20,7 +22,8 @@ export interface UpsertContactInput {
 }
 
 export interface UpsertContactResult {
-  contact: Contact;
+  /** With its tags and the time of its last inbound message, as `GET /v1/contacts` lists it. */
+  contact: ContactListItem;
   created: boolean;
   /** Fields written (`name`, `email`, `custom_fields.<key>`). */
   filled: string[];
@@ -90,6 +93,12 @@ export class UpsertContact {
     if (created) events.push(event('contact.created', { contactId: contact.id, phone: contact.phone, name: contact.name, source: 'api' }));
     if (tagsAdded.length > 0) events.push(event('contact.tagged', { contactId: contact.id, tagIds: tagsAdded, source: 'api', ruleId: null }));
     if (events.length > 0) await repos.events.record(events);
-    return { contact, created, filled, kept, tagsAdded, tagIds: await repos.tags.tagIdsOfContact(contact.id) };
+    if (created) {
+      const tagIds = await repos.tags.tagIdsOfContact(contact.id);
+      return { contact: { ...contact, tagIds, lastInboundAt: null }, created, filled, kept, tagsAdded, tagIds };
+    }
+    // An existing contact is answered as the list shows it (its tags and last inbound message).
+    const listed = await contactAsListed(repos, contact, now);
+    return { contact: listed, created, filled, kept, tagsAdded, tagIds: listed.tagIds };
   }
 }
