@@ -124,6 +124,18 @@ describe('simulator inbound and receipts', () => {
     expect((await receipt({ message_id: 'nope', status: 'read' })).status).toBe(404);
     expect((await receipt({ message_id: messageId, status: 'failed' })).status).toBe(400);
   });
+
+  it('receipts: a private note of a ticket is never sent, so no receipt applies to it (404)', async () => {
+    const { setor, auth } = await tenant();
+    const opened = await inbound({ setor_id: setor.id, from: '+5511955557002', text: 'Oi' });
+    expect(opened.status).toBe(201);
+    const note = await request(api.app).post(`/v1/tickets/${opened.body.data.ticket_id}/messages`).set(auth).send({ message: { text: 'nota interna' }, private: true });
+    expect(note.status).toBe(201);
+    const receipt = await request(api.app).post('/admin/v1/simulator/receipts').set(api.adminAuth).send({ message_id: note.body.data.id, status: 'read' });
+    expect([receipt.status, receipt.body.error?.code]).toEqual([404, 'NOT_FOUND']);
+    const row = await api.database.db.selectFrom('messages').select(['status', 'read_at']).where('id', '=', note.body.data.id).executeTakeFirstOrThrow();
+    expect(row.read_at).toBeNull();
+  });
 });
 
 describe('simulator inbound with pipelined groups (INBOUND_HOLD_MS=2)', () => {

@@ -89,7 +89,7 @@ export class KyselyMessageReceiptRepository implements MessageReceiptRepository 
     const message = byId
       ? await sql<MessageRow>`
           SELECT id, company_id, setor_id, conversation_id, ticket_id, phone, provider_message_id, status, delivered_at, read_at
-          FROM messages WHERE id = ${lookup.messageId}::uuid AND direction = 'outbound' FOR UPDATE`.execute(this.db)
+          FROM messages WHERE id = ${lookup.messageId}::uuid AND direction = 'outbound' AND type = 'message' FOR UPDATE`.execute(this.db)
       : await sql<MessageRow>`
           SELECT id, company_id, setor_id, conversation_id, ticket_id, phone, provider_message_id, status, delivered_at, read_at
           FROM messages

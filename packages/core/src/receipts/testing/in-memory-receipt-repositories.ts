@@ -39,7 +39,8 @@ export class InMemoryMessageReceiptRepository implements MessageReceiptRepositor
   }
 
   async findForUpdate(lookup: ReceiptLookup): Promise<ReceiptTarget | null> {
-    const outbound = (m: MessageRecord & WithReceipts) => (m.direction ?? 'outbound') === 'outbound';
+    // Sent messages only: inbound ones and a ticket's notes and activities are never sent.
+    const outbound = (m: MessageRecord & WithReceipts) => (m.direction ?? 'outbound') === 'outbound' && (m.type ?? 'message') === 'message';
     const message =
       'messageId' in lookup
         ? [...this.messages.values()].find((m) => m.id === lookup.messageId && outbound(m))

@@ -126,6 +126,15 @@ export function describeReceiptRepositoriesContract(name: string, setup: () => P
       expect(await repos.messageReceipts.findForUpdate({ providerMessageId: 'wamid.unknown' })).toBeNull();
     });
 
+    it('never answers a ticket note or activity by its id: they are never sent', async () => {
+      const { repos, message } = await fresh();
+      const note = message({ type: 'note', providerMessageId: null });
+      const activity = message({ type: 'activity', providerMessageId: null });
+      for (const m of [note, activity]) await repos.messages.insert(m);
+      expect(await repos.messageReceipts.findForUpdate({ messageId: note.id })).toBeNull();
+      expect(await repos.messageReceipts.findForUpdate({ messageId: activity.id })).toBeNull();
+    });
+
     it('finds the setor of a QR-provider instance (by its carteiro- name or provider reference) and of an official number', async () => {
       const { repos, ids, company, setor, official } = await fresh();
       const instance: ChannelInstance = {
