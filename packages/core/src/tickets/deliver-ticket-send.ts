@@ -13,6 +13,7 @@ import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { UsageRepositories } from '../usage/index.js';
 import type { TicketRepositories } from './ticket-repository.js';
+import { ticketDecider } from './ticket.js';
 import { enqueueTicketSend, ticketSendClientMessageId, ticketSendDecider, type TicketSend, type TicketSendCommand, type TicketSendRepositories } from './ticket-send.js';
 
 type Areas = TicketSendRepositories & TicketRepositories & MessageRepositories & ChannelRepositories & SetorRepositories & CompanyRepositories & UsageRepositories & ContactRepositories;
@@ -80,6 +81,12 @@ export class DeliverTicketSend {
     } catch (error) {
       return this.stop(repos, send, message, { type: 'skip', at: now, reason: error instanceof DomainError ? error.code : 'UNKNOWN' });
     }
+    // A rating request is for a closed ticket: one reopened before the job ran is not asked to rate (a rating reply
+    // is not recognised while the ticket is active), and its next close may request again.
+    if (send.kind === 'rating_request' && send.status === 'queued') {
+      const ticket = await repos.tickets.lockById(send.companyId, send.ticketId);
+      if (ticket && ticket.status !== 'closed') return this.stop(repos, send, message, { type: 'skip', at: now, reason: 'TICKET_REOPENED' });
+    }
     if (send.status === 'sending') {
       const { state } = transition(ticketSendDecider, send, { type: 'retake', at: now });
       await repos.ticketSends.save(state);
@@ -126,7 +133,17 @@ export class DeliverTicketSend {
       await repos.messages.update(failed);
       await repos.events.record([this.event('message.failed', failed, send, await this.recipientName(repos, failed))]);
     }
+    await this.ratingNotSent(repos, send, command.at);
     return send.status === 'sending' ? 'failed' : 'skipped';
+  }
+
+  /** A rating request that did not go leaves its ticket's rating `not_sent`, not `requested` (GET /v1/ratings counts it so). */
+  private async ratingNotSent(repos: Repos, send: TicketSend, at: Date): Promise<void> {
+    if (send.kind !== 'rating_request') return;
+    const ticket = await repos.tickets.lockById(send.companyId, send.ticketId);
+    if (!ticket) return;
+    const { state, events } = transition(ticketDecider, ticket, { type: 'ratingNotSent', at });
+    if (events.length > 0 && state) await repos.tickets.save({ ...state, version: ticket.version + 1 }, ticket.version);
   }
 
   private async deliver(claimed: Claimed): Promise<SendResult[]> {
@@ -176,6 +193,7 @@ export class DeliverTicketSend {
       await repos.messages.update(failed);
       await repos.events.record([this.event('message.failed', failed, current, await this.recipientName(repos, failed))]);
       if (failure) await this.senderFailures.within(repos, { setorId: current.setorId, code: failure.code, error: failure.error });
+      await this.ratingNotSent(repos, current, at);
       return 'failed';
     }
     const first = results[0] as Extract<SendResult, { ok: true }>;

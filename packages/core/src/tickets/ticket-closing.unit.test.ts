@@ -214,6 +214,32 @@ describe('closing: the closing message and the rating request', () => {
     expect(w.events('message.failed')[0]!.data).toMatchObject({ ticketId: ticket.id, error_code: 'OFFICIAL_WINDOW_EXPIRED' });
   });
 
+  it('a rating request whose ticket was reopened before the job ran is not sent; the rating is not_sent and the next close asks again', async () => {
+    const w = new TicketWorld();
+    const { company, ticket } = await w.setup({}, { inbox: { csatEnabled: true } });
+    expect(await w.close(company, ticket.id)).toEqual({ closingMessage: 'none', ratingRequest: 'queued' });
+    await w.uow.transaction(async (repos) => {
+      const t = (await repos.tickets.lockById(company.id, ticket.id))!;
+      const reopened = transition(ticketDecider, t, { type: 'changeStatus', at: w.clock.now(), to: 'open' }).state!;
+      await repos.tickets.save({ ...reopened, version: t.version + 1 }, t.version);
+    });
+    expect(await w.runJobs()).toEqual(['skipped']);
+    expect(w.gateway.sent).toHaveLength(0);
+    expect((await w.ticket(company, ticket.id)).rating.status).toBe('not_sent');
+    expect(w.events('message.failed')[0]!.data).toMatchObject({ ticketId: ticket.id, error_code: 'TICKET_REOPENED' });
+    expect(await w.close(company, ticket.id)).toEqual({ closingMessage: 'none', ratingRequest: 'queued' });
+  });
+
+  it('a rating request the company cannot pay for when the job runs is not sent, and the rating reads not_sent', async () => {
+    const w = new TicketWorld();
+    const { company, ticket } = await w.setup({ modality: 'avulso', avulsoBalance: 0 }, { inbox: { csatEnabled: true } });
+    expect(await w.close(company, ticket.id)).toEqual({ closingMessage: 'none', ratingRequest: 'queued' });
+    expect((await w.ticket(company, ticket.id)).rating.status).toBe('requested');
+    expect(await w.runJobs()).toEqual(['skipped']);
+    expect(w.gateway.sent).toHaveLength(0);
+    expect((await w.ticket(company, ticket.id)).rating).toMatchObject({ status: 'not_sent', requestedAt: null });
+  });
+
   it('a provider failure refunds the charge and fails the message', async () => {
     const w = new TicketWorld();
     const { company, ticket, contact } = await w.setup({ modality: 'avulso', avulsoBalance: 10 }, { inbox: csat });

@@ -227,4 +227,15 @@ describe('ticketDecider: rating', () => {
     c.advance(1);
     given(ticketDecider, requested).when({ type: 'expireRating', at: c.now() }).thenState({ rating: { ...requested.rating, status: 'expired' } });
   });
+
+  it('marks a request that did not go as not_sent (a later close may request again); other ratings stay', () => {
+    const c = clock();
+    const closed = base({ status: 'closed', closedAt: c.now() });
+    const requested = { ...closed, rating: { ...closed.rating, status: 'requested' as const, requestedAt: c.now() } };
+    const notSent = given(ticketDecider, requested).when({ type: 'ratingNotSent', at: c.now() }).thenState({ rating: { ...requested.rating, status: 'not_sent', requestedAt: null } });
+    given(ticketDecider, notSent).when({ type: 'requestRating', at: c.now() }).thenState({ rating: { ...requested.rating, status: 'requested', requestedAt: c.now() } });
+    given(ticketDecider, closed).when({ type: 'ratingNotSent', at: c.now() }).then([]);
+    const rated = { ...closed, rating: { ...closed.rating, status: 'rated' as const, score: 5, ratedAt: c.now() } };
+    given(ticketDecider, rated).when({ type: 'ratingNotSent', at: c.now() }).then([]);
+  });
 });

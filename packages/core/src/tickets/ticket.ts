@@ -167,7 +167,9 @@ export type TicketCommand =
   | { type: 'handoff'; at: Date; summary: string; agentId?: string | null; teamId?: string | null; priority?: TicketPriority | null }
   | { type: 'requestRating'; at: Date }
   | { type: 'rate'; at: Date; score: number; comment: string | null; source: string }
-  | { type: 'expireRating'; at: Date };
+  | { type: 'expireRating'; at: Date }
+  /** The queued rating request did not go (window closed, no balance, ticket reopened...): the rating is `not_sent`. */
+  | { type: 'ratingNotSent'; at: Date };
 
 export type TicketEvent =
   | { type: 'opened'; at: Date; ticket: Ticket }
@@ -179,7 +181,8 @@ export type TicketEvent =
   | { type: 'handoffRecorded'; at: Date; summary: string }
   | { type: 'ratingRequested'; at: Date }
   | { type: 'rated'; at: Date; score: number; comment: string | null; source: string; replaced: boolean }
-  | { type: 'ratingExpired'; at: Date };
+  | { type: 'ratingExpired'; at: Date }
+  | { type: 'ratingRequestNotSent'; at: Date };
 
 function existing(state: Ticket | null): Ticket {
   if (!state) throw new DomainError('NOT_FOUND', 'Ticket not found');
@@ -320,6 +323,12 @@ export const ticketDecider: Decider<Ticket | null, TicketCommand, TicketEvent> =
         if (rating.status !== 'requested' || !rating.requestedAt || at.getTime() - rating.requestedAt.getTime() < RATING_WINDOW_MS) return [];
         return [{ type: 'ratingExpired', at }];
       }
+      case 'ratingNotSent': {
+        const ticket = existing(state);
+        // Only a request still waiting: one answered, expired or never made stays as it is.
+        if (ticket.rating.status !== 'requested') return [];
+        return [{ type: 'ratingRequestNotSent', at }];
+      }
     }
   },
   evolve(state, event) {
@@ -363,6 +372,8 @@ export const ticketDecider: Decider<Ticket | null, TicketCommand, TicketEvent> =
         return { ...state, rating: { ...state.rating, status: 'rated', score: event.score, comment: event.comment, ratedAt: at, source: event.source }, updatedAt: at };
       case 'ratingExpired':
         return { ...state, rating: { ...state.rating, status: 'expired' }, updatedAt: at };
+      case 'ratingRequestNotSent':
+        return { ...state, rating: { ...state.rating, status: 'not_sent', requestedAt: null }, updatedAt: at };
     }
   },
 };
