@@ -215,7 +215,7 @@ export const contactsRoutes = [
         use(ReadTickets).ofContact(companyId, detail.contact.id),
       ]);
       return contactDetailView(detail, use<Clock>(Clock).now(), {
-        upcomingAppointments: upcoming.map(appointmentView),
+        upcomingAppointments: upcoming.items.map((a) => appointmentView(a, upcoming.names(a))),
         activeTickets: tickets.active.map(ticketView),
         recentTickets: tickets.recent.map(ticketView),
       });

@@ -196,7 +196,7 @@ export const appointmentsRoutes = [
         ...(query.cursor ? { cursor: query.cursor } : {}),
         limit: query.limit,
       });
-      return { items: page.items.map(appointmentView), next_cursor: page.nextCursor, limit: page.limit };
+      return { items: page.items.map((a) => appointmentView(a, page.names(a))), next_cursor: page.nextCursor, limit: page.limit };
     },
   }),
   idempotentCreate({

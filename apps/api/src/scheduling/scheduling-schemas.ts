@@ -36,6 +36,9 @@ export const ReminderSchema = s.object({
   skip_reason: s.nullableString(),
 });
 
+/** A catalogue record named on an appointment: its id and name (null once the record is gone). */
+const CatalogRef = s.object({ id: s.uuid(), name: s.nullableString() });
+
 const appointmentProperties = {
   id: s.uuid(),
   status: s.enum(['scheduled', 'confirmed', 'cancelled', 'attended', 'no_show']),
@@ -45,6 +48,9 @@ const appointmentProperties = {
   appointment_type_id: s.uuid(),
   professional_id: s.uuid(),
   unit_id: s.uuid(),
+  appointment_type: CatalogRef,
+  professional: CatalogRef,
+  unit: CatalogRef,
   client: Client,
   description: s.nullableString(),
   ticket_id: s.nullableUuid(),

@@ -1,4 +1,4 @@
-import { localOf, type Appointment, type AppointmentDetail, type AppointmentType, type Professional, type ProfessionalBlock, type ReminderSettings, type ScheduledMessage, type Unit } from '@carteiro/core';
+import { localOf, type Appointment, type AppointmentDetail, type AppointmentNames, type AppointmentType, type Professional, type ProfessionalBlock, type ReminderSettings, type ScheduledMessage, type Unit } from '@carteiro/core';
 import { formatClock } from '@carteiro/core';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -39,7 +39,7 @@ export function reminderView(r: ScheduledMessage) {
   };
 }
 
-export function appointmentView(a: Appointment) {
+export function appointmentView(a: Appointment, names: AppointmentNames) {
   return {
     id: a.id,
     status: a.status,
@@ -49,6 +49,9 @@ export function appointmentView(a: Appointment) {
     appointment_type_id: a.appointmentTypeId,
     professional_id: a.professionalId,
     unit_id: a.unitId,
+    appointment_type: { id: a.appointmentTypeId, name: names.appointmentType },
+    professional: { id: a.professionalId, name: names.professional },
+    unit: { id: a.unitId, name: names.unit },
     client: { id: a.clientId, name: a.clientName, phone: a.clientPhone },
     description: a.description,
     ticket_id: a.ticketId,
@@ -63,7 +66,7 @@ export function appointmentView(a: Appointment) {
 
 export function appointmentDetailView(d: AppointmentDetail) {
   return {
-    ...appointmentView(d.appointment),
+    ...appointmentView(d.appointment, d.names),
     reminders: d.reminders.map(reminderView),
     history: d.appointment.history.map((h) => ({ at: h.at.toISOString(), action: h.action, actor: h.actor, details: h.details })),
   };

@@ -108,6 +108,23 @@ describe('appointments over HTTP', () => {
     expect(contact.upcoming_appointments[0]).toMatchObject({ status: 'scheduled', starts_at: sooner.starts_at, local: { timezone: 'America/Manaus' } });
   });
 
+  it('names the appointment type, professional and unit beside their ids in the item, the detail, the list and the 360 view', async () => {
+    const c = await clinic();
+    const slots = (await request(api.app).get(`/v1/appointments/availability?appointment_type_id=${c.type.id}&from=${day(4)}&to=${day(4)}`).set(c.auth).expect(200)).body.data.items;
+    const booked = (await request(api.app).post('/v1/appointments').set(c.auth).send({ appointment_type_id: c.type.id, starts_at: slots[0].starts_at, phone: '+5592988880002', name: 'Júlia' }).expect(201)).body.data;
+    const pro = c.pros.find((p: { id: string }) => p.id === booked.professional_id) as { id: string; name: string };
+    const named = { appointment_type: { id: c.type.id, name: 'Consulta' }, professional: { id: pro.id, name: pro.name }, unit: { id: c.unit.id, name: 'Centro' } };
+    expect(booked).toMatchObject({ ...named, appointment_type_id: c.type.id, professional_id: pro.id, unit_id: c.unit.id });
+    expect((await request(api.app).get(`/v1/appointments/${booked.id}`).set(c.auth).expect(200)).body.data).toMatchObject(named);
+    const listed = (await request(api.app).get(`/v1/appointments?from=${day(4)}&to=${day(4)}`).set(c.auth).expect(200)).body.data.items;
+    expect(listed).toEqual([expect.objectContaining(named)]);
+    const confirmed = (await request(api.app).patch(`/v1/appointments/${booked.id}`).set(c.auth).send({ status: 'confirmed' }).expect(200)).body.data;
+    expect(confirmed).toMatchObject(named);
+    const reader = await api.createKey(c.company.id, { scopes: ['contacts:read'], mode: 'live', rpm: 100_000 });
+    const contact = (await request(api.app).get(`/v1/contacts/${booked.client.id}`).set({ Authorization: `Bearer ${reader}` }).expect(200)).body.data;
+    expect(contact.upcoming_appointments[0]).toMatchObject(named);
+  });
+
   it('50 concurrent bookings of one professional’s slot give exactly one 201; the others 409 SLOT_TAKEN with alternatives', async () => {
     const c = await clinic();
     const startsAt = `${day(3)}T14:00:00.000Z`; // 10:00 in Manaus

@@ -160,10 +160,45 @@ export interface BookAppointmentCommand {
   allowOutsideHours?: boolean;
 }
 
-/** An appointment with its reminders (the detail answer). */
+/** The catalogue names an appointment's answer shows beside its ids (null: the record is gone). */
+export interface AppointmentNames {
+  appointmentType: string | null;
+  professional: string | null;
+  unit: string | null;
+}
+
+/** An appointment with its reminders and the names of its type, professional and unit (the detail answer). */
 export interface AppointmentDetail {
   appointment: Appointment;
   reminders: ScheduledMessage[];
+  names: AppointmentNames;
+}
+
+/** The names of one appointment's type, professional and unit: three reads by primary key. */
+export async function appointmentNames(repos: Repositories<SchedulingRepositories>, appointment: Appointment): Promise<AppointmentNames> {
+  const [type, professional, unit] = await Promise.all([
+    repos.schedulingCatalog.findType(appointment.companyId, appointment.appointmentTypeId),
+    repos.schedulingCatalog.findProfessional(appointment.companyId, appointment.professionalId),
+    repos.schedulingCatalog.findUnit(appointment.companyId, appointment.unitId),
+  ]);
+  return { appointmentType: type?.name ?? null, professional: professional?.name ?? null, unit: unit?.name ?? null };
+}
+
+const noNames = (): AppointmentNames => ({ appointmentType: null, professional: null, unit: null });
+
+/**
+ * The names of the types, professionals and units of a page of appointments, by id: one read of
+ * each catalogue of the company (a company's catalogue is tens of records, a page up to a hundred).
+ */
+export async function catalogueNames(repos: Repositories<SchedulingRepositories>, companyId: string): Promise<(appointment: Appointment) => AppointmentNames> {
+  const [types, professionals, units] = await Promise.all([
+    repos.schedulingCatalog.listTypes(companyId, {}),
+    repos.schedulingCatalog.listProfessionals(companyId, {}),
+    repos.schedulingCatalog.listUnits(companyId, {}),
+  ]);
+  const name = (list: readonly { id: string; name: string }[]) => new Map(list.map((r) => [r.id, r.name]));
+  const [typeNames, professionalNames, unitNames] = [name(types), name(professionals), name(units)];
+  return (a) => ({ appointmentType: typeNames.get(a.appointmentTypeId) ?? null, professional: professionalNames.get(a.professionalId) ?? null, unit: unitNames.get(a.unitId) ?? null });
 }
 
 function unprocessable(reason: string): DomainError {
@@ -385,7 +420,7 @@ export class BookAppointment extends AppointmentWriter {
     await repos.appointments.reserve({ id: this.ids.newId(), companyId: company.id, professionalId: professional.id, appointmentId: appointment.id, blockId: null, busy: busyOf(type, appointment.startsAt) });
     const reminders = await this.addReminders(repos, company, appointment, type, offsets, command.keyMode, now);
     await repos.events.record([event(this.ids, appointment, 'appointment.created', now, appointmentData(appointment))]);
-    return { appointment, reminders };
+    return { appointment, reminders, names: { appointmentType: type.name, professional: professional.name, unit: unit.name } };
   }
 }
 
@@ -479,7 +514,7 @@ export class ChangeAppointment extends AppointmentWriter {
       if (next !== current) await repos.appointments.update(next);
     }
     await repos.events.record(events);
-    return { appointment: next, reminders: await repos.scheduledMessages.remindersOf(next.id) };
+    return { appointment: next, reminders: await repos.scheduledMessages.remindersOf(next.id), names: await appointmentNames(repos, next) };
   }
 }
 
@@ -532,7 +567,7 @@ export class ReadAppointments {
   async list(
     company: Company,
     query: { from?: string; to?: string; clientId?: string; status?: AppointmentStatus; professionalId?: string; unitId?: string; cursor?: string; limit: number },
-  ): Promise<{ items: Appointment[]; nextCursor: string | null; limit: number }> {
+  ): Promise<{ items: Appointment[]; names: (appointment: Appointment) => AppointmentNames; nextCursor: string | null; limit: number }> {
     const filter: AppointmentFilter = {
       ...(query.clientId ? { clientId: query.clientId } : {}),
       ...(query.professionalId ? { professionalId: query.professionalId } : {}),
@@ -558,13 +593,13 @@ export class ReadAppointments {
     const items = rows.slice(0, query.limit);
     const last = items[items.length - 1];
     const nextCursor = rows.length > query.limit && last ? Buffer.from(`${last.startsAt.getTime()}|${last.id}`, 'utf8').toString('base64url') : null;
-    return { items, nextCursor, limit: query.limit };
+    return { items, names: items.length > 0 ? await catalogueNames(this.repos, company.id) : noNames, nextCursor, limit: query.limit };
   }
 
   async get(companyId: string, id: string): Promise<AppointmentDetail> {
     const appointment = await this.repos.appointments.findById(companyId, id);
     if (!appointment) throw new NotFoundError('Appointment');
-    return { appointment, reminders: await this.repos.scheduledMessages.remindersOf(id) };
+    return { appointment, reminders: await this.repos.scheduledMessages.remindersOf(id), names: await appointmentNames(this.repos, appointment) };
   }
 }
 
@@ -588,8 +623,9 @@ export class UpcomingAppointments {
     private readonly repos: Repositories<SchedulingRepositories>,
     private readonly clock: Clock,
   ) {}
-  execute(companyId: string, contactId: string, limit = 10): Promise<Appointment[]> {
-    return this.repos.appointments.upcomingForContact(companyId, contactId, this.clock.now(), limit);
+  async execute(companyId: string, contactId: string, limit = 10): Promise<{ items: Appointment[]; names: (appointment: Appointment) => AppointmentNames }> {
+    const items = await this.repos.appointments.upcomingForContact(companyId, contactId, this.clock.now(), limit);
+    return { items, names: items.length > 0 ? await catalogueNames(this.repos, companyId) : noNames };
   }
 }
 
