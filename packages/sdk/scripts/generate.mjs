@@ -1,4 +1,4 @@
-// npm run generate -w @carteiro/sdk: regenerates src/schema.ts from the OpenAPI generator's source
+// npm run generate -w @carteiro/sdk: regenerates src/schema.ts (a build product, not committed) from the OpenAPI generator's source
 // (apps/api/src/openapi), without a server and without building anything first. esbuild bundles the
 // TypeScript of codegen/generate.ts and of the workspace packages it reaches; npm packages stay external.
 import { existsSync, mkdirSync } from 'node:fs';
@@ -8,6 +8,9 @@ import { build } from 'esbuild';
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(packageDir, '../..');
+
+// `--if-missing` (npm start, npm test): only when an install skipped the root `prepare` script (`--ignore-scripts`).
+if (process.argv.includes('--if-missing') && existsSync(join(packageDir, 'src/schema.ts'))) process.exit(0);
 const outfile = join(root, 'node_modules/.cache/carteiro/sdk-generate.mjs');
 mkdirSync(dirname(outfile), { recursive: true });
 
