@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { ContractRenderer, RenderRequest, RenderedDocument } from '@carteiro/core';
+// The type only: the module itself is imported at the first render (loadPdfkit).
+import type PDFDocument from 'pdfkit';
 
 const MARGIN = 56;
 
-let pdfkit: Promise<typeof import('pdfkit')> | undefined;
+let pdfkit: Promise<typeof PDFDocument> | undefined;
 
 /**
  * pdfkit at the first contract rendered, not at start: with fontkit and its tables it is about 3 MB of
  * source and more of data that every API and worker process would hold though few render a contract.
  */
-async function loadPdfkit(): Promise<typeof import('pdfkit')> {
+async function loadPdfkit(): Promise<typeof PDFDocument> {
   pdfkit ??= import('pdfkit').then((module) => module.default);
   return pdfkit;
 }

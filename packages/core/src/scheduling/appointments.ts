@@ -467,6 +467,8 @@ export class ChangeAppointment extends AppointmentWriter {
     const current = await repos.appointments.findByIdForUpdate(command.companyId, command.id);
     if (!current) throw new NotFoundError('Appointment');
     let next = current;
+    // A reschedule has just read the type, professional and unit: their names come from there, not three more reads.
+    let names: AppointmentNames | null = null;
     const events: DomainEvent[] = [];
     if (command.startsAt !== undefined) {
       const company = (await repos.companies.findById(command.companyId))!;
@@ -491,6 +493,7 @@ export class ChangeAppointment extends AppointmentWriter {
         unitId: unit.id,
         timezone: unit.timezone,
       }).state;
+      names = { appointmentType: type.name, professional: professional.name, unit: unit.name };
       await repos.appointments.moveReservation(current.id, professional.id, busyOf(type, next.startsAt));
       const previous = await repos.scheduledMessages.remindersOf(current.id);
       await repos.scheduledMessages.cancelReminders(current.id, now);
@@ -514,7 +517,7 @@ export class ChangeAppointment extends AppointmentWriter {
       if (next !== current) await repos.appointments.update(next);
     }
     await repos.events.record(events);
-    return { appointment: next, reminders: await repos.scheduledMessages.remindersOf(next.id), names: await appointmentNames(repos, next) };
+    return { appointment: next, reminders: await repos.scheduledMessages.remindersOf(next.id), names: names ?? (await appointmentNames(repos, next)) };
   }
 }
 
