@@ -491,10 +491,16 @@ async function pidIn(file: string): Promise<number | null> {
  * alone, and the start then fails with the "already running" sentence. Answers the stopped PID.
  */
 async function stopOrphanedPostmaster(clusterDir: string, dataDir: string): Promise<number | null> {
-  const postmaster = await pidIn(path.join(clusterDir, 'postmaster.pid'));
+  const lockFile = path.join(clusterDir, 'postmaster.pid');
+  const postmaster = await pidIn(lockFile);
   if (postmaster === null || !processAlive(postmaster)) return null;
   const cmdline = await readFile(`/proc/${postmaster}/cmdline`, 'utf8').catch(() => null);
-  if (cmdline !== null && !cmdline.includes('postgres')) return null;
+  if (cmdline !== null && !(await runsCluster(cmdline, clusterDir))) {
+    // The machine or its container restarted and another process got the dead postmaster's PID: PostgreSQL would
+    // refuse to start beside it ("lock file already exists"), and that process is no one's to stop.
+    await rm(lockFile, { force: true });
+    return null;
+  }
   const owner = await pidIn(ownerFile(dataDir));
   if (owner !== null && owner !== process.pid && processAlive(owner)) return null;
   process.kill(postmaster, 'SIGINT');
@@ -504,6 +510,15 @@ async function stopOrphanedPostmaster(clusterDir: string, dataDir: string): Prom
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return postmaster;
+}
+
+/** Whether the process of `cmdline` (from /proc) is a postmaster of `clusterDir` (`postgres -D <clusterDir> …`). */
+async function runsCluster(cmdline: string, clusterDir: string): Promise<boolean> {
+  const args = cmdline.split('\0');
+  const dir = args[args.indexOf('-D') + 1];
+  if (!path.basename(args[0] ?? '').startsWith('postgres') || !args.includes('-D') || dir === undefined) return false;
+  const real = (p: string) => realpath(p).catch(() => path.resolve(p));
+  return (await real(dir)) === (await real(clusterDir));
 }
 
 /** Why the server stopped before it was ready, as one sentence with the fix. */
