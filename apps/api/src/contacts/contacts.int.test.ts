@@ -226,6 +226,29 @@ describe('contacts', () => {
   });
 });
 
+describe('merge of a contact that other areas name as their client', () => {
+  it('moves its opportunities, contracts and scheduled messages to the survivor, and counts its sent messages there', async () => {
+    const { setor, auth: own } = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { mode: 'live', rpm: 100_000 } });
+    const a = (await post('/v1/contacts', { phone: '+5511987650028', name: 'Ana' }, own)).body.data;
+    // The CRM resolves its client by phone (the contact b is created here).
+    const opportunity = (await post('/v1/crm/opportunities', { title: 'Site', phone: '+5511987650029', name: 'Bia' }, own).expect(201)).body.data;
+    const b = opportunity.client;
+    const contract = (await post('/v1/contracts', { title: 'Serviços', client_id: b.id, content: 'Entre {{empresa_nome}} e {{cliente_nome}}.' }, own).expect(201)).body.data;
+    const sendAt = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const scheduled = (await post('/v1/scheduled-messages', { phone: '+5511987650029', text: 'Oi', send_at: sendAt }, own).expect(201)).body.data;
+    await post('/v1/messages', { phone: '+5511987650029', setor_id: setor.id, message: { text: 'Olá' } }, own).expect(201);
+    expect((await get(`/v1/contacts/${b.id}`, own)).body.data.stats.messages_sent).toBe(1);
+
+    const merged = await post(`/v1/contacts/${a.id}/merge`, { merge_contact_id: b.id }, own);
+
+    expect(merged.status).toBe(200);
+    expect((await get(`/v1/crm/opportunities/${opportunity.id}`, own)).body.data.client.id).toBe(a.id);
+    expect((await get(`/v1/contracts/${contract.id}`, own)).body.data.client.id).toBe(a.id);
+    expect((await get(`/v1/scheduled-messages/${scheduled.id}`, own)).body.data.client.id).toBe(a.id);
+    expect((await get(`/v1/contacts/${a.id}`, own)).body.data.stats.messages_sent).toBe(1);
+  });
+});
+
 describe('tags and rules', () => {
   it('tag CRUD: names unique ignoring case (409 with the existing id), delete answers its counts', async () => {
     const tag = await post('/v1/tags', { name: 'Cliente VIP', color: '#AA00FF', description: 'd' });

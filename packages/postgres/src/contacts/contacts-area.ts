@@ -1,4 +1,5 @@
 import * as m0007 from './0007-contacts.js';
+import * as m0029 from './0029-contact-merge-references.js';
 import { postgresArea } from '../shared/postgres-area.js';
 import { KyselyContactAffinityRepository, KyselyContactRepository } from './kysely-contact-repositories.js';
 import { KyselyContactFieldRepository } from './kysely-contact-field-repository.js';
@@ -11,7 +12,7 @@ import { KyselyTagRepository, KyselyTagRuleRepository } from './kysely-tag-repos
  * 0003-messages (migration names never change); this area owns them and their repositories.
  */
 export const contactsArea = postgresArea({
-  migrations: { '0007-contacts': m0007 },
+  migrations: { '0007-contacts': m0007, '0029-contact-merge-references': m0029 },
   repositories: (db) => ({
     contacts: new KyselyContactRepository(db),
     contactAffinities: new KyselyContactAffinityRepository(db),

@@ -204,9 +204,11 @@ export class KyselyContactRepository implements ContactRepository {
       .where('company_id', '=', companyId)
       .where('contact_id', '=', contactId)
       .executeTakeFirstOrThrow();
+    // Through the contact's conversations (their timeline index): messages have no index on contact_id.
     const sent = await this.db
       .selectFrom('messages')
       .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('conversation_id', 'in', (eb) => eb.selectFrom('conversations').select('id').where('company_id', '=', companyId).where('contact_id', '=', contactId))
       .where('company_id', '=', companyId)
       .where('contact_id', '=', contactId)
       // Messages the company sent: inbound messages, notes and activities live in this table too (0015-tickets).
@@ -239,14 +241,23 @@ export class KyselyContactRepository implements ContactRepository {
     await sql`
       UPDATE tickets t SET conversation_id = s.id
       FROM conversations d JOIN conversations s ON s.setor_id = d.setor_id AND s.contact_id = ${survivorId}
-      WHERE d.contact_id = ${mergedId} AND t.conversation_id = d.id`.execute(this.db);
+      WHERE d.contact_id = ${mergedId} AND t.contact_id = ${mergedId} AND t.conversation_id = d.id`.execute(this.db);
     const moved = await sql`UPDATE tickets SET contact_id = ${survivorId} WHERE contact_id = ${mergedId}`.execute(this.db);
     await sql`
       DELETE FROM conversations d USING conversations s
       WHERE d.contact_id = ${mergedId} AND s.contact_id = ${survivorId} AND s.setor_id = d.setor_id`.execute(this.db);
     await sql`UPDATE conversations SET contact_id = ${survivorId} WHERE contact_id = ${mergedId}`.execute(this.db);
-    await sql`UPDATE messages SET contact_id = ${survivorId} WHERE contact_id = ${mergedId}`.execute(this.db);
+    // The merged contact's messages are in conversations that are the survivor's now (messages have no contact_id index).
+    await sql`
+      UPDATE messages SET contact_id = ${survivorId}
+      WHERE conversation_id IN (SELECT id FROM conversations WHERE contact_id = ${survivorId}) AND contact_id = ${mergedId}`.execute(this.db);
     await sql`UPDATE campaign_messages SET contact_id = ${survivorId} WHERE contact_id = ${mergedId}`.execute(this.db);
+    // The merged contact's opportunities, contracts, appointments and scheduled messages become the survivor's (the
+    // first two keep it by foreign key: its delete below would fail).
+    await sql`UPDATE crm_opportunities SET client_id = ${survivorId} WHERE company_id = ${companyId} AND client_id = ${mergedId}`.execute(this.db);
+    await sql`UPDATE contracts SET client_id = ${survivorId} WHERE company_id = ${companyId} AND client_id = ${mergedId}`.execute(this.db);
+    await sql`UPDATE appointments SET client_id = ${survivorId} WHERE company_id = ${companyId} AND client_id = ${mergedId}`.execute(this.db);
+    await sql`UPDATE scheduled_messages SET client_id = ${survivorId} WHERE company_id = ${companyId} AND client_id = ${mergedId}`.execute(this.db);
     await sql`
       INSERT INTO contact_tags (contact_id, tag_id, created_at)
       SELECT ${survivorId}, tag_id, created_at FROM contact_tags WHERE contact_id = ${mergedId}

@@ -39,6 +39,9 @@ const messageRows = (store: InMemoryStore) =>
 /** The tickets area's table, as far as a merge moves its rows (the tickets fakes own it). */
 const tickets = (store: InMemoryStore) => store.table('tickets', () => new Map<string, { contactId: string; conversationId: string; setorId: string; status: string }>());
 
+/** The tables of other areas whose rows name a contact as their client (their fakes own them): a merge moves them. */
+const CLIENT_TABLES = ['crmOpportunities', 'contracts', 'appointments', 'scheduledMessages'] as const;
+
 type Link = { contactId: string; tagId: string; createdAt: Date };
 
 export class InMemoryContactRepository implements ContactRepository {
@@ -176,6 +179,10 @@ export class InMemoryContactRepository implements ContactRepository {
       }
     }
     for (const m of messages.values()) if (m.contactId === mergedId) m.contactId = survivorId;
+    for (const name of CLIENT_TABLES) {
+      const rows = this.store.table(name, () => new Map<string, { clientId: string }>());
+      for (const [id, row] of rows) if (row.clientId === mergedId) rows.set(id, { ...row, clientId: survivorId });
+    }
     const links = this.links;
     for (const l of links.filter((l) => l.contactId === mergedId)) {
       if (!links.some((o) => o.contactId === survivorId && o.tagId === l.tagId)) links.push({ ...l, contactId: survivorId });
