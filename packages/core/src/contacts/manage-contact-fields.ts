@@ -21,7 +21,8 @@ export class ManageContactFields {
     if (selects && (input.options ?? []).length === 0) throw new ValidationError('options are required for select fields', { field: 'options' });
     if (!selects && input.options && input.options.length > 0) throw new ValidationError('options are only for select fields', { field: 'options' });
     return this.uow.transaction(async (repos) => {
-      if (!(await repos.companies.findById(companyId))) throw new NotFoundError('Company');
+      // The company row serialises creations: the limit's count sees every definition made before it.
+      if (!(await repos.companies.findByIdForUpdate(companyId))) throw new NotFoundError('Company');
       assertBelowCompanyLimit(await repos.contactFields.count(companyId), MAX_CONTACT_FIELDS, 'contact fields');
       const now = this.clock.now();
       const definition: ContactFieldDefinition = {

@@ -7,6 +7,7 @@ import { checkRuleMatch, matchingRules, MAX_TAG_RULES, type TagRule, type TagRul
 import type { TagRepositories } from './tag-repositories.js';
 import type { SetorRepositories } from '../setores/index.js';
 import type { TagRuleCache } from './tag-rule-cache.js';
+import type { CompanyRepositories } from '../companies/index.js';
 
 /** A rule's writable fields. */
 export interface TagRuleInput {
@@ -22,7 +23,7 @@ export interface TagRuleInput {
 /** Rule CRUD and the dry run (GET, POST /v1/tag-rules; PATCH, DELETE /v1/tag-rules/:id; POST /v1/tag-rules/test). */
 export class ManageTagRules {
   constructor(
-    private readonly uow: UnitOfWork<TagRepositories>,
+    private readonly uow: UnitOfWork<TagRepositories & CompanyRepositories>,
     private readonly repos: Repositories<TagRepositories & SetorRepositories>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -41,6 +42,9 @@ export class ManageTagRules {
     checkRuleMatch(input.matchType, input.matchValue, input.caseSensitive ?? false);
     await this.checkSetores(companyId, input.setorIds);
     const created = await this.uow.transaction(async (repos) => {
+      // The company row serialises the rules' count (the limit) and orders the tag's check with its deletion, which
+      // takes the same lock: a rule either sees its tag deleted (404) or is written before the tag's rules are removed.
+      await repos.companies.findByIdForUpdate(companyId);
       if (!(await repos.tags.findById(companyId, input.tagId))) throw new NotFoundError('Tag', { tag_id: input.tagId });
       assertBelowCompanyLimit(await repos.tagRules.count(companyId), MAX_TAG_RULES, 'tag rules');
       const now = this.clock.now();
@@ -73,7 +77,11 @@ export class ManageTagRules {
     const updated = await this.uow.transaction(async (repos) => {
       const rule = await repos.tagRules.findById(companyId, id);
       if (!rule) throw new NotFoundError('Tag rule');
-      if (input.tagId !== undefined && !(await repos.tags.findById(companyId, input.tagId))) throw new NotFoundError('Tag', { tag_id: input.tagId });
+      if (input.tagId !== undefined) {
+        // Ordered with the tag's deletion, as in create.
+        await repos.companies.findByIdForUpdate(companyId);
+        if (!(await repos.tags.findById(companyId, input.tagId))) throw new NotFoundError('Tag', { tag_id: input.tagId });
+      }
       const next: TagRule = {
         ...rule,
         tagId: input.tagId ?? rule.tagId,

@@ -6,6 +6,7 @@ import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import { MAX_TAGS, TAG_COLOR, type Tag } from './tag.js';
 import type { TagRepositories } from './tag-repositories.js';
 import type { TagRuleCache } from './tag-rule-cache.js';
+import type { CompanyRepositories } from '../companies/index.js';
 
 /** A tag's writable fields. */
 export interface TagInput {
@@ -27,7 +28,7 @@ const duplicate = (existing: Tag) => new DomainError('CONFLICT', `A tag named "$
 /** Tag CRUD (GET, POST /v1/tags; PATCH, DELETE /v1/tags/:id): names unique ignoring case, deletes take their links and rules. */
 export class ManageTags {
   constructor(
-    private readonly uow: UnitOfWork<TagRepositories>,
+    private readonly uow: UnitOfWork<TagRepositories & CompanyRepositories>,
     private readonly repos: Repositories<TagRepositories>,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -38,6 +39,8 @@ export class ManageTags {
   async create(companyId: string, input: TagInput & { name: string }): Promise<Tag> {
     checkTagInput(input);
     return this.uow.transaction(async (repos) => {
+      // The company row serialises the company's tag names: the limit's count sees every creation before it.
+      await repos.companies.findByIdForUpdate(companyId);
       assertBelowCompanyLimit(await repos.tags.count(companyId), MAX_TAGS, 'tags');
       const now = this.clock.now();
       const tag: Tag = {
@@ -62,6 +65,9 @@ export class ManageTags {
   async update(companyId: string, id: string, input: TagInput): Promise<Tag> {
     checkTagInput(input);
     return this.uow.transaction(async (repos) => {
+      // As creations: two renames to one name meet at the company row, so the second sees the first's name (409)
+      // instead of failing on the unique index inside its transaction.
+      await repos.companies.findByIdForUpdate(companyId);
       const tag = await repos.tags.findById(companyId, id);
       if (!tag) throw new NotFoundError('Tag');
       const next: Tag = {
@@ -79,6 +85,8 @@ export class ManageTags {
 
   async delete(companyId: string, id: string): Promise<{ contacts: number; rules: number }> {
     const deleted = await this.uow.transaction(async (repos) => {
+      // A rule being created for this tag holds the company row: its rule is removed with the tag, or it sees no tag.
+      await repos.companies.findByIdForUpdate(companyId);
       const tag = await repos.tags.findById(companyId, id);
       if (!tag) throw new NotFoundError('Tag');
       return repos.tags.delete(companyId, id);

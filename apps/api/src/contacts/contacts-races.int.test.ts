@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { sql } from 'kysely';
+import request from 'supertest';
+import { createTestApi, type TestApi, type TestTenant } from '../testing/test-api.js';
+
+/**
+ * Concurrent writes of the tags, rules and custom fields (conversations.md §5, "Per company: 1,000 tags, 100 rules,
+ * 100 fields"): each race is decided in PostgreSQL, so exactly one effect, the documented answer for the others, no 500.
+ */
+describe('contacts area under concurrent writes', () => {
+  let api: TestApi;
+
+  beforeAll(async () => {
+    api = await createTestApi();
+  });
+  afterAll(() => api.close());
+
+  const many = <T>(n: number, call: (i: number) => Promise<T>): Promise<T[]> => Promise.all(Array.from({ length: n }, (_, i) => call(i)));
+  const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort();
+  const tagCount = async (companyId: string) =>
+    Number((await sql<{ n: string }>`SELECT count(*) AS n FROM tags WHERE company_id = ${companyId}`.execute(api.database.db)).rows[0]!.n);
+
+  /** `n` tags of the company written straight to the table (a company near its limit without 995 requests). */
+  const seedTags = (companyId: string, n: number) =>
+    sql`INSERT INTO tags (id, company_id, name, created_at, updated_at)
+        SELECT gen_random_uuid(), ${companyId}, 'seed-' || i, now(), now() FROM generate_series(1, ${n}) AS i`.execute(api.database.db);
+
+  it('fifteen creations of one tag name (any case): one 201, fourteen 409 CONFLICT naming it, one row', async () => {
+    const t: TestTenant = await api.createTenant();
+    const answers = await many(15, (i) => request(api.app).post('/v1/tags').set(t.auth).send({ name: i % 2 ? 'Cliente VIP' : 'cliente vip' }));
+    expect(statuses(answers)).toEqual([201, ...Array<number>(14).fill(409)]);
+    const created = answers.find((a) => a.status === 201)!.body.data;
+    for (const a of answers.filter((x) => x.status === 409)) expect([a.body.error.code, a.body.error.details.tag_id]).toEqual(['CONFLICT', created.id]);
+    expect(await tagCount(t.company.id)).toBe(1);
+  });
+
+  it('fifteen creations of distinct tags at 995 of 1,000: five are created, ten answer 422, never more than 1,000', async () => {
+    const t = await api.createTenant();
+    await seedTags(t.company.id, 995);
+    const answers = await many(15, (i) => request(api.app).post('/v1/tags').set(t.auth).send({ name: `novo-${i}` }));
+    expect(statuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
+    for (const a of answers.filter((x) => x.status === 422)) expect(a.body.error).toMatchObject({ code: 'UNPROCESSABLE', details: { limit: 1000 } });
+    expect(await tagCount(t.company.id)).toBe(1000);
+  });
+
+  it('fifteen tag renames to one name: one wins, the others answer 409, the names stay unique', async () => {
+    const t = await api.createTenant();
+    const tags = await many(15, async (i) => (await request(api.app).post('/v1/tags').set(t.auth).send({ name: `t${i}` })).body.data as { id: string });
+    const answers = await many(15, (i) => request(api.app).patch(`/v1/tags/${tags[i]!.id}`).set(t.auth).send({ name: 'Único' }));
+    expect(statuses(answers)).toEqual([200, ...Array<number>(14).fill(409)]);
+    const named = await sql<{ n: string }>`SELECT count(*) AS n FROM tags WHERE company_id = ${t.company.id} AND lower(name) = 'único'`.execute(api.database.db);
+    expect(Number(named.rows[0]!.n)).toBe(1);
+  });
+
+  it('fifteen rule creations at 95 of 100: five are created, ten answer 422, never more than 100', async () => {
+    const t = await api.createTenant();
+    const tag = (await request(api.app).post('/v1/tags').set(t.auth).send({ name: 'Regras' })).body.data as { id: string };
+    await sql`INSERT INTO tag_rules (id, company_id, tag_id, match_type, match_value, case_sensitive, scope, setor_ids, enabled, created_at, updated_at)
+              SELECT gen_random_uuid(), ${t.company.id}, ${tag.id}, 'contains', 'v' || i, false, 'contact', '{}', true, now(), now()
+              FROM generate_series(1, 95) AS i`.execute(api.database.db);
+    const answers = await many(15, (i) => request(api.app).post('/v1/tag-rules').set(t.auth).send({ tag_id: tag.id, match_type: 'contains', match_value: `novo ${i}` }));
+    expect(statuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
+    const rules = await sql<{ n: string }>`SELECT count(*) AS n FROM tag_rules WHERE company_id = ${t.company.id}`.execute(api.database.db);
+    expect(Number(rules.rows[0]!.n)).toBe(100);
+  });
+
+  it('rules created while their tag is deleted: each is created before the delete (and goes with it) or answers 404; no rule outlives its tag', async () => {
+    const t = await api.createTenant();
+    const tag = (await request(api.app).post('/v1/tags').set(t.auth).send({ name: 'Efêmera' })).body.data as { id: string };
+    const answers = await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => request(api.app).post('/v1/tag-rules').set(t.auth).send({ tag_id: tag.id, match_type: 'contains', match_value: `x${i}` })),
+      request(api.app).delete(`/v1/tags/${tag.id}`).set(t.auth),
+    ]);
+    for (const a of answers) expect([200, 201, 404]).toContain(a.status);
+    const orphans = await sql<{ n: string }>`SELECT count(*) AS n FROM tag_rules WHERE tag_id = ${tag.id}`.execute(api.database.db);
+    expect(Number(orphans.rows[0]!.n)).toBe(0);
+  });
+
+  it('fifteen definitions of one custom-field key: one 201, fourteen 409; at 95 of 100 fields fifteen keys make five', async () => {
+    const t = await api.createTenant();
+    const define = (key: string) =>
+      request(api.app).post(`/admin/v1/companies/${t.company.id}/contact-fields`).set(api.adminAuth).send({ key, label: 'Plano', type: 'text' });
+    const same = await many(15, () => define('plano'));
+    expect(statuses(same)).toEqual([201, ...Array<number>(14).fill(409)]);
+    for (const a of same.filter((x) => x.status === 409)) expect(a.body.error.code).toBe('CONFLICT');
+
+    await many(94, (i) => define(`campo_${i}`));
+    const fields = async () =>
+      Number((await sql<{ n: string }>`SELECT count(*) AS n FROM contact_field_definitions WHERE company_id = ${t.company.id}`.execute(api.database.db)).rows[0]!.n);
+    expect(await fields()).toBe(95);
+    const answers = await many(15, (i) => define(`extra_${i}`));
+    expect(statuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
+    expect(await fields()).toBe(100);
+  });
+});
