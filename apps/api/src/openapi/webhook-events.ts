@@ -161,6 +161,20 @@ export const eventData: Partial<Record<EventName | 'webhook.test', { summary: st
       handoff: s.boolean(),
     }),
   },
+  'conversation.rated': {
+    summary: 'A closed ticket was rated (a rating reply in the chat, or POST /v1/tickets/{id}/rating); again when a rating is replaced',
+    data: s.object({
+      conversationId: s.uuid(),
+      ticketId: s.uuid(),
+      contactId: s.uuid(),
+      agentId: s.nullableUuid({ description: 'The agent credited (the assignee at closing).' }),
+      teamId: s.nullableUuid({ description: 'The team credited (at closing).' }),
+      score: s.integer({ minimum: 1, maximum: 5 }),
+      comment: s.nullableString(),
+      ratedAt: s.dateTime(),
+      source: s.enum(['reply', 'api'], { description: '`reply`: the contact answered in the chat; `api`: POST /v1/tickets/{id}/rating.' }),
+    }),
+  },
   'conversation.status_changed': {
     summary: 'A ticket moved to another status',
     data: s.object({
@@ -178,15 +192,12 @@ export const eventData: Partial<Record<EventName | 'webhook.test', { summary: st
   },
   'contact.tagged': {
     summary: 'Tags were added to a contact (first contact, POST /v1/contacts, an auto-tagging rule, an import)',
-    data: s.object(
-      {
-        contactId: s.uuid(),
-        tagIds: s.array(s.string(), { description: 'The tags newly added.' }),
-        source: s.enum(['api', 'rule', 'import'], { description: 'Absent on first-contact tagging.' }),
-        ruleId: s.nullableUuid({ description: 'The rule, when `source` is `rule`.' }),
-      },
-      { optional: ['source', 'ruleId'] },
-    ),
+    data: s.object({
+      contactId: s.uuid(),
+      tagIds: s.array(s.string(), { description: 'The tags newly added.' }),
+      source: s.enum(['api', 'rule', 'import', 'first_contact']),
+      ruleId: s.nullableUuid({ description: 'The rule, when `source` is `rule`; else null.' }),
+    }),
   },
   'contact.merged': {
     summary: 'Another contact was merged into this one',
@@ -309,7 +320,10 @@ function envelope(event: string, data: JsonSchema): JsonSchema {
     empresa_id: s.uuid({ description: 'The company.' }),
     setor_id: s.nullableUuid({ description: 'The box; null for events without one.' }),
     data,
-    actor: s.object({ user_id: s.nullableString(), source: s.string({ description: "'system' or 'api'." }) }),
+    actor: s.object({
+      user_id: s.nullableString(),
+      source: s.string({ description: "'system' (worker, campaign engine, inbound traffic), 'api' (an API key's request), 'admin' (an operator's /admin/v1 request), 'contact' (a contact's rating reply) or 'signing:<provider>'." }),
+    }),
   });
 }
 

@@ -314,7 +314,7 @@ export class SendMessage {
       if (firstContact) {
         created = await repos.contactAffinities.add({ companyId: message.companyId, contactId: contact.id, setorId: box.setor.id, source: 'first_contact', createdAt: sentAt });
         const added = await repos.tags.tagContact(contact.id, firstContact.tagIds, sentAt);
-        if (added.length > 0) events.push(this.event('contact.tagged', message.companyId, box.setor.id, actor, { contactId: contact.id, tagIds: added }));
+        if (added.length > 0) events.push(this.event('contact.tagged', message.companyId, box.setor.id, actor, { contactId: contact.id, tagIds: added, source: 'first_contact', ruleId: null }));
       }
       if (emits) await repos.events.record(events);
       return created;

@@ -162,7 +162,7 @@ describe('SendMessage.sendFirstContact', () => {
     expect(await world.repos.contacts.findById(company.id, first.contactId)).toMatchObject({ name: 'Ana', phone: PHONE });
     expect(await world.repos.tags.tagIdsOfContact(first.contactId)).toEqual([tag.id]);
     expect(world.events('contact.created')).toHaveLength(1);
-    expect(world.events('contact.tagged')[0]?.data).toEqual({ contactId: first.contactId, tagIds: [tag.id] });
+    expect(world.events('contact.tagged')[0]?.data).toEqual({ contactId: first.contactId, tagIds: [tag.id], source: 'first_contact', ruleId: null });
 
     const again = await world.sendMessage.sendFirstContact({ companyId: company.id, keyMode: 'live', phone: '+551187654321', name: 'Other', content: text() });
     expect(again).toMatchObject({ setorId: second.id, affinityCreated: false, contactCreated: false, contactId: first.contactId });

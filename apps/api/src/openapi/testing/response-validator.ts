@@ -56,6 +56,14 @@ export class ResponseValidator {
     return schema;
   }
 
+  /** Problems of `value` against the named component schema, closed like answers are (an empty list when it conforms). */
+  checkComponent(name: string, value: unknown): string[] {
+    const validate = this.ajv.getSchema(idOf(name));
+    if (!validate) return [`no component schema ${name}`];
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((e) => `${name}: ${e.instancePath || '(value)'} ${e.message} ${JSON.stringify(e.params)}`);
+  }
+
   /** Problems of `body` against the documented answer (an empty list when it conforms). */
   check(method: string, expressPath: string, status: number, body: unknown): string[] {
     const key = `${method} ${expressPath} ${status}`;
