@@ -93,6 +93,17 @@ describe('ticket timeline, replies, notes and ratings over HTTP', () => {
     const open = await t.openTicket('Bruno');
     const both = await request(api.app).post(`/v1/tickets/${open.ticket.id}/messages`).set(t.auth).send({ message: { text: 'oi' }, quick_reply_id: crypto.randomUUID() });
     expect(both.status).toBe(400);
+    // A quick reply with a media of its own, and a media in the message: one of them would be dropped.
+    const catalogue = await request(api.app)
+      .post(`/admin/v1/companies/${t.company.id}/quick-replies`)
+      .set(api.adminAuth)
+      .send({ shortcut: 'catalogo', title: 'Catálogo', media_url: 'https://cdn.example.com/c.pdf', media_type: 'document' })
+      .expect(201);
+    const twoMedia = await request(api.app)
+      .post(`/v1/tickets/${open.ticket.id}/messages`)
+      .set(t.auth)
+      .send({ message: { media_url: 'https://cdn.example.com/a.png', media_type: 'image' }, quick_reply_id: catalogue.body.data.id });
+    expect([twoMedia.status, twoMedia.body.error.details.field]).toEqual([400, 'message.media_url']);
     const stranger = await request(api.app).post(`/v1/tickets/${open.ticket.id}/messages`).set(t.auth).set('X-Actor-User-Id', crypto.randomUUID()).send({ message: { text: 'oi' } });
     expect(stranger.status).toBe(400);
     // A malformed header is named as it is sent: the header's name, nothing appended.

@@ -39,7 +39,7 @@ const ticketMessageSchema = typed<TicketMessageBody>({
   properties: {
     message: messageContentSchema,
     private: { type: 'boolean', default: false, description: 'A note: stored in the timeline, never sent or charged; allowed on a closed ticket.' },
-    quick_reply_id: { type: 'string', format: 'uuid', description: 'Fills text, media and placeholders from a quick reply (company-wide or of the ticket box); with `message.text`: 400.' },
+    quick_reply_id: { type: 'string', format: 'uuid', description: 'Fills text, media and placeholders from a quick reply (company-wide or of the ticket box); with `message.text`, or with `message.media_url` when the quick reply has a media of its own: 400.' },
   },
 });
 

@@ -166,6 +166,10 @@ export class ReplyToTicket {
     const agentId = command.actorUserId || ticket.agentId;
     const agent = agentId ? await repos.agents.findById(ticket.companyId, agentId) : null;
     const rendered = renderQuickReply(reply, { contactName: contact?.name ?? null, protocol: ticket.number, agentName: agent?.name ?? null });
+    // A reply's own media goes with a quick reply that has none; with one of its own, either would be dropped.
+    if (rendered.mediaUrl && m.mediaUrl) {
+      throw new ValidationError('the quick reply brings its own media: send quick_reply_id or message.media_url', { field: 'message.media_url' });
+    }
     return standardContent({ ...m, text: rendered.text, mediaUrl: rendered.mediaUrl ?? m.mediaUrl, mediaType: rendered.mediaType ?? m.mediaType }, 'message.');
   }
 
