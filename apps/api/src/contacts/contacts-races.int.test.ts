@@ -26,7 +26,7 @@ describe('contacts area under concurrent writes', () => {
         SELECT gen_random_uuid(), ${companyId}, 'seed-' || i, now(), now() FROM generate_series(1, ${n}) AS i`.execute(api.database.db);
 
   it('fifteen creations of one tag name (any case): one 201, fourteen 409 CONFLICT naming it, one row', async () => {
-    const t: TestTenant = await api.createTenant();
+    const t: TestTenant = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
     const answers = await many(15, (i) => request(api.app).post('/v1/tags').set(t.auth).send({ name: i % 2 ? 'Cliente VIP' : 'cliente vip' }));
     expect(statuses(answers)).toEqual([201, ...Array<number>(14).fill(409)]);
     const created = answers.find((a) => a.status === 201)!.body.data;
@@ -35,7 +35,7 @@ describe('contacts area under concurrent writes', () => {
   });
 
   it('fifteen creations of distinct tags at 995 of 1,000: five are created, ten answer 422, never more than 1,000', async () => {
-    const t = await api.createTenant();
+    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
     await seedTags(t.company.id, 995);
     const answers = await many(15, (i) => request(api.app).post('/v1/tags').set(t.auth).send({ name: `novo-${i}` }));
     expect(statuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
@@ -44,7 +44,7 @@ describe('contacts area under concurrent writes', () => {
   });
 
   it('fifteen tag renames to one name: one wins, the others answer 409, the names stay unique', async () => {
-    const t = await api.createTenant();
+    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
     const tags = await many(15, async (i) => (await request(api.app).post('/v1/tags').set(t.auth).send({ name: `t${i}` })).body.data as { id: string });
     const answers = await many(15, (i) => request(api.app).patch(`/v1/tags/${tags[i]!.id}`).set(t.auth).send({ name: 'Único' }));
     expect(statuses(answers)).toEqual([200, ...Array<number>(14).fill(409)]);
@@ -53,7 +53,7 @@ describe('contacts area under concurrent writes', () => {
   });
 
   it('fifteen rule creations at 95 of 100: five are created, ten answer 422, never more than 100', async () => {
-    const t = await api.createTenant();
+    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
     const tag = (await request(api.app).post('/v1/tags').set(t.auth).send({ name: 'Regras' })).body.data as { id: string };
     await sql`INSERT INTO tag_rules (id, company_id, tag_id, match_type, match_value, case_sensitive, scope, setor_ids, enabled, created_at, updated_at)
               SELECT gen_random_uuid(), ${t.company.id}, ${tag.id}, 'contains', 'v' || i, false, 'contact', '{}', true, now(), now()
@@ -65,7 +65,7 @@ describe('contacts area under concurrent writes', () => {
   });
 
   it('rules created while their tag is deleted: each is created before the delete (and goes with it) or answers 404; no rule outlives its tag', async () => {
-    const t = await api.createTenant();
+    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
     const tag = (await request(api.app).post('/v1/tags').set(t.auth).send({ name: 'Efêmera' })).body.data as { id: string };
     const answers = await Promise.all([
       ...Array.from({ length: 10 }, (_, i) => request(api.app).post('/v1/tag-rules').set(t.auth).send({ tag_id: tag.id, match_type: 'contains', match_value: `x${i}` })),
@@ -76,8 +76,21 @@ describe('contacts area under concurrent writes', () => {
     expect(Number(orphans.rows[0]!.n)).toBe(0);
   });
 
+  it('contacts upserted with a tag while the tag is deleted: each answers 201/200 or 404, no link outlives the tag', async () => {
+    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    // Several rounds: the window between an upsert's read of the tag and its insert is short.
+    for (let round = 0; round < 8; round += 1) {
+      const tag = (await request(api.app).post('/v1/tags').set(t.auth).send({ name: `Passageira ${round}` })).body.data.id as string;
+      const upsert = (i: number) => request(api.app).post('/v1/contacts').set(t.auth).send({ phone: `+5511976${String(round * 100 + i).padStart(5, '0')}`, tag_ids: [tag] });
+      const answers = await Promise.all([...[0, 1, 2, 3, 4].map(upsert), request(api.app).delete(`/v1/tags/${tag}`).set(t.auth), ...[5, 6, 7, 8, 9].map(upsert)]);
+      for (const a of answers) expect([200, 201, 404]).toContain(a.status);
+      const links = await sql<{ n: string }>`SELECT count(*) AS n FROM contact_tags WHERE tag_id = ${tag}`.execute(api.database.db);
+      expect(Number(links.rows[0]!.n)).toBe(0);
+    }
+  });
+
   it('fifteen definitions of one custom-field key: one 201, fourteen 409; at 95 of 100 fields fifteen keys make five', async () => {
-    const t = await api.createTenant();
+    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
     const define = (key: string) =>
       request(api.app).post(`/admin/v1/companies/${t.company.id}/contact-fields`).set(api.adminAuth).send({ key, label: 'Plano', type: 'text' });
     const same = await many(15, () => define('plano'));

@@ -350,8 +350,10 @@ export class KyselyContactRepository implements ContactRepository {
         INSERT INTO contact_tags (contact_id, tag_id, created_at)
         SELECT u.contact_id, u.tag_id, ${now}::timestamptz
         FROM unnest(${linkContacts}::uuid[], ${linkTags}::uuid[]) AS u(contact_id, tag_id)
-        -- A tag deleted since the import was checked is skipped, not a failed batch.
+        -- A tag deleted since the import was checked is skipped, not a failed batch (FOR KEY SHARE: also one whose
+        -- delete commits while this statement runs, which the join alone would see and the foreign key refuse).
         JOIN tags t ON t.id = u.tag_id AND t.company_id = ${companyId}::uuid
+        FOR KEY SHARE OF t
         ON CONFLICT DO NOTHING
         RETURNING contact_id, tag_id`.execute(this.db);
       for (const l of links.rows) added.set(l.contact_id, [...(added.get(l.contact_id) ?? []), l.tag_id]);

@@ -104,9 +104,11 @@ export class KyselyTagRepository implements TagRepository {
     const unique = [...new Set(tagIds)];
     if (unique.length === 0) return [];
     // One text whatever the count (a prepared statement; the inbound rules tag a stored contact per message).
+    // FOR KEY SHARE: a tag deleted meanwhile is skipped (the locking read waits for the delete and drops the row)
+    // instead of failing the foreign key; a tag read here cannot be deleted before this transaction ends.
     const { rows } = await sql<{ tag_id: string }>`
       INSERT INTO contact_tags (contact_id, tag_id, created_at)
-      SELECT ${contactId}::uuid, tag_id, ${now}::timestamptz FROM unnest(${unique}::uuid[]) AS x(tag_id)
+      SELECT ${contactId}::uuid, t.id, ${now}::timestamptz FROM tags t WHERE t.id = ANY(${unique}::uuid[]) FOR KEY SHARE
       ON CONFLICT (contact_id, tag_id) DO NOTHING
       RETURNING tag_id`.execute(this.db);
     const added = new Set(rows.map((r) => r.tag_id));
@@ -115,10 +117,14 @@ export class KyselyTagRepository implements TagRepository {
 
   async linkContactTags(links: readonly { contactId: string; tagId: string }[], now: Date): Promise<void> {
     if (links.length === 0) return;
-    // One text whatever the count (a prepared statement; an inbound group's links).
+    // One text whatever the count (a prepared statement; an inbound group's links). A tag deleted meanwhile is
+    // skipped, as in tagContact.
     await sql`
       INSERT INTO contact_tags (contact_id, tag_id, created_at)
-      SELECT contact_id, tag_id, ${now}::timestamptz FROM unnest(${links.map((l) => l.contactId)}::uuid[], ${links.map((l) => l.tagId)}::uuid[]) AS x(contact_id, tag_id)
+      SELECT x.contact_id, t.id, ${now}::timestamptz
+      FROM unnest(${links.map((l) => l.contactId)}::uuid[], ${links.map((l) => l.tagId)}::uuid[]) AS x(contact_id, tag_id)
+      JOIN tags t ON t.id = x.tag_id
+      FOR KEY SHARE OF t
       ON CONFLICT (contact_id, tag_id) DO NOTHING`.execute(this.db);
   }
 

@@ -495,9 +495,11 @@ export class KyselyTicketRepository implements TicketRepository {
     const unique = [...new Set(tagIds)];
     if (unique.length === 0) return [];
     // One text whatever the count (a prepared statement; the inbound rules tag a joined ticket per message).
+    // FOR KEY SHARE: a tag deleted meanwhile is skipped (the locking read waits for the delete and drops the row)
+    // instead of failing the foreign key; a tag read here cannot be deleted before this transaction ends.
     const { rows } = await sql<{ tag_id: string }>`
       INSERT INTO ticket_tags (ticket_id, tag_id, company_id, created_at)
-      SELECT ${ticketId}::uuid, tag_id, ${companyId}::uuid, ${at}::timestamptz FROM unnest(${unique}::uuid[]) AS x(tag_id)
+      SELECT ${ticketId}::uuid, t.id, ${companyId}::uuid, ${at}::timestamptz FROM tags t WHERE t.id = ANY(${unique}::uuid[]) FOR KEY SHARE
       ON CONFLICT (ticket_id, tag_id) DO NOTHING
       RETURNING tag_id`.execute(this.db);
     const added = new Set(rows.map((r) => r.tag_id));
@@ -506,10 +508,14 @@ export class KyselyTicketRepository implements TicketRepository {
 
   async linkTags(companyId: string, links: readonly { ticketId: string; tagId: string }[], at: Date) {
     if (links.length === 0) return;
-    // One text whatever the count (a prepared statement; an inbound group's links).
+    // One text whatever the count (a prepared statement; an inbound group's links). A tag deleted meanwhile is
+    // skipped, as in addTags.
     await sql`
       INSERT INTO ticket_tags (ticket_id, tag_id, company_id, created_at)
-      SELECT ticket_id, tag_id, ${companyId}::uuid, ${at}::timestamptz FROM unnest(${links.map((l) => l.ticketId)}::uuid[], ${links.map((l) => l.tagId)}::uuid[]) AS x(ticket_id, tag_id)
+      SELECT x.ticket_id, t.id, ${companyId}::uuid, ${at}::timestamptz
+      FROM unnest(${links.map((l) => l.ticketId)}::uuid[], ${links.map((l) => l.tagId)}::uuid[]) AS x(ticket_id, tag_id)
+      JOIN tags t ON t.id = x.tag_id
+      FOR KEY SHARE OF t
       ON CONFLICT (ticket_id, tag_id) DO NOTHING`.execute(this.db);
   }
 
