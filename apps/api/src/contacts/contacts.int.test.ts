@@ -227,7 +227,7 @@ describe('contacts', () => {
 });
 
 describe('merge of a contact that other areas name as their client', () => {
-  it('moves its opportunities, contracts and scheduled messages to the survivor, and counts its sent messages there', async () => {
+  it('moves its opportunities, contracts, scheduled messages and campaign recipients to the survivor, and counts its sent messages there', async () => {
     const { setor, auth: own } = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { mode: 'live', rpm: 100_000 } });
     const a = (await post('/v1/contacts', { phone: '+5511987650028', name: 'Ana' }, own)).body.data;
     // The CRM resolves its client by phone (the contact b is created here).
@@ -237,6 +237,12 @@ describe('merge of a contact that other areas name as their client', () => {
     const sendAt = new Date(Date.now() + 2 * 86_400_000).toISOString();
     const scheduled = (await post('/v1/scheduled-messages', { phone: '+5511987650029', text: 'Oi', send_at: sendAt }, own).expect(201)).body.data;
     await post('/v1/messages', { phone: '+5511987650029', setor_id: setor.id, message: { text: 'Olá' } }, own).expect(201);
+    // A campaign scheduled for tomorrow: its recipient row names b until the merge.
+    const campaign = (await post('/v1/campaigns', { name: 'Promo', recipients: [{ phone: '+5511987650029', name: 'Bia' }], message: { text: 'Oi' }, options: { schedule_at: new Date(Date.now() + 86_400_000).toISOString() } }, own).expect(202)).body.data;
+    // As the campaign's prepare job links its recipients to their contacts (the worker does not run here).
+    await api.database.db.updateTable('campaign_messages').set({ contact_id: b.id }).where('campaign_id', '=', campaign.id).execute();
+    const recipientOf = async () => (await get(`/v1/campaigns/${campaign.id}/recipients`, own)).body.data.items[0].client_id;
+    expect(await recipientOf()).toBe(b.id);
     expect((await get(`/v1/contacts/${b.id}`, own)).body.data.stats.messages_sent).toBe(1);
 
     const merged = await post(`/v1/contacts/${a.id}/merge`, { merge_contact_id: b.id }, own);
@@ -246,6 +252,7 @@ describe('merge of a contact that other areas name as their client', () => {
     expect((await get(`/v1/contracts/${contract.id}`, own)).body.data.client.id).toBe(a.id);
     expect((await get(`/v1/scheduled-messages/${scheduled.id}`, own)).body.data.client.id).toBe(a.id);
     expect((await get(`/v1/contacts/${a.id}`, own)).body.data.stats.messages_sent).toBe(1);
+    expect(await recipientOf()).toBe(a.id);
   });
 });
 

@@ -251,7 +251,10 @@ export class KyselyContactRepository implements ContactRepository {
     await sql`
       UPDATE messages SET contact_id = ${survivorId}
       WHERE conversation_id IN (SELECT id FROM conversations WHERE contact_id = ${survivorId}) AND contact_id = ${mergedId}`.execute(this.db);
-    await sql`UPDATE campaign_messages SET contact_id = ${survivorId} WHERE contact_id = ${mergedId}`.execute(this.db);
+    // Through the company's campaigns (campaign_messages has no contact_id index: the send path updates its rows).
+    await sql`
+      UPDATE campaign_messages m SET contact_id = ${survivorId}
+      FROM campaigns c WHERE c.company_id = ${companyId} AND m.campaign_id = c.id AND m.contact_id = ${mergedId}`.execute(this.db);
     // The merged contact's opportunities, contracts, appointments and scheduled messages become the survivor's (the
     // first two keep it by foreign key: its delete below would fail).
     await sql`UPDATE crm_opportunities SET client_id = ${survivorId} WHERE company_id = ${companyId} AND client_id = ${mergedId}`.execute(this.db);
