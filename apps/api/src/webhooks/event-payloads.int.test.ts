@@ -147,7 +147,9 @@ it('delivers every event the specification names, caused through the HTTP API, w
   const inbound = await adm('post', '/admin/v1/simulator/inbound', { setor_id: setor.id, from: '+5511987654344', name: 'Dora', text: 'Quero um orçamento' });
   const agent = await adm('post', `/admin/v1/companies/${company.id}/agents`, { name: 'Eva', email: 'eva@example.com' });
   await v1('patch', `/v1/tickets/${inbound.ticket_id}/assignee`, { agent_id: agent.id });
-  await v1('patch', `/v1/tickets/${inbound.ticket_id}/status`, { status: 'closed', send_closing_message: false, request_rating: false });
+  // The box's closing message goes out with the close: a message.sent of an automatic ticket message (`kind`).
+  await adm('patch', `/admin/v1/setores/${setor.id}`, { closing_message: 'Obrigado, {{primeiro_nome}}!' });
+  await v1('patch', `/v1/tickets/${inbound.ticket_id}/status`, { status: 'closed', send_closing_message: true, request_rating: false });
   await v1('post', `/v1/tickets/${inbound.ticket_id}/rating`, { score: 4, comment: 'Bom' }, 200);
 
   // Campaigns: one completes (a message sent, one failed), one fails (its only number is banned), one is paused and cancelled.
@@ -199,7 +201,9 @@ it('delivers every event the specification names, caused through the HTTP API, w
   const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
   const slots = (await v1('get', `/v1/appointments/availability?appointment_type_id=${type.id}&from=${day}&to=${day}`)).items;
   const booked = await v1('post', '/v1/appointments', { appointment_type_id: type.id, starts_at: slots[0].starts_at, phone: '+5511987654347', setor_id: setor.id });
-  await v1('patch', `/v1/appointments/${booked.id}`, { starts_at: slots[2].starts_at });
+  // With notify: the notice goes out through the box's lane, a message.sent of a timed send.
+  await v1('patch', `/v1/appointments/${booked.id}`, { starts_at: slots[2].starts_at, notify: true });
+  await eventually(async () => receiver.deliveries.some((d) => d.body.event === 'message.sent' && d.body.data.appointmentId === booked.id), { timeoutMs: 30_000 });
   await v1('delete', `/v1/appointments/${booked.id}`, { reason: 'Viagem' });
 
   // Billing and leads: a payment of lead credits, a search, a save to the CRM (the messages balance crossed 100 above).
@@ -211,7 +215,8 @@ it('delivers every event the specification names, caused through the HTTP API, w
   const delivered = await eventually(
     async () => {
       const names = new Set(receiver.deliveries.map((d) => d.body.event));
-      return expected.every((name) => names.has(name)) ? receiver.deliveries.slice() : null;
+      const closing = receiver.deliveries.some((d) => d.body.event === 'message.sent' && d.body.data.kind === 'closing_message');
+      return closing && expected.every((name) => names.has(name)) ? receiver.deliveries.slice() : null;
     },
     { timeoutMs: 60_000 },
   ).catch(() => {
@@ -270,4 +275,6 @@ it('delivers every event the specification names, caused through the HTTP API, w
   expect(of('billing.low_balance', (d) => d.kind === 'messages')[0]?.data).toEqual({ kind: 'messages', balance: 100, threshold: 100, level: 'low', modality: 'avulso' });
   expect(of('opportunity.lost')[0]?.data).toMatchObject({ opportunityId: lost.id, lostReason: 'Preço', value: 0 });
   expect(of('opportunity.won')[0]?.data).toMatchObject({ opportunityId: won.id, value: 1500 });
+  expect(of('message.sent', (d) => d.kind === 'closing_message')[0]?.data).toMatchObject({ campaignId: null, ticketId: inbound.ticket_id, recipientPhone: '+5511987654344', actual_setor_id: setor.id });
+  expect(of('message.sent', (d) => d.appointmentId === booked.id)[0]?.data).toMatchObject({ campaignId: null, noticeId: expect.any(String), recipientPhone: '+5511987654347', actual_setor_id: setor.id });
 }, 180_000);
