@@ -275,6 +275,21 @@ it('delivers every event the specification names, caused through the HTTP API, w
   expect(of('billing.low_balance', (d) => d.kind === 'messages')[0]?.data).toEqual({ kind: 'messages', balance: 100, threshold: 100, level: 'low', modality: 'avulso' });
   expect(of('opportunity.lost')[0]?.data).toMatchObject({ opportunityId: lost.id, lostReason: 'Preço', value: 0 });
   expect(of('opportunity.won')[0]?.data).toMatchObject({ opportunityId: won.id, value: 1500 });
+  expect(of('campaign.started', (d) => d.campaignId === done.id)[0]).toMatchObject({ setor_id: setor.id, data: { campaignId: done.id, setorId: setor.id, userId: null } });
+  expect(of('message.sent', (d) => d.campaignId === done.id)[0]?.data).toEqual({
+    campaignId: done.id,
+    detailId: expect.any(String),
+    recipientPhone: '+5511987650011',
+    recipientName: 'Fê',
+    status: 'sent',
+    error: null,
+    error_code: null,
+    actual_setor_id: setor.id,
+    was_reassigned: false,
+  });
+  expect(of('channel.session_disconnected', (d) => d.setorId === banned.id)[0]?.data).toMatchObject({ reason: 'sender_failure', error_code: 'SENDER_BANNED' });
+  expect(of('channel.session_disconnected', (d) => d.instanceId === instance.instance_id)[0]?.data).toMatchObject({ reason: 'user', error_code: null });
+  expect(of('message.received', (d) => d.ticketId === inbound.ticket_id)[0]?.data).toMatchObject({ from: '+5511987654344', text: 'Quero um orçamento', contentType: 'text', contactName: 'Dora', ratingReply: false });
   expect(of('message.sent', (d) => d.kind === 'closing_message')[0]?.data).toMatchObject({ campaignId: null, ticketId: inbound.ticket_id, recipientPhone: '+5511987654344', actual_setor_id: setor.id });
   expect(of('message.sent', (d) => d.appointmentId === booked.id)[0]?.data).toMatchObject({ campaignId: null, noticeId: expect.any(String), recipientPhone: '+5511987654347', actual_setor_id: setor.id });
 }, 180_000);
