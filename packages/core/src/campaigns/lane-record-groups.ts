@@ -47,15 +47,16 @@ export async function recordLaneTurns(repos: Repositories<RecordRepositories>, i
       expectedStatus: 'enviando' as const,
     })),
   );
-  await repos.campaigns.updateMessages(back);
+  const putBack = await repos.campaigns.updateMessages(back);
   const campaigns = new Map<string, Campaign>();
   for (const turn of turns) for (const [id, campaign] of turn.campaigns) campaigns.set(id, campaign);
+  const requeuedIn = new Set(back.filter((c) => putBack.includes(c.message.id)).map((c) => c.message.campaignId));
   await recordChanges(
     repos,
     turns.flatMap((turn) => turn.changes),
     ids,
     now,
-    { countSentOn: turns.map((turn) => ({ setorId: turn.setorId, company: turn.company })), campaigns },
+    { countSentOn: turns.map((turn) => ({ setorId: turn.setorId, company: turn.company })), campaigns, requeuedIn },
   );
   return held;
 }

@@ -128,3 +128,41 @@ describe('dispatch lane reading ahead at one send a second', () => {
     expect(uow.transactions.filter((t) => t.includes('campaigns.addTotals'))).toHaveLength(6);
   });
 });
+
+describe('a cancel while sends are in flight', () => {
+  /** Runs a lane of twenty messages read ahead ten at a time, cancelling the campaign during its third gap. */
+  async function cancelledDuringThirdGap(world: CampaignWorld) {
+    const id = await launch(world, 20);
+    const sleeper = new ActingSleeper(world.clock, 3, () => new CancelCampaign(world.uow, world.clock, world.ids).execute(world.company.id, id));
+    const lane = new RunDispatchLane(world.uow, world.clock, world.ids, new FixedRandom(0), world.gateway, sleeper, world.senderFailures, { ...onceASecond, recordEvery: 10 });
+    await lane.run(world.setores[0]!.id, 'owner-1');
+    return id;
+  }
+  const names = (world: CampaignWorld) => world.events.map((e) => e.event).filter((e) => e.startsWith('campaign.') || e.startsWith('message.'));
+
+  it('given sends handed to the channel but not recorded at the cancel, then campaign.completed comes once, after their message.sent, with totals that add up', async () => {
+    const world = await CampaignWorld.create();
+    const id = await cancelledDuringThirdGap(world);
+
+    const completed = world.events.filter((e) => e.event === 'campaign.completed');
+    expect(completed).toHaveLength(1);
+    expect(completed[0]!.data).toEqual({ campaignId: id, totalDestinatarios: 20, totalEnviados: 4, totalFalhas: 0, totalPulados: 16, cancelledByUser: true });
+    expect(names(world).at(-1)).toBe('campaign.completed');
+    expect(names(world).filter((e) => e === 'message.sent')).toHaveLength(4);
+  });
+
+  it('given a send in flight at the cancel that fails for a while, then it is skipped as cancelled instead of waiting for a retry that never comes, and its unit is given back', async () => {
+    const world = await CampaignWorld.create({ modality: 'avulso', avulsoBalance: 100 });
+    world.gateway.failFor(phone(3), { code: 'TEMP_TIMEOUT' });
+    const id = await cancelledDuringThirdGap(world);
+
+    expect(await world.repos.campaigns.messagesInStatus(id, ['pendente', 'enviando'])).toHaveLength(0);
+    const [skipped] = (await world.repos.campaigns.messagesInStatus(id, ['pulado'])).filter((m) => m.phone === phone(3));
+    expect(skipped).toMatchObject({ skipReason: 'cancelled_by_user' });
+    expect(await world.repos.campaigns.findById(id)).toMatchObject({ status: 'concluido', totals: { total: 20, enviados: 3, falhas: 0, pulados: 17 } });
+    // Three sent keep their units; the seventeen skipped give theirs back.
+    expect((await world.repos.companies.findById(world.company.id))?.avulsoBalance).toBe(97);
+    const completed = world.events.filter((e) => e.event === 'campaign.completed');
+    expect(completed.map((e) => e.data)).toEqual([{ campaignId: id, totalDestinatarios: 20, totalEnviados: 3, totalFalhas: 0, totalPulados: 17, cancelledByUser: true }]);
+  });
+});

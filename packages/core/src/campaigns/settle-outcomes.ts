@@ -5,7 +5,7 @@ import type { DomainEvent } from '../shared/domain-event.js';
 import type { IdGenerator } from '../shared/id-generator.js';
 import type { Repositories } from '../shared/unit-of-work.js';
 import { transition } from '../shared/decider.js';
-import { campaignDecider, chargesCredits, unsettledCount, type Campaign } from './campaign.js';
+import { campaignDecider, chargesCredits, isTerminal, unsettledCount, type Campaign } from './campaign.js';
 import { campaignCompletedEvent, campaignFailedEvent, messageOutcomeEvent } from './campaign-events.js';
 import { campaignMessageDecider, MAX_AUTO_RETRIES, settlementDelta, type CampaignMessage } from './campaign-message.js';
 import type { MessageChange } from './campaign-repository.js';
@@ -62,6 +62,8 @@ export async function recordChanges(
     /** The lanes whose live sends count against their setor's and company's daily usage (a message counts on the setor that sent it). */
     countSentOn?: { setorId: string; company: Company } | readonly { setorId: string; company: Company }[];
     campaigns?: ReadonlyMap<string, Campaign>;
+    /** Campaigns the caller moved messages back to pending in, outside `changes` (a lane's claimed but unsent messages). */
+    requeuedIn?: Iterable<string>;
   } = {},
 ): Promise<{ written: CampaignMessage[] }> {
   if (changes.length === 0) return { written: [] };
@@ -93,13 +95,28 @@ export async function recordChanges(
   }
   await repos.events.record(events);
   const completed: DomainEvent[] = [];
-  for (const { campaignId, delta } of settled) {
+  // Campaigns a message went back to pending in (a retry, a claim not sent): one cancelled or failed meanwhile never
+  // claims it again, so it is skipped here, under the campaign's lock (a cancel holds it while it skips).
+  const requeuedIn = new Set(options.requeuedIn);
+  for (const c of written) if (c.message.status === 'pendente') requeuedIn.add(c.message.campaignId);
+  const deltas = new Map(settled.map((s) => [s.campaignId, s.delta]));
+  for (const campaignId of [...new Set([...deltas.keys(), ...requeuedIn])].sort()) {
+    const delta = deltas.get(campaignId);
     // The counters move and the campaign is read back in one statement (its row locked from here to the commit).
-    const campaign = await repos.campaigns.addTotals(campaignId, delta);
-    if (campaign && campaign.status === 'processando' && unsettledCount(campaign.totals) === 0) {
+    let campaign = delta ? await repos.campaigns.addTotals(campaignId, delta) : await repos.campaigns.findByIdForUpdate(campaignId);
+    if (!campaign) continue;
+    let moved = delta !== undefined;
+    if (requeuedIn.has(campaignId) && isTerminal(campaign.status)) {
+      const skipped = await skipLeftovers(repos, campaign, now);
+      if (skipped) [campaign, moved] = [skipped, true];
+    }
+    if (campaign.status === 'processando' && unsettledCount(campaign.totals) === 0) {
       const done = transition(campaignDecider, campaign, { type: 'complete', at: now }).state;
       await repos.campaigns.update(done);
       completed.push(campaignCompletedEvent(done, ids, now));
+    } else if (moved && campaign.status === 'concluido' && campaign.cancelledByUser && unsettledCount(campaign.totals) === 0) {
+      // The last message in flight at the cancel has settled (the cancel announced the campaign when none was).
+      completed.push(campaignCompletedEvent(campaign, ids, now));
     }
   }
   await repos.events.record(completed);
@@ -110,6 +127,18 @@ export async function recordChanges(
   if (entries.length === 1) await repos.usage.addSent(entries[0]!.companyId, entries[0]!.setorId, entries[0]!.day, entries[0]!.count);
   else if (entries.length > 1) await repos.usage.addSentAll(entries);
   return { written: written.map((c) => c.message) };
+}
+
+/**
+ * Skips the pending messages of a cancelled or failed campaign (messages that went back to pending after it finished),
+ * gives their units back, and answers the campaign with its counters moved; null when there were none.
+ */
+async function skipLeftovers(repos: Repositories<CampaignRepositories & CompanyRepositories>, campaign: Campaign, now: Date): Promise<Campaign | null> {
+  const reason = campaign.cancelledByUser ? 'cancelled_by_user' : 'no_sender_available';
+  const skipped = await repos.campaigns.skipPending(campaign.id, { reason, code: null, error: reason }, now);
+  if (skipped === 0) return null;
+  if (chargesCredits(campaign)) await repos.companies.adjustBalance(campaign.companyId, skipped);
+  return repos.campaigns.addTotals(campaign.id, { enviados: 0, falhas: 0, pulados: skipped });
 }
 
 /** Completes a processando campaign with nothing left to send (the sweep's safety net). */
