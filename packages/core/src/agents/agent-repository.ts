@@ -22,8 +22,17 @@ export interface TeamMember {
 export interface AgentRepository {
   /** Inserts the agent with its memberships unless an agent of the company has the email ignoring case; answers that agent then (null when inserted). */
   insertUnique(agent: Agent): Promise<Agent | null>;
-  /** Writes name, email, status, active, memberships (replace-all) and `updatedAt`; answers the agent holding the email when it is another one (nothing written then). */
-  update(agent: Agent): Promise<Agent | null>;
+  /**
+   * Writes name, email, status, active and `updatedAt`, and the memberships (replace-all) unless `teams: false` (a
+   * change that did not touch them must not write back the list it read: a team's members may have changed since);
+   * answers the agent holding the email when it is another one (nothing written then).
+   */
+  update(agent: Agent, options?: { teams?: boolean }): Promise<Agent | null>;
+  /**
+   * Sets the status (and `updatedAt`) only when it is another one, in one statement, so that of concurrent changes to
+   * one status exactly one reports it; true when it changed, false when it already was that status or no such agent.
+   */
+  setStatus(companyId: string, id: string, status: AgentStatus, at: Date): Promise<boolean>;
   findById(companyId: string, id: string): Promise<Agent | null>;
   /** The agent's company whatever it is (the operator's routes by id); null when missing. */
   companyOf(id: string): Promise<string | null>;

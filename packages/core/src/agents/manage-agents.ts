@@ -80,7 +80,8 @@ export class ManageAgents {
       if (!before) throw new NotFoundError('Agent');
       const after = updateAgent(before, input, this.clock.now());
       if (input.teamIds !== undefined) await this.checkTeams(repos, companyId, after.teamIds);
-      const clash = await repos.agents.update(after);
+      // The memberships are written only when asked for: a team's members may have changed since they were read.
+      const clash = await repos.agents.update(after, { teams: input.teamIds !== undefined });
       if (clash) throw duplicate(clash);
       return { before, after };
     });
@@ -95,7 +96,9 @@ export class ManageAgents {
       if (!agent) throw new NotFoundError('Agent');
       if (agent.status === status) return { agent, changed: false };
       const next = updateAgent(agent, { status }, this.clock.now());
-      await repos.agents.update(next);
+      // Only the status, and only if it is still another one: of concurrent equal changes one reports changed, and
+      // the name or memberships read above are never written back over a concurrent edit.
+      if (!(await repos.agents.setStatus(companyId, id, status, next.updatedAt))) return { agent: { ...agent, status }, changed: false };
       return { agent: next, changed: true };
     });
     if (result.changed) await this.tell(result.agent);

@@ -62,7 +62,7 @@ export class KyselyAgentRepository implements AgentRepository {
     return null;
   }
 
-  async update(agent: Agent): Promise<Agent | null> {
+  async update(agent: Agent, { teams = true }: { teams?: boolean } = {}): Promise<Agent | null> {
     const holder = await this.emailHolder(agent.companyId, agent.email);
     if (holder && holder.id !== agent.id) return holder;
     await this.db
@@ -71,8 +71,20 @@ export class KyselyAgentRepository implements AgentRepository {
       .where('id', '=', agent.id)
       .where('company_id', '=', agent.companyId)
       .execute();
-    await this.writeMemberships(agent);
+    if (teams) await this.writeMemberships(agent);
     return null;
+  }
+
+  async setStatus(companyId: string, id: string, status: AgentStatus, at: Date): Promise<boolean> {
+    // A concurrent change waits for this row and then reads the status again: it finds it equal and writes nothing.
+    const changed = await this.db
+      .updateTable('agents')
+      .set({ status, updated_at: at })
+      .where('id', '=', id)
+      .where('company_id', '=', companyId)
+      .where('status', '<>', status)
+      .executeTakeFirst();
+    return changed.numUpdatedRows > 0n;
   }
 
   async findById(companyId: string, id: string): Promise<Agent | null> {

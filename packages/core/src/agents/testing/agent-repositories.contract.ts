@@ -65,6 +65,20 @@ export function describeAgentRepositoriesContract(name: string, setup: () => Pro
       expect((await repos.agents.listForTeam(b.id)).map((x) => x.id)).toEqual([bia.id]);
     });
 
+    it('leaves the memberships alone with teams: false, and sets a status only when it is another one', async () => {
+      const { repos, company, other, agent, team } = await fresh();
+      const [a, b] = [await team(company.id, 'A'), await team(company.id, 'B')];
+      const dani = agent(company.id, { name: 'Dani', email: 'dani@acme.com', status: 'offline', teamIds: [a.id] });
+      await repos.agents.insertUnique(dani);
+      await repos.agents.setTeamMembers(company.id, b.id, [dani.id], at(1));
+      expect(await repos.agents.update({ ...dani, name: 'Daniela', updatedAt: at(2) }, { teams: false })).toBeNull();
+      expect(await repos.agents.findById(company.id, dani.id)).toMatchObject({ name: 'Daniela', teamIds: [a.id, b.id] });
+      expect(await repos.agents.setStatus(company.id, dani.id, 'away', at(3))).toBe(true);
+      expect(await repos.agents.setStatus(company.id, dani.id, 'away', at(4))).toBe(false);
+      expect(await repos.agents.setStatus(other.id, dani.id, 'available', at(4))).toBe(false);
+      expect(await repos.agents.findById(company.id, dani.id)).toMatchObject({ name: 'Daniela', status: 'away', updatedAt: at(3), teamIds: [a.id, b.id] });
+    });
+
     it('lists by name with team, status and active filters, paged', async () => {
       const { repos, company, other, agent, team } = await fresh();
       const support = await team(company.id, 'Suporte');

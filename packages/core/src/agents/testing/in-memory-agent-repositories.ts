@@ -1,4 +1,4 @@
-import type { Agent, AgentFilters, AgentRepository, TeamMember } from '../index.js';
+import type { Agent, AgentFilters, AgentRepository, AgentStatus, TeamMember } from '../index.js';
 import type { PageRequest } from '../../shared/pagination.js';
 import { paginate, type InMemoryStore } from '../../shared/testing/in-memory-store.js';
 import type { AgentRepositories } from '../agent-repositories.js';
@@ -41,14 +41,20 @@ export class InMemoryAgentRepository implements AgentRepository {
     this.setMemberships(agent);
     return null;
   }
-  async update(agent: Agent) {
+  async update(agent: Agent, { teams = true }: { teams?: boolean } = {}) {
     const existing = this.emailHolder(agent.companyId, agent.email);
     if (existing && existing.id !== agent.id) return this.withTeams(existing);
     const stored = this.agents.get(agent.id);
     if (!stored) return null;
     this.agents.set(agent.id, { ...stored, name: agent.name, email: agent.email, status: agent.status, active: agent.active, updatedAt: agent.updatedAt });
-    this.setMemberships(agent);
+    if (teams) this.setMemberships(agent);
     return null;
+  }
+  async setStatus(companyId: string, id: string, status: AgentStatus, at: Date) {
+    const stored = this.agents.get(id);
+    if (!stored || stored.companyId !== companyId || stored.status === status) return false;
+    this.agents.set(id, { ...stored, status, updatedAt: at });
+    return true;
   }
   async findById(companyId: string, id: string) {
     const agent = this.agents.get(id);
