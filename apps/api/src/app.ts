@@ -50,8 +50,10 @@ export function createApp(container: Container): Express {
 
   const json = jsonBodies(express.json({ limit: settings.bodyLimit, type: 'application/json' }));
   const v1 = Router();
-  v1.use(json);
+  // The key before the body: a malformed or unsupported body with a key is answered with the rate-limit headers every
+  // response carries (and counts against the limit), and a request without one is 401 before any body is read.
   v1.use(authenticate(container.get(AuthenticateRequest)));
+  v1.use(json);
   admin.use(adminAuthenticate(adminTokenCheck(settings.adminTokenHash)));
   admin.use(json);
 

@@ -173,6 +173,17 @@ describe('/v1 errors', () => {
     expect(outside.body.success).toBe(false);
   });
 
+  it('carries the rate-limit headers on a malformed or unsupported body, which counts; without a key such a body is 401 unread', async () => {
+    const company = await api.createCompany();
+    const auth = { Authorization: `Bearer ${await api.createKey(company.id, { rpm: 60 })}` };
+    const malformed = await request(api.app).post('/v1/contacts').set(auth).set('Content-Type', 'application/json').send('{"phone": ');
+    const text = await request(api.app).post('/v1/contacts').set(auth).set('Content-Type', 'text/plain').send('hello');
+    expect([malformed.status, malformed.headers['x-ratelimit-limit'], malformed.headers['x-ratelimit-remaining']]).toEqual([400, '60', '59']);
+    expect([text.status, text.headers['x-ratelimit-remaining'], text.headers['x-ratelimit-reset']]).toEqual([415, '58', expect.stringMatching(/^\d+$/)]);
+    const anonymous = await request(api.app).post('/v1/contacts').set('Content-Type', 'application/json').send('{"phone": ');
+    expect([anonymous.status, anonymous.body.error.code]).toEqual([401, 'UNAUTHORIZED']);
+  });
+
   it('answers health and readiness probes', async () => {
     expect((await request(api.app).get('/healthz')).body).toEqual({ status: 'ok' });
     expect((await request(api.app).get('/readyz')).status).toBe(200);
