@@ -59,6 +59,7 @@ export class SaveLeadsToCrm {
       const event = eventMaker(this.ids, company.id, now, apiActor);
       const seen = new Set<string>();
       const results: SavedLead[] = [];
+      const toSave: { index: number; item: LeadToSave; phone: string }[] = [];
       for (const item of items) {
         const skip = (reason: string, phone: string | null = null): SavedLead => ({ cnpj: item.cnpj, phone, status: 'skipped', contactId: null, filled: [], reason });
         if (!item.phone) {
@@ -77,6 +78,13 @@ export class SaveLeadsToCrm {
           continue;
         }
         seen.add(phone);
+        toSave.push({ index: results.length, item, phone });
+        results.push(skip('pending', phone)); // replaced by the upsert's result below
+      }
+      // Contacts are upserted (and their rows locked) in phone order, whatever the leads' order: two batches sharing
+      // phones then lock them in the same order and wait for each other instead of deadlocking.
+      toSave.sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0));
+      for (const { index, item, phone } of toSave) {
         const candidate = createContact(this.ids.newId(), company.id, phone, item.name ?? null, now, { email: item.email ?? null });
         const { contact: stored, created } = await repos.contacts.insertOrLock(candidate);
         let filled: string[] = [];
@@ -89,7 +97,7 @@ export class SaveLeadsToCrm {
         }
         const added = tags.length > 0 ? await repos.tags.tagContact(stored.id, tags, now) : [];
         if (added.length > 0) events.push(event('contact.tagged', { contactId: stored.id, tagIds: added, source: 'api', ruleId: null }));
-        results.push({ cnpj: item.cnpj, phone: stored.phone, status: created ? 'created' : 'updated', contactId: stored.id, filled, reason: null });
+        results[index] = { cnpj: item.cnpj, phone: stored.phone, status: created ? 'created' : 'updated', contactId: stored.id, filled, reason: null };
       }
       const count = (status: SavedLead['status']) => results.filter((r) => r.status === status).length;
       const summary = { created: count('created'), updated: count('updated'), skipped: count('skipped') };
