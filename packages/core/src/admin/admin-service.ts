@@ -96,7 +96,9 @@ export class AdminService {
       throw new ValidationError('grace_seconds must be a non-negative integer', { field: 'grace_seconds' });
     }
     return this.uow.transaction(async (tx) => {
-      const old = await tx.apiKeys.findById(id);
+      // Locked: concurrent rotations each see the expiry the one before set (only ever shortened), and a revoke waits
+      // for this rotation instead of being overwritten by the revoked_at it read before.
+      const old = await tx.apiKeys.findByIdForUpdate(id);
       if (!old || old.revokedAt) throw new NotFoundError('API key');
       const expiresAt = new Date(this.clock.now().getTime() + graceSeconds * 1000);
       if (!old.expiresAt || old.expiresAt > expiresAt) await tx.apiKeys.update({ ...old, expiresAt });
@@ -105,11 +107,13 @@ export class AdminService {
   }
 
   async revokeApiKey(id: string): Promise<ApiKey> {
-    const key = await this.repos.apiKeys.findById(id);
-    if (!key) throw new NotFoundError('API key');
-    const revoked = { ...key, revokedAt: key.revokedAt ?? this.clock.now() };
-    await this.repos.apiKeys.update(revoked);
-    return revoked;
+    return this.uow.transaction(async (tx) => {
+      const key = await tx.apiKeys.findByIdForUpdate(id);
+      if (!key) throw new NotFoundError('API key');
+      const revoked = { ...key, revokedAt: key.revokedAt ?? this.clock.now() };
+      await tx.apiKeys.update(revoked);
+      return revoked;
+    });
   }
 
   async createSetor(

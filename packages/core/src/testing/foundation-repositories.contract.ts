@@ -53,7 +53,7 @@ export function describeFoundationRepositoriesContract(name: string, setup: () =
     });
 
     it('finds keys by hash and lists them per company', async () => {
-      const { repos, company } = await fresh();
+      const { repos, uow, company } = await fresh();
       const key: ApiKey = {
         id: uuid(600_000 + Number(ids.newId().slice(-6))),
         companyId: company.id,
@@ -71,6 +71,7 @@ export function describeFoundationRepositoriesContract(name: string, setup: () =
       expect(await repos.apiKeys.findByHash(key.keyHash)).toEqual(key);
       await repos.apiKeys.update({ ...key, revokedAt: t0 });
       expect((await repos.apiKeys.findById(key.id))?.revokedAt).toEqual(t0);
+      expect((await uow.transaction((tx) => tx.apiKeys.findByIdForUpdate(key.id)))?.revokedAt).toEqual(t0);
       const page = await repos.apiKeys.listByCompany(company.id, { page: 1, limit: 10 });
       expect(page.total).toBe(1);
       expect(page.totalPages).toBe(1);

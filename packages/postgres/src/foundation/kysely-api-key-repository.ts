@@ -36,6 +36,10 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
     return findRecord(this.db, 'api_keys', id, toApiKey);
   }
 
+  async findByIdForUpdate(id: string): Promise<ApiKey | null> {
+    return findRecord(this.db, 'api_keys', id, toApiKey, 'forUpdate');
+  }
+
   async findByHash(keyHash: string): Promise<ApiKey | null> {
     const row = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
     return row ? toApiKey(row) : null;

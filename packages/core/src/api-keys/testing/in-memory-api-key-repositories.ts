@@ -17,6 +17,9 @@ export class InMemoryApiKeyRepository extends InMemoryRecords<ApiKey> implements
   constructor(store: InMemoryStore) {
     super(store, (s) => s.apiKeys);
   }
+  async findByIdForUpdate(id: string) {
+    return this.findById(id);
+  }
   async findByHash(keyHash: string) {
     return this.copiesWhere((k) => k.keyHash === keyHash)[0] ?? null;
   }
