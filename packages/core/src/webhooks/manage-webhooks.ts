@@ -25,7 +25,9 @@ export class UpdateWebhook {
   async execute(companyId: string, id: string, changes: WebhookChanges): Promise<Webhook> {
     if (changes.url !== undefined) await this.urlPolicy.check(changes.url);
     return this.uow.transaction(async (repos) => {
-      const webhook = await repos.webhooks.findByIdInCompany(companyId, id);
+      // Locked: an edit of other fields running at the same time waits and then starts from this one's result, instead
+      // of writing back the fields it read before (the row is written whole).
+      const webhook = await repos.webhooks.findByIdInCompanyForUpdate(companyId, id);
       if (!webhook) throw new NotFoundError('Webhook');
       const changed = changeWebhook(webhook, changes, this.clock.now());
       await repos.webhooks.update(changed);

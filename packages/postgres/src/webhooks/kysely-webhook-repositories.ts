@@ -93,6 +93,10 @@ export class KyselyWebhookRepository implements WebhookRepository {
     return findCompanyRecord(this.db, 'webhooks', companyId, id, toWebhook);
   }
 
+  async findByIdInCompanyForUpdate(companyId: string, id: string): Promise<Webhook | null> {
+    return findCompanyRecord(this.db, 'webhooks', companyId, id, toWebhook, 'forUpdate');
+  }
+
   async listByCompany(companyId: string, page: PageRequest): Promise<Page<Webhook>> {
     const webhooks = this.db.selectFrom('webhooks').where('company_id', '=', companyId);
     return readPage(webhooks, (q) => q.selectAll().orderBy('created_at').orderBy('id'), page, (rows) => rows.map(toWebhook));

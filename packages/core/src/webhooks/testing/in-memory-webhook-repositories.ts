@@ -41,6 +41,9 @@ export class InMemoryWebhookRepository extends InMemoryCompanyRecords<Webhook> i
   findByIdInCompany(companyId: string, id: string) {
     return this.findById(companyId, id);
   }
+  findByIdInCompanyForUpdate(companyId: string, id: string) {
+    return this.findById(companyId, id);
+  }
   async listByCompany(companyId: string, page: PageRequest) {
     const all = [...webhooks(this.store).values()]
       .filter((w) => w.companyId === companyId)

@@ -45,7 +45,7 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
     };
 
     it('stores webhooks per company and lists them oldest first', async () => {
-      const { repos, company, webhook } = await fresh();
+      const { repos, uow, company, webhook } = await fresh();
       const a = webhook(['message.sent'], true, at(1));
       const b = webhook(['campaign.completed', 'message.failed'], false, at(0));
       await repos.webhooks.insert(a);
@@ -57,6 +57,8 @@ export function describeWebhookRepositoriesContract(name: string, setup: () => P
       expect(page.totalPages).toBe(2);
       await repos.webhooks.update({ ...b, active: true, url: 'https://example.org/x', updatedAt: at(5) });
       expect((await repos.webhooks.findByIdInCompany(company.id, b.id))?.url).toBe('https://example.org/x');
+      expect((await uow.transaction((tx) => tx.webhooks.findByIdInCompanyForUpdate(company.id, b.id)))?.url).toBe('https://example.org/x');
+      expect(await uow.transaction((tx) => tx.webhooks.findByIdInCompanyForUpdate(id(), b.id))).toBeNull();
       expect((await repos.webhooks.activeOfCompanies([company.id])).map((w) => w.id).sort()).toEqual([a.id, b.id].sort());
       expect(await repos.webhooks.delete(id(), a.id)).toBe(false);
       expect(await repos.webhooks.delete(company.id, a.id)).toBe(true);
