@@ -138,4 +138,16 @@ describe('every route of the route list', () => {
       cases.map(({ field }) => [field, 400, 'VALIDATION_ERROR', field]),
     );
   });
+
+  it('answers a query name the route does not declare (a misspelt filter) with a 400 naming it, on every route with query parameters but the public ones', async () => {
+    const routes = apiRoutes.filter((route) => route.query && route.auth !== 'public');
+    expect(routes.length).toBeGreaterThan(30);
+    const wrong = [];
+    for (const route of routes) {
+      const result = await outcome({ route, field: 'stauts', query: { stauts: 'open' } });
+      const expected = { ...result, status: 400, code: route.validationCode ?? 'VALIDATION_ERROR', named: true };
+      if (JSON.stringify(result) !== JSON.stringify(expected)) wrong.push(result);
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
 });

@@ -29,6 +29,20 @@ function coerceQuery(schema: JsonSchema | undefined, raw: Record<string, unknown
   return query;
 }
 
+/**
+ * The query schema a request is checked against: closed to names the route does not declare (a misspelt filter such
+ * as `?stauts=open` is a 400 naming it, not a page that silently ignores it), as bodies are. Public routes, which
+ * providers call with parameters of their own, and schemas that say otherwise keep theirs.
+ */
+const closedQueries = new WeakMap<RouteDefinition, JsonSchema>();
+function querySchemaOf(route: RouteDefinition): JsonSchema {
+  const declared = route.query as JsonSchema;
+  if (route.auth === 'public' || 'additionalProperties' in declared) return declared;
+  let closed = closedQueries.get(route);
+  if (!closed) closedQueries.set(route, (closed = { ...declared, additionalProperties: false }));
+  return closed;
+}
+
 /** The validated input of a request, or a thrown 400/404. */
 export function readRequest(route: RouteDefinition, req: Request) {
   const code = route.validationCode ?? 'VALIDATION_ERROR';
@@ -59,7 +73,7 @@ export function readRequest(route: RouteDefinition, req: Request) {
   let query: Record<string, unknown> = rawQuery;
   if (route.query) {
     query = coerceQuery(route.query, rawQuery);
-    const problems = problemsOf(route.query, query);
+    const problems = problemsOf(querySchemaOf(route), query);
     if (problems.errors.length > 0) throw validationFailure(problems, code);
   }
 
