@@ -64,6 +64,20 @@ describe('contacts area under concurrent writes', () => {
     expect(Number(rules.rows[0]!.n)).toBe(100);
   });
 
+  it('edits of different fields of one rule at once: every change lands', async () => {
+    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    const tags = await many(2, async (i) => (await request(api.app).post('/v1/tags').set(t.auth).send({ name: `Regra ${i}` })).body.data.id as string);
+    for (let round = 0; round < 5; round += 1) {
+      const rule = (await request(api.app).post('/v1/tag-rules').set(t.auth).send({ tag_id: tags[0], match_type: 'contains', match_value: `velho ${round}` })).body.data as { id: string };
+      const patch = (body: Record<string, unknown>) => request(api.app).patch(`/v1/tag-rules/${rule.id}`).set(t.auth).send(body);
+      const answers = await Promise.all([patch({ match_value: `novo ${round}` }), patch({ enabled: false }), patch({ tag_id: tags[1] }), patch({ scope: 'conversation' })]);
+      expect(statuses(answers)).toEqual([200, 200, 200, 200]);
+      const row = (await sql<{ match_value: string; enabled: boolean; tag_id: string; scope: string }>`
+        SELECT match_value, enabled, tag_id, scope FROM tag_rules WHERE id = ${rule.id}`.execute(api.database.db)).rows[0]!;
+      expect(row).toEqual({ match_value: `novo ${round}`, enabled: false, tag_id: tags[1], scope: 'conversation' });
+    }
+  });
+
   it('rules created while their tag is deleted: each is created before the delete (and goes with it) or answers 404; no rule outlives its tag', async () => {
     const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
     const tag = (await request(api.app).post('/v1/tags').set(t.auth).send({ name: 'Efêmera' })).body.data as { id: string };

@@ -118,6 +118,31 @@ describe('appointments under concurrent writes', () => {
   });
 });
 
+describe('the catalogue under concurrent operator writes', () => {
+  it('edits of different fields of one professional, unit and type at once: every change lands', async () => {
+    const c = await clinic();
+    for (let round = 0; round < 4; round += 1) {
+      const pro = c.pros[round % 2]!;
+      const schedule = [{ unit_id: c.unit.id, weekday: 1, start: '09:00', end: `1${round}:00` }];
+      const answers = await Promise.all([
+        request(api.app).patch(`/admin/v1/professionals/${pro.id}`).set(api.adminAuth).send({ name: `Dra. ${round}` }),
+        request(api.app).put(`/admin/v1/professionals/${pro.id}/schedule`).set(api.adminAuth).send({ schedule }),
+        request(api.app).put(`/admin/v1/professionals/${pro.id}/services`).set(api.adminAuth).send({ services: [] }),
+        request(api.app).patch(`/admin/v1/professionals/${pro.id}`).set(api.adminAuth).send({ phone: `+5592988${String(770000 + round)}` }),
+        request(api.app).patch(`/admin/v1/units/${c.unit.id}`).set(api.adminAuth).send({ name: `Unidade ${round}` }),
+        request(api.app).patch(`/admin/v1/units/${c.unit.id}`).set(api.adminAuth).send({ open_on_holidays: round % 2 === 0 }),
+        request(api.app).patch(`/admin/v1/appointment-types/${c.type.id}`).set(api.adminAuth).send({ name: `Consulta ${round}` }),
+        request(api.app).patch(`/admin/v1/appointment-types/${c.type.id}`).set(api.adminAuth).send({ price: 100 + round }),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual(Array<number>(8).fill(200));
+      const stored = (await request(api.app).get(`/v1/professionals`).set(c.auth)).body.data.find((p: { id: string }) => p.id === pro.id);
+      expect(stored).toMatchObject({ name: `Dra. ${round}`, phone: `+5592988${String(770000 + round)}`, schedule, services: [] });
+      expect((await request(api.app).get('/v1/units').set(c.auth)).body.data[0]).toMatchObject({ name: `Unidade ${round}`, open_on_holidays: round % 2 === 0 });
+      expect((await request(api.app).get('/v1/appointment-types').set(c.auth)).body.data[0]).toMatchObject({ name: `Consulta ${round}`, price: 100 + round });
+    }
+  });
+});
+
 describe('scheduled messages under concurrent writes', () => {
   const schedule = (c: Awaited<ReturnType<typeof clinic>>, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
     request(api.app)

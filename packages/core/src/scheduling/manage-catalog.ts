@@ -63,7 +63,10 @@ export class ManageSchedulingCatalog {
     });
   }
 
-  /** A stored record changed: found by `find` (404 `missing` otherwise), changed by `change`, saved and answered. */
+  /**
+   * A stored record changed: found by `find` (404 `missing` otherwise; it locks the row, so concurrent edits of other
+   * fields apply one after the other instead of writing back what each read), changed by `change`, saved and answered.
+   */
   private change<T>(
     find: (repos: Repositories<Areas>) => Promise<T | null>,
     missing: string,
@@ -106,7 +109,7 @@ export class ManageSchedulingCatalog {
 
   updateUnit(companyId: string, id: string, input: UnitInput): Promise<Unit> {
     return this.change(
-      (repos) => repos.schedulingCatalog.findUnit(companyId, id),
+      (repos) => repos.schedulingCatalog.findUnit(companyId, id, { forUpdate: true }),
       'Unit',
       (_, unit): Unit => ({
         ...unit,
@@ -137,7 +140,7 @@ export class ManageSchedulingCatalog {
   /** PATCH of a professional; `schedule` and `services` replace all (also PUT …/schedule and …/services). */
   updateProfessional(companyId: string, id: string, input: ProfessionalInput): Promise<Professional> {
     return this.change(
-      (repos) => repos.schedulingCatalog.findProfessional(companyId, id),
+      (repos) => repos.schedulingCatalog.findProfessional(companyId, id, { forUpdate: true }),
       'Professional',
       async (repos, professional): Promise<Professional> => ({
         ...professional,
@@ -198,7 +201,7 @@ export class ManageSchedulingCatalog {
 
   updateType(companyId: string, id: string, input: AppointmentTypeInput): Promise<AppointmentType> {
     return this.change(
-      (repos) => repos.schedulingCatalog.findType(companyId, id),
+      (repos) => repos.schedulingCatalog.findType(companyId, id, { forUpdate: true }),
       'Appointment type',
       async (repos, type) => {
         const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as AppointmentTypeInput;

@@ -4,21 +4,26 @@ import type { Interval } from './availability.js';
 import type { AppointmentType, Professional, ReminderSettings, Unit } from './catalog.js';
 import type { ScheduledMessage, TimedSendKind, TimedSendStatus } from './scheduled-message.js';
 
+/** How a catalogue record is read: `forUpdate` locks its row until the transaction ends (an edit's read-change-write). */
+export interface CatalogRead {
+  forUpdate?: boolean;
+}
+
 /** Units, professionals (with schedule and services), appointment types and reminder settings. */
 export interface SchedulingCatalogRepository {
   insertUnit(unit: Unit): Promise<void>;
   updateUnit(unit: Unit): Promise<void>;
-  findUnit(companyId: string, id: string): Promise<Unit | null>;
+  findUnit(companyId: string, id: string, read?: CatalogRead): Promise<Unit | null>;
   listUnits(companyId: string, filter: { active?: boolean }): Promise<Unit[]>;
   /** Inserts the professional with its schedule and services. */
   insertProfessional(professional: Professional): Promise<void>;
   /** Writes name, phone, active, and replaces the schedule and services. */
   updateProfessional(professional: Professional): Promise<void>;
-  findProfessional(companyId: string, id: string): Promise<Professional | null>;
+  findProfessional(companyId: string, id: string, read?: CatalogRead): Promise<Professional | null>;
   listProfessionals(companyId: string, filter: { unitId?: string; appointmentTypeId?: string; active?: boolean }): Promise<Professional[]>;
   insertType(type: AppointmentType): Promise<void>;
   updateType(type: AppointmentType): Promise<void>;
-  findType(companyId: string, id: string): Promise<AppointmentType | null>;
+  findType(companyId: string, id: string, read?: CatalogRead): Promise<AppointmentType | null>;
   listTypes(companyId: string, filter: { active?: boolean }): Promise<AppointmentType[]>;
   reminderSettings(companyId: string): Promise<ReminderSettings | null>;
   saveReminderSettings(settings: ReminderSettings): Promise<void>;

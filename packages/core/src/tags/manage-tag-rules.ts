@@ -75,13 +75,12 @@ export class ManageTagRules {
   async update(companyId: string, id: string, input: TagRuleInput): Promise<TagRule> {
     await this.checkSetores(companyId, input.setorIds);
     const updated = await this.uow.transaction(async (repos) => {
+      // The company row serialises the company's rule writes, as in create: concurrent edits of other fields apply one
+      // after the other (the row is written whole), and a new tag's check is ordered with that tag's deletion.
+      await repos.companies.findByIdForUpdate(companyId);
       const rule = await repos.tagRules.findById(companyId, id);
       if (!rule) throw new NotFoundError('Tag rule');
-      if (input.tagId !== undefined) {
-        // Ordered with the tag's deletion, as in create.
-        await repos.companies.findByIdForUpdate(companyId);
-        if (!(await repos.tags.findById(companyId, input.tagId))) throw new NotFoundError('Tag', { tag_id: input.tagId });
-      }
+      if (input.tagId !== undefined && !(await repos.tags.findById(companyId, input.tagId))) throw new NotFoundError('Tag', { tag_id: input.tagId });
       const next: TagRule = {
         ...rule,
         tagId: input.tagId ?? rule.tagId,

@@ -4,6 +4,7 @@ import {
   type AppointmentFilter,
   type AppointmentRepository,
   type AppointmentType,
+  type CatalogRead,
   type Interval,
   type Page,
   type PageRequest,
@@ -90,8 +91,8 @@ export class KyselySchedulingCatalogRepository implements SchedulingCatalogRepos
     const row = await this.db.selectFrom(table).select('company_id').where('id', '=', id).executeTakeFirst();
     return row?.company_id ?? null;
   }
-  async findUnit(companyId: string, id: string): Promise<Unit | null> {
-    return findCompanyRecord(this.db, 'scheduling_units', companyId, id, toUnit);
+  async findUnit(companyId: string, id: string, read: CatalogRead = {}): Promise<Unit | null> {
+    return findCompanyRecord(this.db, 'scheduling_units', companyId, id, toUnit, read.forUpdate ? 'forUpdate' : undefined);
   }
   async listUnits(companyId: string, filter: { active?: boolean }): Promise<Unit[]> {
     let q = this.db.selectFrom('scheduling_units').selectAll().where('company_id', '=', companyId);
@@ -105,8 +106,8 @@ export class KyselySchedulingCatalogRepository implements SchedulingCatalogRepos
   async updateProfessional(p: Professional): Promise<void> {
     await updateCompanyRow(this.db, 'scheduling_professionals', professionalRow(p));
   }
-  async findProfessional(companyId: string, id: string): Promise<Professional | null> {
-    return findCompanyRecord(this.db, 'scheduling_professionals', companyId, id, toProfessional);
+  async findProfessional(companyId: string, id: string, read: CatalogRead = {}): Promise<Professional | null> {
+    return findCompanyRecord(this.db, 'scheduling_professionals', companyId, id, toProfessional, read.forUpdate ? 'forUpdate' : undefined);
   }
   async listProfessionals(companyId: string, filter: { unitId?: string; appointmentTypeId?: string; active?: boolean }): Promise<Professional[]> {
     let q = this.db.selectFrom('scheduling_professionals').selectAll().where('company_id', '=', companyId);
@@ -125,8 +126,8 @@ export class KyselySchedulingCatalogRepository implements SchedulingCatalogRepos
   async updateType(t: AppointmentType): Promise<void> {
     await updateCompanyRow(this.db, 'appointment_types', typeRow(t));
   }
-  async findType(companyId: string, id: string): Promise<AppointmentType | null> {
-    return findCompanyRecord(this.db, 'appointment_types', companyId, id, toType);
+  async findType(companyId: string, id: string, read: CatalogRead = {}): Promise<AppointmentType | null> {
+    return findCompanyRecord(this.db, 'appointment_types', companyId, id, toType, read.forUpdate ? 'forUpdate' : undefined);
   }
   async listTypes(companyId: string, filter: { active?: boolean }): Promise<AppointmentType[]> {
     let q = this.db.selectFrom('appointment_types').selectAll().where('company_id', '=', companyId);

@@ -80,12 +80,20 @@ export function describeSchedulingRepositoriesContract(name: string, setup: () =
     });
 
     it('counts the pending live messages and cancels the scheduled reminders of an appointment', async () => {
-      const { repos, company, row, professional } = await fresh();
+      const { repos, uow, company, row, professional } = await fresh();
       const p = await professional();
       const unit = { id: id(), companyId: company.id, name: 'U', address: { street: null, number: null, district: null, city: null, uf: null, postalCode: null, ibgeCode: null }, timezone: 'America/Sao_Paulo', openOnHolidays: false, active: true, createdAt: t0, updatedAt: t0 };
       await repos.schedulingCatalog.insertUnit(unit);
       const type = { id: id(), companyId: company.id, name: 'T', durationMinutes: 30, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, slotIntervalMinutes: 30, minNoticeMinutes: 0, maxAdvanceDays: 60, price: null, unitIds: [unit.id], reminderOffsetsMinutes: null, reminderText: null, reminderTemplate: null, active: true, createdAt: t0, updatedAt: t0 };
       await repos.schedulingCatalog.insertType(type);
+      // An edit's locking reads answer the same records (and none of another company's).
+      const locked = await uow.transaction(async (tx) => [
+        await tx.schedulingCatalog.findUnit(company.id, unit.id, { forUpdate: true }),
+        await tx.schedulingCatalog.findProfessional(company.id, p.id, { forUpdate: true }),
+        await tx.schedulingCatalog.findType(company.id, type.id, { forUpdate: true }),
+        await tx.schedulingCatalog.findType(id(), type.id, { forUpdate: true }),
+      ]);
+      expect(locked.map((r) => r?.id ?? null)).toEqual([unit.id, p.id, type.id, null]);
       const appointmentId = id();
       await repos.appointments.insert({
         id: appointmentId, companyId: company.id, appointmentTypeId: type.id, professionalId: p.id, unitId: unit.id, clientId: id(), clientName: null, clientPhone: '+5511987654321',
