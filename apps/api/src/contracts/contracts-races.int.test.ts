@@ -87,6 +87,23 @@ describe('contracts under concurrent writes', () => {
     expect(answers[1]!.status === 200).toBe(detail.status === 'cancelled');
   });
 
+  it('operator edits of different fields of one template at once: every change lands', async () => {
+    const t = await tenant();
+    const created = await request(api.app)
+      .post(`/admin/v1/companies/${t.company.id}/contract-templates`)
+      .set(api.adminAuth)
+      .send({ name: 'Serviços', body: '# Contrato\n\n{{cliente_nome}}' });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    for (let round = 0; round < 5; round += 1) {
+      const patch = (body: Record<string, unknown>) => request(api.app).patch(`/admin/v1/contract-templates/${id}`).set(api.adminAuth).send(body);
+      const answers = await Promise.all([patch({ name: `Serviços ${round}` }), patch({ description: `Versão ${round}` }), patch({ body: `# Contrato ${round}\n\n{{cliente_nome}}` })]);
+      expect(statuses(answers)).toEqual([200, 200, 200]);
+      const stored = (await request(api.app).get('/v1/contract-templates').set(t.auth)).body.data.find((x: { id: string }) => x.id === id);
+      expect(stored).toMatchObject({ name: `Serviços ${round}`, description: `Versão ${round}`, body: `# Contrato ${round}\n\n{{cliente_nome}}` });
+    }
+  });
+
   it('every signer signing at once, twice each: one contract.signed, the contract signed', async () => {
     const t = await tenant();
     const c = await draft(t, { signers: [1, 2, 3].map((i) => ({ name: `Testemunha ${i}`, phone: nextPhone() })) });

@@ -40,6 +40,8 @@ export interface ContractTemplateRepository {
   findById(companyId: string, id: string): Promise<ContractTemplate | null>;
   /** A template named by id alone (the operator's routes). */
   findAnyById(id: string): Promise<ContractTemplate | null>;
+  /** As findAnyById, the row locked until the transaction ends (an edit's read-change-write). */
+  findAnyByIdForUpdate(id: string): Promise<ContractTemplate | null>;
   /** By name; inactive ones only when asked. */
   listByCompany(companyId: string, includeInactive: boolean): Promise<ContractTemplate[]>;
 }

@@ -35,7 +35,8 @@ export class ManageContractTemplates {
 
   update(id: string, input: TemplateInput): Promise<ContractTemplate> {
     return this.uow.transaction(async (repos) => {
-      const template = await repos.contractTemplates.findAnyById(id);
+      // Locked: concurrent edits of other fields apply one after the other instead of writing back what each read.
+      const template = await repos.contractTemplates.findAnyByIdForUpdate(id);
       if (!template) throw new NotFoundError('Contract template');
       const changed = shapeTemplate(template, input, this.clock.now());
       await repos.contractTemplates.update(changed);

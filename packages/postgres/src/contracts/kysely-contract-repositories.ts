@@ -165,6 +165,10 @@ export class KyselyContractTemplateRepository implements ContractTemplateReposit
     return findRecord(this.db, 'contract_templates', id, toTemplate);
   }
 
+  async findAnyByIdForUpdate(id: string) {
+    return findRecord(this.db, 'contract_templates', id, toTemplate, 'forUpdate');
+  }
+
   async listByCompany(companyId: string, includeInactive: boolean) {
     let query = this.db.selectFrom('contract_templates').selectAll().where('company_id', '=', companyId);
     if (!includeInactive) query = query.where('active', '=', true);

@@ -95,7 +95,7 @@ export function describeContractRepositoriesContract(name: string, setup: () => 
     });
 
     it('keeps templates per company, active ones in lists by name', async () => {
-      const { repos, company, other, ids } = await fresh();
+      const { repos, uow, company, other, ids } = await fresh();
       const template = (name: string, active = true): ContractTemplate => ({
         id: ids.newId(),
         companyId: company.id,
@@ -117,6 +117,7 @@ export function describeContractRepositoriesContract(name: string, setup: () => 
       expect(await repos.contractTemplates.findById(other.id, a.id)).toBeNull();
       await repos.contractTemplates.update({ ...a, active: false, updatedAt: at(1) });
       expect((await repos.contractTemplates.findAnyById(a.id))?.active).toBe(false);
+      expect((await uow.transaction((tx) => tx.contractTemplates.findAnyByIdForUpdate(a.id)))?.active).toBe(false);
     });
 
     it('records a provider event once', async () => {

@@ -58,6 +58,9 @@ export class InMemoryContractTemplateRepository extends InMemoryCompanyRecords<C
     const found = templates(this.store).get(id);
     return found ? structuredClone(found) : null;
   }
+  async findAnyByIdForUpdate(id: string) {
+    return this.findAnyById(id);
+  }
   async listByCompany(companyId: string, includeInactive: boolean) {
     return [...templates(this.store).values()]
       .filter((t) => t.companyId === companyId && (includeInactive || t.active))
