@@ -45,4 +45,22 @@ describe('API keys under concurrent operator writes', () => {
     expect(row.expires_at!.getTime()).toBeLessThanOrEqual(started + 600_000 + 5_000);
     for (const a of answers) expect((await request(api.app).get('/v1/limits').set({ Authorization: `Bearer ${a.body.data.key}` })).status).toBe(200);
   });
+
+  it('edits of different settings of one box at once: every change lands', async () => {
+    const company = await api.createCompany({ company_rpm: 100_000 });
+    const setor = await api.createSetor(company.id);
+    for (let round = 0; round < 5; round += 1) {
+      const patch = (body: Record<string, unknown>) => request(api.app).patch(`/admin/v1/setores/${setor.id}`).set(api.adminAuth).send(body);
+      const answers = await Promise.all([
+        patch({ nome: `Caixa ${round}` }),
+        patch({ warming_daily_limit: 100 + round }),
+        patch({ closing_message: `Tchau ${round}` }),
+        patch({ reopen_window_minutes: 10 + round }),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      const row = (await sql<{ nome: string; warming_daily_limit_override: number; closing_message: string; reopen_window_minutes: number }>`
+        SELECT nome, warming_daily_limit_override, closing_message, reopen_window_minutes FROM setores WHERE id = ${setor.id}`.execute(api.database.db)).rows[0]!;
+      expect(row).toEqual({ nome: `Caixa ${round}`, warming_daily_limit_override: 100 + round, closing_message: `Tchau ${round}`, reopen_window_minutes: 10 + round });
+    }
+  });
 });

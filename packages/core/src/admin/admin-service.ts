@@ -138,24 +138,32 @@ export class AdminService {
   }
 
   async updateSetor(id: string, input: { nome?: string; warmingDailyLimit?: number | null; inbox?: SetorInboxInput }): Promise<Setor> {
-    const found = await this.getSetor(id);
-    let setor = found;
-    if (input.inbox && Object.keys(input.inbox).length > 0) {
-      checkPlaceholders(input.inbox.closingMessage, 'closing_message');
-      const teamId = input.inbox.defaultTeamId;
-      if (teamId && !(await this.repos.teams.findByIdInCompany(found.companyId, teamId))) {
-        throw new ValidationError(`Team ${teamId} does not belong to this company`, { field: 'default_team_id', team_id: teamId });
+    const { companyId } = await this.getSetor(id);
+    if (input.inbox && Object.keys(input.inbox).length > 0) checkPlaceholders(input.inbox.closingMessage, 'closing_message');
+    return this.uow.transaction(async (tx) => {
+      // The company row serialises the operator's edits of its boxes: an edit of other settings running at the same
+      // time waits and starts from this one's result, instead of writing back the row it read before (written whole).
+      // Not the box row itself: sends and inbound messages read and reference it all the time.
+      await tx.companies.findByIdForUpdate(companyId);
+      const found = await tx.setores.findById(id);
+      if (!found) throw new NotFoundError('Setor');
+      let setor = found;
+      if (input.inbox && Object.keys(input.inbox).length > 0) {
+        const teamId = input.inbox.defaultTeamId;
+        if (teamId && !(await tx.teams.findByIdInCompany(found.companyId, teamId))) {
+          throw new ValidationError(`Team ${teamId} does not belong to this company`, { field: 'default_team_id', team_id: teamId });
+        }
+        setor = withInboxSettings(found, input.inbox, this.clock.now());
       }
-      setor = withInboxSettings(found, input.inbox, this.clock.now());
-    }
-    const next: Setor = {
-      ...setor,
-      nome: input.nome ?? setor.nome,
-      warmingDailyLimitOverride: input.warmingDailyLimit === undefined ? setor.warmingDailyLimitOverride : input.warmingDailyLimit,
-      updatedAt: this.clock.now(),
-    };
-    await this.repos.setores.update(next);
-    return next;
+      const next: Setor = {
+        ...setor,
+        nome: input.nome ?? setor.nome,
+        warmingDailyLimitOverride: input.warmingDailyLimit === undefined ? setor.warmingDailyLimitOverride : input.warmingDailyLimit,
+        updatedAt: this.clock.now(),
+      };
+      await tx.setores.update(next);
+      return next;
+    });
   }
 
   async createTeam(companyId: string, input: { nome: string; setorIds?: string[] }): Promise<Team> {
