@@ -126,6 +126,34 @@ describe('CRM under concurrent writes', () => {
     expect(rows.rows).toHaveLength(6 + answers.filter((a) => a.status === 201).length);
   });
 
+  it('a stage deleted while opportunities move into it or are created in it: 200/201 or 404/409, never a 500 or an opportunity in a missing stage', async () => {
+    const t = await tenant();
+    const opportunities = await Promise.all(Array.from({ length: 5 }, () => createOpportunity(t)));
+    for (let round = 0; round < 4; round += 1) {
+      const stage = await request(api.app).post(`/admin/v1/companies/${t.company.id}/crm/stages`).set(api.adminAuth).send({ name: `Extra ${round}`, position: 2 });
+      expect(stage.status).toBe(201);
+      const stageId = stage.body.data.id as string;
+      const answers = await Promise.all([
+        ...opportunities.slice(0, 3).map((o) => request(api.app).post(`/v1/crm/opportunities/${o.id}/move-stage`).set(t.auth).send({ stage_id: stageId })),
+        request(api.app).delete(`/admin/v1/crm/stages/${stageId}`).set(api.adminAuth),
+        ...opportunities.slice(3).map((o) => request(api.app).post(`/v1/crm/opportunities/${o.id}/move-stage`).set(t.auth).send({ stage_id: stageId })),
+        request(api.app).post('/v1/crm/opportunities').set(t.auth).send({ title: 'Nova', phone: nextPhone(), name: 'Bia', stage_id: stageId }),
+      ]);
+      for (const a of answers) expect([200, 201, 404, 409, 422]).toContain(a.status);
+      const stageLeft = await count(sql`SELECT count(*) AS n FROM crm_stages WHERE id = ${stageId}`);
+      const inStage = await count(sql`SELECT count(*) AS n FROM crm_opportunities WHERE stage_id = ${stageId}`);
+      // Deleted (and nothing in it) or kept because something moved in first (the delete answered 409 stage_in_use).
+      expect(stageLeft === 0 ? inStage : 1).toBe(stageLeft === 0 ? 0 : 1);
+      expect(answers[3]!.status === 200).toBe(stageLeft === 0);
+      // Put the moved ones back so the next round starts from an open stage.
+      const { open } = await stages(t);
+      for (const o of opportunities) await request(api.app).post(`/v1/crm/opportunities/${o.id}/move-stage`).set(t.auth).send({ stage_id: open[0]!.id });
+      if (stageLeft === 1) {
+        await sql`DELETE FROM crm_opportunities WHERE stage_id = ${stageId}`.execute(api.database.db);
+      }
+    }
+  });
+
   it('a delete racing moves and edits: every answer 200, 404 or 409, and a deleted opportunity is not reopened', async () => {
     const t = await tenant();
     const { open, won } = await stages(t);

@@ -9,6 +9,14 @@ export interface FunnelStageRepository {
   /** By position. */
   listByCompany(companyId: string): Promise<FunnelStage[]>;
   findById(companyId: string, id: string): Promise<FunnelStage | null>;
+  /**
+   * The stage an opportunity is about to be put in, read with a lock that keeps it from being deleted until the
+   * transaction ends (edits of the stage still go): a concurrent delete either finishes first (null here) or waits
+   * and then sees the opportunity in it.
+   */
+  findByIdForUse(companyId: string, id: string): Promise<FunnelStage | null>;
+  /** The stage with its row locked until the transaction ends (a delete waits for the uses above). */
+  findByIdForUpdate(companyId: string, id: string): Promise<FunnelStage | null>;
   /** The company of a stage (the operator's routes name stages by id alone); null when unknown. */
   companyOf(id: string): Promise<string | null>;
   /**

@@ -115,6 +115,8 @@ export class ManageFunnelStages {
   delete(companyId: string, id: string): Promise<{ id: string; deleted: true }> {
     return this.change(companyId, async (stages, _now, repos) => {
       if (!stages.some((s) => s.id === id)) throw new NotFoundError('Stage');
+      // Locked first: a move or creation that holds the stage (findByIdForUse) finishes before the check below sees it.
+      if (!(await repos.funnelStages.findByIdForUpdate(companyId, id))) throw new NotFoundError('Stage');
       if (await repos.funnelStages.isUsed(companyId, id)) {
         throw new DomainError('CONFLICT', 'The stage has opportunities and cannot be deleted', { invariant: 'stage_in_use' });
       }

@@ -150,8 +150,9 @@ function historyEntry(id: string, opportunityId: string, actor: EventActor, even
   }
 }
 
+/** The stage an opportunity goes into, kept from deletion until the transaction ends (see `findByIdForUse`). */
 async function stageOf(repos: OpportunityRepos, companyId: string, stageId: string): Promise<FunnelStage> {
-  const stage = await repos.funnelStages.findById(companyId, stageId);
+  const stage = await repos.funnelStages.findByIdForUse(companyId, stageId);
   if (!stage) throw new NotFoundError('Stage', { stage_id: stageId });
   return stage;
 }
@@ -195,8 +196,9 @@ export class CreateOpportunity {
     const title = input.title.trim();
     if (!title) throw new ValidationError('title must not be empty', { field: 'title' });
     const stages = await ensureFunnel(repos, companyId, this.ids, now);
-    const stage = input.stageId ? stages.find((s) => s.id === input.stageId) : firstOpenStage(stages);
-    if (!stage) throw new NotFoundError('Stage', { stage_id: input.stageId ?? null });
+    const chosen = input.stageId ? stages.find((s) => s.id === input.stageId) : firstOpenStage(stages);
+    if (!chosen) throw new NotFoundError('Stage', { stage_id: input.stageId ?? null });
+    const stage = await stageOf(repos, companyId, chosen.id);
     const client = await resolveClient(repos, companyId, input.client, this.ids, now);
     const products = await productLines(repos, companyId, input.products ?? []);
     const ticket = input.ticketId ? await repos.tickets.findById(companyId, input.ticketId) : null;

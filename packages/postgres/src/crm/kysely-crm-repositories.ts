@@ -47,6 +47,17 @@ export class KyselyFunnelStageRepository implements FunnelStageRepository {
     return findCompanyRecord(this.db, 'crm_stages', companyId, id, toStage);
   }
 
+  async findByIdForUse(companyId: string, id: string) {
+    // FOR KEY SHARE, the lock a foreign key takes: it keeps the row from being deleted and lets renames and
+    // renumbering go (they wait only when they change a unique column, as they would for the opportunity's own write).
+    const row = await this.db.selectFrom('crm_stages').selectAll().where('company_id', '=', companyId).where('id', '=', id).forKeyShare().executeTakeFirst();
+    return row ? toStage(row) : null;
+  }
+
+  async findByIdForUpdate(companyId: string, id: string) {
+    return findCompanyRecord(this.db, 'crm_stages', companyId, id, toStage, 'forUpdate');
+  }
+
   async companyOf(id: string) {
     const row = await this.db.selectFrom('crm_stages').select('company_id').where('id', '=', id).executeTakeFirst();
     return row?.company_id ?? null;

@@ -44,7 +44,11 @@ export class KyselyCompanyRepository implements CompanyRepository {
   }
 
   async findByIdForUpdate(id: string): Promise<Company | null> {
-    return findRecord(this.db, 'companies', id, toCompany, 'forUpdate');
+    // FOR NO KEY UPDATE: it serialises the company's lockers (limits, quotas, name checks) as FOR UPDATE would, but
+    // does not block the FOR KEY SHARE lock every insert of a row referencing the company takes for its foreign key;
+    // under FOR UPDATE a locker waiting on another row could deadlock with a writer inserting a contact, a message…
+    const row = await this.db.selectFrom('companies').selectAll().where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
+    return row ? toCompany(row) : null;
   }
 
   async adjustBalance(id: string, delta: number): Promise<number | null> {

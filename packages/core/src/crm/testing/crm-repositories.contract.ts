@@ -45,6 +45,13 @@ export function describeCrmRepositoriesContract(name: string, setup: () => Promi
       expect(await uow.transaction((tx) => ensureFunnel(tx, company.id, ids, t0))).toEqual(stages);
       expect(await repos.funnelStages.findById(company.id, stages[0]!.id)).toEqual(stages[0]);
       expect(await repos.funnelStages.findById(other.id, stages[0]!.id)).toBeNull();
+      const held = await uow.transaction(async (tx) => [
+        await tx.funnelStages.findByIdForUse(company.id, stages[0]!.id),
+        await tx.funnelStages.findByIdForUpdate(company.id, stages[1]!.id),
+        await tx.funnelStages.findByIdForUse(other.id, stages[0]!.id),
+        await tx.funnelStages.findByIdForUpdate(other.id, stages[1]!.id),
+      ]);
+      expect(held).toEqual([stages[0], stages[1], null, null]);
       expect(await repos.funnelStages.companyOf(stages[0]!.id)).toBe(company.id);
       expect(await repos.funnelStages.companyOf(ids.newId())).toBeNull();
     });

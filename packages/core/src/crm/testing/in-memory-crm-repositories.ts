@@ -21,6 +21,12 @@ export class InMemoryFunnelStageRepository implements FunnelStageRepository {
     const found = stages(this.store).get(id);
     return found && found.companyId === companyId ? structuredClone(found) : null;
   }
+  async findByIdForUse(companyId: string, id: string) {
+    return this.findById(companyId, id);
+  }
+  async findByIdForUpdate(companyId: string, id: string) {
+    return this.findById(companyId, id);
+  }
   async companyOf(id: string) {
     return stages(this.store).get(id)?.companyId ?? null;
   }
