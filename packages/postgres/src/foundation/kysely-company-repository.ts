@@ -1,7 +1,6 @@
 import type { Company, CompanyRepository, Modality } from '@carteiro/core';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../shared/database.js';
-import { findRecord } from '../shared/records.js';
 import { rowByKey } from '../shared/grouped-statements.js';
 import { columnsOf, fieldsOf } from '../shared/row-fields.js';
 import type { CompaniesTable } from './foundation-tables.js';
