@@ -119,4 +119,46 @@ describe('contacts area under concurrent writes', () => {
     expect(statuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
     expect(await fields()).toBe(100);
   });
+
+  it('two contacts merged into each other at once: one merge wins, the other answers 404, one contact remains', async () => {
+    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    for (let round = 0; round < 5; round += 1) {
+      const create = async (phone: string) => (await request(api.app).post('/v1/contacts').set(t.auth).send({ phone, name: 'Ana' })).body.data.id as string;
+      const [a, b] = [await create(`+55119765${String(round).padStart(5, '0')}`), await create(`+55119764${String(round).padStart(5, '0')}`)];
+      const merge = (survivor: string, merged: string) => request(api.app).post(`/v1/contacts/${survivor}/merge`).set(t.auth).send({ merge_contact_id: merged });
+      const answers = await Promise.all([merge(a, b), merge(b, a), merge(a, b)]);
+      for (const x of answers) expect([200, 404]).toContain(x.status);
+      expect(answers.filter((x) => x.status === 200)).toHaveLength(1);
+      const left = await sql<{ n: string }>`SELECT count(*) AS n FROM contacts WHERE id IN (${a}, ${b})`.execute(api.database.db);
+      expect(Number(left.rows[0]!.n)).toBe(1);
+    }
+  });
+
+  it('a custom field deleted while contacts are written with its value: no value of a deleted field is left', async () => {
+    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    for (let round = 0; round < 4; round += 1) {
+      const field = await request(api.app).post(`/admin/v1/companies/${t.company.id}/contact-fields`).set(api.adminAuth).send({ key: `temp_${round}`, label: 'Temp', type: 'text' });
+      expect(field.status).toBe(201);
+      const write = (i: number) => request(api.app).post('/v1/contacts').set(t.auth).send({ phone: `+55119763${String(round * 100 + i).padStart(5, '0')}`, custom_fields: { [`temp_${round}`]: 'x' } });
+      const answers = await Promise.all([...[0, 1, 2, 3].map(write), request(api.app).delete(`/admin/v1/contact-fields/${field.body.data.id}`).set(api.adminAuth), ...[4, 5, 6, 7].map(write)]);
+      for (const a of answers) expect([200, 201, 400]).toContain(a.status);
+      const left = await sql<{ n: string }>`SELECT count(*) AS n FROM contacts WHERE company_id = ${t.company.id} AND custom_fields ? ${`temp_${round}`}`.execute(api.database.db);
+      expect(Number(left.rows[0]!.n)).toBe(0);
+    }
+  });
+
+  it('fifteen imports with one Idempotency-Key: one job; the others replay it or answer 409 IDEMPOTENCY_KEY_IN_USE', async () => {
+    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    const body = { type: 'contacts', rows: [{ phone: '+5511976200001' }, { phone: '+5511976200002' }] };
+    const answers = await many(15, () => request(api.app).post('/v1/imports').set(t.auth).set('Idempotency-Key', 'import-1').send(body));
+    const first = answers.filter((a) => a.status === 202 && !a.body.meta?.idempotent_replay);
+    expect(first).toHaveLength(1);
+    for (const a of answers) {
+      if (a === first[0]) continue;
+      if (a.status === 202) expect([a.body.meta.idempotent_replay, a.body.data.job_id]).toEqual([true, first[0]!.body.data.job_id]);
+      else expect([a.status, a.body.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
+    }
+    const jobs = await sql<{ n: string }>`SELECT count(*) AS n FROM contact_imports WHERE company_id = ${t.company.id}`.execute(api.database.db);
+    expect(Number(jobs.rows[0]!.n)).toBe(1);
+  });
 });

@@ -76,7 +76,7 @@ export class ManageContacts {
     return this.uow.transaction(async (repos) => {
       const contact = await repos.contacts.findByIdForUpdate(companyId, id);
       if (!contact) throw new NotFoundError('Contact');
-      const customFields = patch.customFields ? validateCustomFields(await repos.contactFields.list(companyId), patch.customFields) : undefined;
+      const customFields = patch.customFields ? validateCustomFields(await repos.contactFields.listForUse(companyId, Object.keys(patch.customFields)), patch.customFields) : undefined;
       const now = this.clock.now();
       const result = patchContact(contact, { ...patch, customFields }, now);
       if (result.changed) await repos.contacts.update(result.contact);

@@ -57,7 +57,9 @@ export class UpsertContact {
     const tagIds = [...new Set(input.tagIds ?? [])];
     const now = this.clock.now();
     const customFields = input.customFields
-      ? Object.fromEntries(Object.entries(validateCustomFields(await repos.contactFields.list(company.id), input.customFields)).filter(([, v]) => v !== null))
+      ? Object.fromEntries(
+          Object.entries(validateCustomFields(await repos.contactFields.listForUse(company.id, Object.keys(input.customFields)), input.customFields)).filter(([, v]) => v !== null),
+        )
       : {};
     if (tagIds.length > 0) {
       const found = new Set((await repos.tags.findManyByIds(company.id, tagIds)).map((t) => t.id));

@@ -53,6 +53,20 @@ export class KyselyContactFieldRepository implements ContactFieldRepository {
     return rows.map(toDefinition);
   }
 
+  async listForUse(companyId: string, keys: readonly string[]): Promise<ContactFieldDefinition[]> {
+    if (keys.length === 0) return [];
+    // FOR KEY SHARE: the delete's FOR UPDATE waits for it (and it for the delete); writers of values do not block each other.
+    const rows = await this.db
+      .selectFrom('contact_field_definitions')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('key', 'in', [...keys])
+      .orderBy('key')
+      .forKeyShare()
+      .execute();
+    return rows.map(toDefinition);
+  }
+
   async count(companyId: string): Promise<number> {
     return countCompanyRows(this.db, 'contact_field_definitions', companyId);
   }

@@ -54,7 +54,7 @@ export function describeContactAreaContract(name: string, setup: () => Promise<R
     });
 
     it('keeps field definitions unique by key, updates them, removes their values from contacts', async () => {
-      const { repos, ids, company, other } = await fresh();
+      const { repos, uow, ids, company, other } = await fresh();
       const def = { id: ids.newId(), companyId: company.id, key: 'plano', label: 'Plano', type: 'select' as const, options: ['a', 'b'], createdAt: t0, updatedAt: t0 };
       expect(await repos.contactFields.insert(def)).toBeNull();
       expect(await repos.contactFields.insert({ ...def, id: ids.newId() })).toEqual(def);
@@ -63,6 +63,12 @@ export function describeContactAreaContract(name: string, setup: () => Promise<R
       expect(await repos.contactFields.findByIdForUpdate(def.id)).toMatchObject({ label: 'Plano 2', options: ['a', 'b', 'c'] });
       expect(await repos.contactFields.list(company.id)).toHaveLength(1);
       expect(await repos.contactFields.count(company.id)).toBe(1);
+      const used = await uow.transaction(async (tx) => [
+        await tx.contactFields.listForUse(company.id, ['plano', 'desconhecido']),
+        await tx.contactFields.listForUse(other.id, ['plano']),
+        await tx.contactFields.listForUse(company.id, []),
+      ]);
+      expect(used.map((list) => list.map((d) => [d.companyId, d.key, d.label]))).toEqual([[[company.id, 'plano', 'Plano 2']], [[other.id, 'plano', 'Plano']], []]);
       const contact = createContact(ids.newId(), company.id, '+5511987654321', null, t0, { customFields: { plano: 'a', outro: 1 } });
       await repos.contacts.insert(contact);
       expect(await repos.contacts.removeCustomField(company.id, 'plano', later(2))).toBe(1);

@@ -289,6 +289,9 @@ export class InMemoryContactFieldRepository implements ContactFieldRepository {
       .sort((a, b) => (a.key < b.key ? -1 : 1))
       .map((d) => structuredClone(d));
   }
+  async listForUse(companyId: string, keys: readonly string[]) {
+    return (await this.list(companyId)).filter((d) => keys.includes(d.key));
+  }
   async count(companyId: string) {
     return [...this.rows.values()].filter((d) => d.companyId === companyId).length;
   }
