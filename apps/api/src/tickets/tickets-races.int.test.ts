@@ -143,4 +143,49 @@ describe('tickets under concurrent writes', () => {
     expect(statuses(answers)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     expect(await count(sql`SELECT count(*) AS n FROM ticket_links WHERE ticket_id = ${ticket.id}`)).toBe(1);
   });
+
+  it('fifteen replies with one Idempotency-Key: one message sent; the others replay it or answer 409 IDEMPOTENCY_KEY_IN_USE', async () => {
+    const t = await tenant();
+    const { ticket } = await t.open();
+    const answers = await many(15, () =>
+      request(api.app).post(`/v1/tickets/${ticket.id}/messages`).set(t.auth).set('Idempotency-Key', 'resposta-1').send({ message: { text: 'Uma vez só' } }),
+    );
+    const first = answers.filter((a) => a.status === 201 && !a.body.meta?.idempotent_replay);
+    expect(first).toHaveLength(1);
+    for (const a of answers) {
+      if (a === first[0]) continue;
+      if (a.status === 201) expect([a.body.meta.idempotent_replay, a.body.data.id]).toEqual([true, first[0]!.body.data.id]);
+      else expect([a.status, a.body.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
+    }
+    expect(await count(sql`SELECT count(*) AS n FROM messages WHERE ticket_id = ${ticket.id} AND direction = 'outbound'`)).toBe(1);
+  });
+
+  it('ten ratings of one closed ticket at once: every answer 200, one conversation.rated per change; ten equal ratings change it once', async () => {
+    const t = await tenant();
+    const { ticket } = await t.open();
+    expect((await request(api.app).patch(`/v1/tickets/${ticket.id}/status`).set(t.auth).send({ status: 'closed', send_closing_message: false, request_rating: false })).status).toBe(200);
+    const answers = await many(10, (i) => request(api.app).post(`/v1/tickets/${ticket.id}/rating`).set(t.auth).send({ score: 1 + (i % 5) }));
+    expect(statuses(answers)).toEqual(Array<number>(10).fill(200));
+    const changed = answers.filter((a) => a.body.data.changed === true).length;
+    expect(await count(sql`SELECT count(*) AS n FROM domain_events WHERE company_id = ${t.company.id} AND event = 'conversation.rated'`)).toBe(changed);
+    const same = await many(10, () => request(api.app).post(`/v1/tickets/${ticket.id}/rating`).set(t.auth).send({ score: 5, comment: 'Igual' }));
+    expect(same.filter((a) => a.body.data.changed === true)).toHaveLength(1);
+  });
+
+  it('handoffs, priority changes and a close at once: every answer 200 or 409, the ticket consistent with its events', async () => {
+    const t = await tenant();
+    const { ticket } = await t.open();
+    const answers = await Promise.all([
+      ...Array.from({ length: 4 }, (_, i) => request(api.app).post(`/v1/tickets/${ticket.id}/handoff`).set(t.auth).send({ summary: `Resumo ${i}`, priority: 'high' })),
+      ...['low', 'urgent', 'medium'].map((priority) => request(api.app).patch(`/v1/tickets/${ticket.id}/priority`).set(t.auth).send({ priority })),
+      request(api.app).patch(`/v1/tickets/${ticket.id}/status`).set(t.auth).send({ status: 'closed', send_closing_message: false, request_rating: false }),
+    ]);
+    for (const a of answers) expect([200, 201, 409]).toContain(a.status);
+    const detail = (await request(api.app).get(`/v1/tickets/${ticket.id}`).set(t.auth)).body.data;
+    expect(detail.status).toBe('closed');
+    // Each change made its own version: two never answered the same one.
+    const versions = answers.filter((a) => a.status < 300 && a.body.data?.changed === true).map((a) => a.body.data.version as number);
+    expect(versions.length).toBeGreaterThan(0);
+    expect(new Set(versions).size).toBe(versions.length);
+  });
 });
