@@ -243,6 +243,13 @@ export class KyselyContactRepository implements ContactRepository {
       FROM conversations d JOIN conversations s ON s.setor_id = d.setor_id AND s.contact_id = ${survivorId}
       WHERE d.contact_id = ${mergedId} AND t.contact_id = ${mergedId} AND t.conversation_id = d.id`.execute(this.db);
     const moved = await sql`UPDATE tickets SET contact_id = ${survivorId} WHERE contact_id = ${mergedId}`.execute(this.db);
+    // The joined conversation keeps the later of both last inbound and outbound instants (the contact's
+    // last_inbound_at and stats read them): the merged one's are lost with its row otherwise.
+    await sql`
+      UPDATE conversations s SET last_inbound_at = greatest(s.last_inbound_at, d.last_inbound_at),
+                                 last_outbound_at = greatest(s.last_outbound_at, d.last_outbound_at)
+      FROM conversations d
+      WHERE d.contact_id = ${mergedId} AND s.contact_id = ${survivorId} AND s.setor_id = d.setor_id`.execute(this.db);
     await sql`
       DELETE FROM conversations d USING conversations s
       WHERE d.contact_id = ${mergedId} AND s.contact_id = ${survivorId} AND s.setor_id = d.setor_id`.execute(this.db);

@@ -36,6 +36,9 @@ const conversationRows = (store: InMemoryStore) =>
 const messageRows = (store: InMemoryStore) =>
   store.table('messages', () => new Map<string, { contactId: string; conversationId: string; direction?: string; type?: string }>());
 
+/** The later of two instants, as SQL's greatest: null only when both are. */
+const later = (a: Date | null, b: Date | null) => (a && b ? (a > b ? a : b) : (a ?? b));
+
 /** The tickets area's table, as far as a merge moves its rows (the tickets fakes own it). */
 const tickets = (store: InMemoryStore) => store.table('tickets', () => new Map<string, { contactId: string; conversationId: string; setorId: string; status: string }>());
 
@@ -168,6 +171,8 @@ export class InMemoryContactRepository implements ContactRepository {
       if (twin) {
         for (const m of messages.values()) if (m.conversationId === c.id) m.conversationId = twin.id;
         for (const t of tickets(this.store).values()) if (t.conversationId === c.id) t.conversationId = twin.id;
+        twin.lastInboundAt = later(twin.lastInboundAt, c.lastInboundAt);
+        twin.lastOutboundAt = later(twin.lastOutboundAt, c.lastOutboundAt);
         conversations.delete(c.id);
       } else c.contactId = survivorId;
     }
