@@ -207,7 +207,7 @@ function unprocessable(reason: string): DomainError {
     min_notice: 'The time is closer than the appointment type’s minimum notice',
     max_advance: 'The time is further ahead than the appointment type allows',
     holiday: 'The unit is closed on that holiday',
-    not_enabled: 'The professional does not offer this appointment type at this unit',
+    not_enabled: 'The professional does not offer this appointment type at this unit, or one of them is inactive',
   };
   return new DomainError('UNPROCESSABLE', messages[reason] ?? reason, { reason });
 }

@@ -223,7 +223,9 @@ export function bookingRefusal(input: {
   allowOutsideHours: boolean;
 }): BookingRefusal | null {
   const { type, unit, professional, startsAt, now } = input;
-  if (!type.unitIds.includes(unit.id) || !professional.active || !offers(professional, type.id, unit.id)) return 'not_enabled';
+  // A unit deactivated with appointments booked keeps them, but takes no new ones nor moves (as availability, which
+  // lists active units only): a unit named in the request is refused here like an inactive professional.
+  if (!type.unitIds.includes(unit.id) || !unit.active || !professional.active || !offers(professional, type.id, unit.id)) return 'not_enabled';
   if (startsAt.getTime() < now.getTime() + type.minNoticeMinutes * MINUTE) return 'min_notice';
   if (startsAt.getTime() > now.getTime() + type.maxAdvanceDays * DAY) return 'max_advance';
   if (input.isHoliday && !unit.openOnHolidays && !input.allowOutsideHours) return 'holiday';

@@ -129,6 +129,7 @@ describe('availability in the unit’s zone, converted date by date', () => {
     expect(bookingRefusal({ ...base, type: { ...type, minNoticeMinutes: 60 }, startsAt: new Date('2026-03-01T00:30:00Z') })).toBe('min_notice');
     expect(bookingRefusal({ ...base, type: { ...type, maxAdvanceDays: 1 }, startsAt: new Date('2026-03-10T13:00:00Z') })).toBe('max_advance');
     expect(bookingRefusal({ ...base, professional: { ...professional(), services: [] }, startsAt: new Date('2026-03-10T13:00:00Z') })).toBe('not_enabled');
+    expect(bookingRefusal({ ...base, unit: { ...u, active: false }, startsAt: new Date('2026-03-10T13:00:00Z') })).toBe('not_enabled');
   });
 });
 
