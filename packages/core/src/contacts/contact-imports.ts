@@ -226,9 +226,27 @@ export class RunContactImport {
     }
   }
 
+  /**
+   * The rows were checked against the definitions of the import's creation: values of a field deleted since (or
+   * deleted and created again, maybe with another type) are dropped, as the delete dropped them from every contact —
+   * as tags deleted since are skipped. The definitions kept are locked from deletion until the batch commits.
+   */
+  private async withFieldsStillDefined(repos: Repositories<ContactRepositories>, job: ContactImport, rows: readonly PreparedImportRow[]): Promise<PreparedImportRow[]> {
+    const keys = new Set<string>();
+    for (const row of rows) for (const key of Object.keys(row.write!.customFields)) keys.add(key);
+    if (keys.size === 0) return [...rows];
+    const defined = await repos.contactFields.listForUse(job.companyId, [...keys]);
+    const usable = new Set(defined.filter((d) => d.createdAt.getTime() <= job.createdAt.getTime()).map((d) => d.key));
+    if (usable.size === keys.size) return [...rows];
+    return rows.map((row) => {
+      const customFields = Object.fromEntries(Object.entries(row.write!.customFields).filter(([key]) => usable.has(key)));
+      return { ...row, write: { ...row.write!, customFields } };
+    });
+  }
+
   private async writeBatch(repos: Repositories<ContactRepositories & TagRepositories>, job: ContactImport, at: Date): Promise<void> {
     const rows = await repos.contactImports.loadBatch(job.id, job.nextBatch);
-    const writes = rows.filter((r) => r.write);
+    const writes = await this.withFieldsStillDefined(repos, job, rows.filter((r) => r.write));
     const outcomes = await repos.contacts.writeBatch(job.companyId, writes.map((r) => r.write!), job.mode, this.ids, at);
     const errors: ImportRowError[] = [];
     const counts = { processed: rows.length, created: 0, updated: 0, skipped: 0, failed: 0 };
