@@ -29,9 +29,11 @@ const COMPANIES = 500;
  * Fills the tables that grow with traffic with rows of `COMPANIES` other companies (by `INSERT … SELECT
  * generate_series`; referential triggers are off for the load, so the companies, setores and catalogue rows those ids
  * name need not exist), then ANALYZEs them so that the planner sees their size. Every row is recent (the partitioned
- * tables' rows fall in the current partition) and contact `n` has conversation `n` and ticket `n`.
+ * tables' rows fall in the current partition) and contact `n` has conversation `n` and ticket `n`. One of the
+ * companies, `busyCompanyId`, holds half of every table: a statement planned with its id shows what a company with
+ * a long history costs.
  */
-export async function fillGrownTables(url: string, scale: number): Promise<Record<keyof typeof GROWN_TABLE_ROWS, number>> {
+export async function fillGrownTables(url: string, scale: number): Promise<{ rows: Record<keyof typeof GROWN_TABLE_ROWS, number>; busyCompanyId: string }> {
   const n = Object.fromEntries(Object.entries(GROWN_TABLE_ROWS).map(([k, v]) => [k, Math.max(COMPANIES, Math.round(v * scale))])) as Record<
     keyof typeof GROWN_TABLE_ROWS,
     number
@@ -41,7 +43,8 @@ export async function fillGrownTables(url: string, scale: number): Promise<Recor
   try {
     await client.query('SET session_replication_role = replica');
     // Ids derived from numbers: `co(k)` a company, `ct(k)` a contact (of company k % COMPANIES), and so on.
-    const co = (k: string) => `md5('plans-co' || (${k}) % ${COMPANIES})::uuid`;
+    // Company 0 is busy: half of every table is its.
+    const co = (k: string) => `md5('plans-co' || CASE WHEN (${k}) % 2 = 0 THEN 0 ELSE (${k}) % ${COMPANIES} END)::uuid`;
     const id = (prefix: string, k: string) => `md5('${prefix}' || (${k}))::uuid`;
     const contacts = n.contacts;
     const statements = [
@@ -54,10 +57,13 @@ export async function fillGrownTables(url: string, scale: number): Promise<Recor
          now() - g * interval '1 minute', now() - g * interval '1 minute'
        FROM generate_series(1, ${n.conversations}) g`,
       `INSERT INTO tickets (id, company_id, number, status, priority_rank, setor_id, contact_id, conversation_id, last_activity_at, source, rating_status,
-         version, created_at, updated_at, closed_at, waiting_since)
+         version, created_at, updated_at, closed_at, waiting_since, rating_requested_at, rated_at, rating_score)
        SELECT ${id('tk', 'g')}, ${co('g')}, g, CASE WHEN g % 10 = 0 THEN 'open' ELSE 'closed' END, 0, ${id('st', `g % ${COMPANIES}`)}, ${id('ct', `1 + (g - 1) % ${contacts}`)},
-         ${id('cv', `1 + (g - 1) % ${contacts}`)}, now() - g * interval '1 minute', 'inbound', 'none', 1, now() - g * interval '1 minute', now() - g * interval '1 minute',
-         CASE WHEN g % 10 = 0 THEN NULL ELSE now() END, now() - g * interval '1 minute'
+         ${id('cv', `1 + (g - 1) % ${contacts}`)}, now() - g * interval '1 minute', 'inbound',
+         CASE g % 10 WHEN 1 THEN 'rated' WHEN 2 THEN 'requested' ELSE 'none' END, 1, now() - g * interval '1 minute', now() - g * interval '1 minute',
+         CASE WHEN g % 10 = 0 THEN NULL ELSE now() END, now() - g * interval '1 minute',
+         CASE WHEN g % 10 IN (1, 2) THEN now() - g * interval '1 minute' END, CASE WHEN g % 10 = 1 THEN now() - g * interval '1 minute' END,
+         CASE WHEN g % 10 = 1 THEN 1 + g % 5 END
        FROM generate_series(1, ${n.tickets}) g`,
       `INSERT INTO messages (id, company_id, conversation_id, setor_id, contact_id, phone, key_mode, content, parts, status, direction, ticket_id,
          provider_message_id, sent_at, created_at, updated_at)
@@ -100,9 +106,10 @@ export async function fillGrownTables(url: string, scale: number): Promise<Recor
          CASE WHEN g % 10 = 9 THEN 'scheduled' ELSE 'sent' END, 1, CASE WHEN g % 10 = 9 THEN NULL ELSE now() END, now(), now()
        FROM generate_series(1, ${n.scheduledMessages}) g`,
       `INSERT INTO crm_opportunities (id, company_id, title, value_cents, products_total_cents, status, stage_id, client_id, products,
-         created_at, updated_at)
+         created_at, updated_at, closed_at)
        SELECT ${id('op', 'g')}, ${co('g')}, 'Oportunidade ' || g, 1000, 0, (ARRAY['open', 'won', 'lost'])[1 + g % 3], ${id('sg', `g % ${COMPANIES}`)},
-         ${id('ct', `1 + (g - 1) % ${contacts}`)}, '[]', now() - g * interval '1 minute', now() - g * interval '1 minute'
+         ${id('ct', `1 + (g - 1) % ${contacts}`)}, '[]', now() - g * interval '1 minute', now() - g * interval '1 minute',
+         CASE WHEN g % 3 = 0 THEN NULL ELSE now() - g * interval '1 minute' END
        FROM generate_series(1, ${n.opportunities}) g`,
       `INSERT INTO crm_opportunity_history (id, company_id, opportunity_id, at, actor, kind, changes)
        SELECT ${id('oh', 'g')}, ${co('g')}, ${id('op', `1 + (g - 1) % ${n.opportunities}`)}, now() - g * interval '1 minute', '{"source":"api"}', 'created', '{}'
@@ -124,8 +131,9 @@ export async function fillGrownTables(url: string, scale: number): Promise<Recor
     }
     await client.query('SET session_replication_role = DEFAULT');
     await client.query('ANALYZE');
+    const busy = await client.query<{ id: string }>(`SELECT md5('plans-co' || 0)::uuid::text AS id`);
+    return { rows: n, busyCompanyId: busy.rows[0]!.id };
   } finally {
     await client.end();
   }
-  return n;
 }
