@@ -11,7 +11,7 @@ import { wakeLanes } from './lane-wakeups.js';
 import type { CampaignRepositories } from './campaign-repositories.js';
 import { lockedCampaignOfCompany } from './locked-campaign.js';
 import type { ChannelRepositories } from '../channel/index.js';
-import type { CompanyRepositories } from '../companies/index.js';
+import { paysPerMessage, type CompanyRepositories } from '../companies/index.js';
 
 /** Which failed messages to retry: these ids (the API's `detailIds`), or every failure (`all_failures`). */
 export interface RetryCampaignCommand {
@@ -84,11 +84,13 @@ export class RetryCampaignMessages {
         return { message: to ? transition(campaignMessageDecider, m, { type: 'reassign', at: now, setorId: to }).state : m, expectedStatus: 'falha' };
       });
 
-      if (chargesCredits(campaign)) {
+      // Charged as the company pays now: one that has left `avulso` (or became unlimited) since the campaign's
+      // reservation has no balance to be refused on (operations.md §4).
+      const company = chargesCredits(campaign) ? await repos.companies.findById(campaign.companyId) : null;
+      if (company && paysPerMessage(company)) {
         const balance = await repos.companies.adjustBalance(campaign.companyId, -retried.length);
         if (balance === null) throw new DomainError('BULK_DISABLED', 'Insufficient balance to retry these messages', { required: retried.length });
-        const company = await repos.companies.findById(campaign.companyId);
-        if (company) await noteBalanceDebit(repos, company, 'messages', balance + retried.length, balance, now, campaign.mode);
+        await noteBalanceDebit(repos, company, 'messages', balance + retried.length, balance, now, campaign.mode);
       }
       const written = await repos.campaigns.updateMessages(changes);
       await repos.campaigns.addTotals(campaign.id, { enviados: 0, falhas: -written.length, pulados: 0 });
