@@ -82,6 +82,19 @@ describe('a professional or unit deactivated with future appointments', () => {
   });
 });
 
+describe('an appointment type deactivated with future appointments', () => {
+  it('takes no new bookings, while its booked appointments keep their reminders and may still be moved or cancelled', async () => {
+    const c = await clinic();
+    const booked = (await c.book({ starts_at: at(3, 17), phone: '+5511987652201', unit_id: c.units[0].id, reminder_offsets_minutes: [60] }).expect(201)).body.data;
+    await c.admin('patch', `/admin/v1/appointment-types/${c.type.id}`, { active: false }).expect(200);
+
+    await c.book({ starts_at: at(5, 17), phone: '+5511987652202', unit_id: c.units[0].id }).expect(404);
+    const moved = (await request(api.app).patch(`/v1/appointments/${booked.id}`).set(c.auth).send({ starts_at: at(4, 17) }).expect(200)).body.data;
+    expect(moved.reminders.filter((r: { status: string }) => r.status === 'scheduled')).toHaveLength(1);
+    await request(api.app).delete(`/v1/appointments/${booked.id}`).set(c.auth).expect(200);
+  });
+});
+
 describe('contact merge meets appointments', () => {
   it('the merged contact appointment, with its reminder queued, is the survivor one', async () => {
     const c = await clinic();
