@@ -191,4 +191,23 @@ describe('tickets under concurrent writes', () => {
     expect(versions.length).toBeGreaterThan(0);
     expect(Math.max(...versions)).toBeLessThanOrEqual(detail.version as number);
   });
+
+  it('tickets assigned to an agent while the operator deactivates them: no open ticket is left with the inactive agent', async () => {
+    const t = await tenant();
+    for (let round = 0; round < 4; round += 1) {
+      const agent = await request(api.app).post(`/admin/v1/companies/${t.company.id}/agents`).set(api.adminAuth).send({ name: 'Ana', email: `${randomUUID()}@example.com`, status: 'available' });
+      expect(agent.status).toBe(201);
+      const agentId = agent.body.data.id as string;
+      const tickets = await many(6, async () => (await t.open()).ticket);
+      const assign = (k: { id: string }) => request(api.app).patch(`/v1/tickets/${k.id}/assignee`).set(t.auth).send({ agent_id: agentId });
+      const answers = await Promise.all([
+        ...tickets.slice(0, 3).map(assign),
+        request(api.app).patch(`/admin/v1/agents/${agentId}`).set(api.adminAuth).send({ active: false }),
+        ...tickets.slice(3).map(assign),
+      ]);
+      for (const a of answers) expect([200, 404]).toContain(a.status);
+      expect(answers[3]!.status).toBe(200);
+      expect(await count(sql`SELECT count(*) AS n FROM tickets WHERE agent_id = ${agentId} AND status <> 'closed'`)).toBe(0);
+    }
+  });
 });

@@ -34,6 +34,12 @@ export interface AgentRepository {
    */
   setStatus(companyId: string, id: string, status: AgentStatus, at: Date): Promise<boolean>;
   findById(companyId: string, id: string): Promise<Agent | null>;
+  /**
+   * As findById, the row locked until the transaction ends (the assignment's read: a ticket given to the agent is
+   * committed before a concurrent deactivation, which then takes it back, or waits for it and sees the agent inactive;
+   * assignments to one agent, which then record it as last assigned, go one after the other).
+   */
+  findByIdForUpdate(companyId: string, id: string): Promise<Agent | null>;
   /** The agent's company whatever it is (the operator's routes by id); null when missing. */
   companyOf(id: string): Promise<string | null>;
   /** The company's agents among `ids`; unknown or other-company ids are left out. */

@@ -146,7 +146,9 @@ export class ManageTickets {
 
   private async checkAssignee(repos: Repositories<TicketWriteAreas>, companyId: string, agentId: string | null | undefined, teamId: string | null | undefined) {
     if (agentId) {
-      const agent = isUuid(agentId) ? await repos.agents.findById(companyId, agentId.toLowerCase()) : null;
+      // Locked: a deactivation running at the same time waits for this assignment and then takes the ticket back, or
+      // this waits for it and finds the agent inactive (never a ticket left with an inactive agent).
+      const agent = isUuid(agentId) ? await repos.agents.findByIdForUpdate(companyId, agentId.toLowerCase()) : null;
       if (!agent || !agent.active) throw new NotFoundError('Agent', { agent_id: agentId });
     }
     if (teamId) {

@@ -92,6 +92,13 @@ export class KyselyAgentRepository implements AgentRepository {
     return row ? toAgent(row) : null;
   }
 
+  async findByIdForUpdate(companyId: string, id: string): Promise<Agent | null> {
+    // NO KEY UPDATE, the lock the agent's own UPDATE takes (a share lock here deadlocked two assignments that both
+    // then record last_assigned_at); it leaves the key-share locks of inserts referencing the agent alone.
+    const row = await this.selectAgents().where('agents.id', '=', id).where('agents.company_id', '=', companyId).forNoKeyUpdate().executeTakeFirst();
+    return row ? toAgent(row) : null;
+  }
+
   async companyOf(id: string): Promise<string | null> {
     const row = await this.db.selectFrom('agents').select('company_id').where('id', '=', id).executeTakeFirst();
     return row?.company_id ?? null;

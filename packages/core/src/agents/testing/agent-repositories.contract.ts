@@ -66,7 +66,7 @@ export function describeAgentRepositoriesContract(name: string, setup: () => Pro
     });
 
     it('leaves the memberships alone with teams: false, and sets a status only when it is another one', async () => {
-      const { repos, company, other, agent, team } = await fresh();
+      const { repos, uow, company, other, agent, team } = await fresh();
       const [a, b] = [await team(company.id, 'A'), await team(company.id, 'B')];
       const dani = agent(company.id, { name: 'Dani', email: 'dani@acme.com', status: 'offline', teamIds: [a.id] });
       await repos.agents.insertUnique(dani);
@@ -77,6 +77,8 @@ export function describeAgentRepositoriesContract(name: string, setup: () => Pro
       expect(await repos.agents.setStatus(company.id, dani.id, 'away', at(4))).toBe(false);
       expect(await repos.agents.setStatus(other.id, dani.id, 'available', at(4))).toBe(false);
       expect(await repos.agents.findById(company.id, dani.id)).toMatchObject({ name: 'Daniela', status: 'away', updatedAt: at(3), teamIds: [a.id, b.id] });
+      const locked = await uow.transaction(async (tx) => [await tx.agents.findByIdForUpdate(company.id, dani.id), await tx.agents.findByIdForUpdate(other.id, dani.id)]);
+      expect(locked).toEqual([await repos.agents.findById(company.id, dani.id), null]);
     });
 
     it('lists by name with team, status and active filters, paged', async () => {

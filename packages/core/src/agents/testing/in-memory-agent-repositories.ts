@@ -60,6 +60,9 @@ export class InMemoryAgentRepository implements AgentRepository {
     const agent = this.agents.get(id);
     return agent && agent.companyId === companyId ? this.withTeams(agent) : null;
   }
+  async findByIdForUpdate(companyId: string, id: string) {
+    return this.findById(companyId, id);
+  }
   async companyOf(id: string) {
     return this.agents.get(id)?.companyId ?? null;
   }
