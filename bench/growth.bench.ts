@@ -31,6 +31,7 @@ import {
 } from '@carteiro/postgres';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { wholeTableReads } from '@carteiro/postgres/testing';
 import type { SummaryRow } from './support/report.js';
 import { startBenchDatabase } from './support/tenant.js';
 
@@ -383,13 +384,13 @@ export async function runGrowthBench(log: (line: string) => void = console.log):
     try {
       for (const [text, parameters] of captured) {
         if (/^\s*(begin|commit|rollback)/i.test(text)) continue;
-        const plan = (await client.query(`EXPLAIN ${text}`, parameters as unknown[])).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
-        if (process.env.BENCH_GROWTH_PLANS === '1') log(`\n${text.replace(/\s+/g, ' ').slice(0, 300)}\n${plan}`);
-        for (const m of plan.matchAll(/Seq Scan on (\w+)/g)) {
-          const table = m[1]!;
-          if (table.endsWith('_default')) continue;
-          const rows = await client.query(`SELECT reltuples::bigint AS n FROM pg_class WHERE relname = $1`, [table]);
-          if (Number(rows.rows[0]?.n ?? 0) > 1000) seqScans.push(`${table} in: ${text.replace(/\s+/g, ' ').slice(0, 120)}`);
+        if (process.env.BENCH_GROWTH_PLANS === '1') {
+          const plan = (await client.query(`EXPLAIN ${text}`, parameters as unknown[])).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+          log(`\n${text.replace(/\s+/g, ' ').slice(0, 300)}\n${plan}`);
+        }
+        // The same judgement as the route-plan audit (apps/api/src/plans): a relation of more than 1,000 rows read whole.
+        for (const read of await wholeTableReads(client, { text, values: parameters }, 1000)) {
+          seqScans.push(`${read.relation} (${read.node}) in: ${text.replace(/\s+/g, ' ').slice(0, 120)}`);
         }
       }
     } finally {

@@ -88,7 +88,7 @@ describe('query plans of every route on grown tables', () => {
     const { ticket, contactId, phone } = await t.openTicket();
     const adminPath = (path: string) => `/admin/v1/companies/${company.id}${path}`;
     const created = (res: request.Response) => {
-      if (res.status < 200 || res.status > 202) throw new Error(`${res.req.method} ${res.req.path}: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status < 200 || res.status > 202) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
       return res.body.data;
     };
 
