@@ -84,6 +84,28 @@ describe('an agent deactivated while tickets are assigned', () => {
   });
 });
 
+describe("a team's members and boxes replaced while its tickets are queued", () => {
+  it('the new available member of an auto-assign team takes the queued tickets; the removed one keeps what they hold', async () => {
+    const { company, auth, setor } = await tenant();
+    const v = as(auth);
+    const team = (await admin('post', `/admin/v1/companies/${company.id}/teams`, { nome: 'Suporte', setor_ids: [setor.id] }).expect(201)).body.data;
+    await admin('patch', `/admin/v1/teams/${team.id}`, { auto_assign: true, max_open_per_agent: 1 }).expect(200);
+    await admin('patch', `/admin/v1/setores/${setor.id}`, { default_team_id: team.id }).expect(200);
+    const ana = (await admin('post', `/admin/v1/companies/${company.id}/agents`, { name: 'Ana', email: 'ana@t.example', status: 'available', team_ids: [team.id] }).expect(201)).body.data;
+    const held = (await admin('post', '/admin/v1/simulator/inbound', { setor_id: setor.id, from: '+5511987651501', text: 'Oi' }).expect(201)).body.data;
+    const queued = (await admin('post', '/admin/v1/simulator/inbound', { setor_id: setor.id, from: '+5511987651502', text: 'Oi' }).expect(201)).body.data;
+    expect((await v.get(`/v1/tickets/${held.ticket_id}`).expect(200)).body.data.agent_id).toBe(ana.id);
+    expect((await v.get('/v1/queue').expect(200)).body.data.items.map((q: { ticket_id: string }) => q.ticket_id)).toEqual([queued.ticket_id]);
+    const bia = (await admin('post', `/admin/v1/companies/${company.id}/agents`, { name: 'Bia', email: 'bia@t.example', status: 'available' }).expect(201)).body.data;
+
+    await admin('patch', `/admin/v1/teams/${team.id}`, { agent_ids: [bia.id], setor_ids: [] }).expect(200);
+
+    expect((await v.get(`/v1/tickets/${queued.ticket_id}`).expect(200)).body.data).toMatchObject({ agent_id: bia.id, team_id: team.id });
+    expect((await v.get(`/v1/tickets/${held.ticket_id}`).expect(200)).body.data.agent_id).toBe(ana.id);
+    expect((await v.get('/v1/queue').expect(200)).body.data.total).toBe(0);
+  });
+});
+
 describe('a tag deleted while rules and ticket filters use it', () => {
   it('drops its rules, and a filter naming it answers an empty page', async () => {
     const { auth, setor } = await tenant();
