@@ -119,7 +119,12 @@ describe('query plans of every route on grown tables', () => {
       request(app).post('/admin/v1/simulator/inbound').set(admin).send({ setor_id: setor.id, from: phone, text: 'Oi, preciso de ajuda' }),
     );
     expect(inbound.status).toBe(201);
-    created(await post('/v1/messages', { phone: nextPhone(), message: { text: 'Olá!' }, setor_id: setor.id }));
+    const to = nextPhone();
+    const sent = created(await post('/v1/messages', { phone: to, message: { text: 'Olá!' }, setor_id: setor.id }));
+    created(await post('/v1/messages/first-contact', { phone: nextPhone(), name: 'Carla', message: 'Oi', setor_id: setor.id }));
+    // The delivery receipt of that message, as the channel reports it (the receipt path looks the message up by its provider id).
+    const outboxItem = (await request(app).get('/admin/v1/simulator/messages').query({ to }).set(admin)).body.data.items[0];
+    created(await call('POST /admin/v1/simulator/receipts', () => request(app).post('/admin/v1/simulator/receipts').set(admin).send({ message_id: outboxItem.id, status: 'read' })));
     created(await post(`/v1/tickets/${ticket.id}/messages`, { message: { text: 'Já vejo isso' } }));
     const opportunity = created(await post('/v1/crm/opportunities', { title: 'Loja virtual', client_id: contactId, value: 100 }));
     const contract = created(await post('/v1/contracts', { title: 'Serviços', client_id: contactId, content: '# Contrato\n\n{{cliente_nome}}', value: 100 }));
@@ -142,20 +147,31 @@ describe('query plans of every route on grown tables', () => {
     const tag = created(await post('/v1/tags', { name: 'VIP' }));
     const stages = (await request(app).get('/v1/crm/stages').set(auth)).body.data as { id: string }[];
     await write('patch', '/v1/contacts/:id', `/v1/contacts/${contactId}`, { name: 'Ana Maria Souza' });
-    await write('post', '/v1/messages/:conversa_id', `/v1/messages/${ticket.conversationId}`, { message: { text: 'Mais uma' } });
     await write('post', '/v1/tickets/:id/tags', `/v1/tickets/${ticket.id}/tags`, { tag_ids: [tag.id] });
     await write('patch', '/v1/tickets/:id/assignee', `/v1/tickets/${ticket.id}/assignee`, { agent_id: agent.id });
     await write('patch', '/v1/tickets/:id/priority', `/v1/tickets/${ticket.id}/priority`, { priority: 'high' });
-    await write('post', '/v1/tickets/:id/links', `/v1/tickets/${ticket.id}/links`, { type: 'crm_opportunity', target_id: opportunity.id });
+    await write('post', '/v1/tickets/:id/links', `/v1/tickets/${ticket.id}/links`, { type: 'crm_opportunity', id: opportunity.id });
+    await write('delete', '/v1/tickets/:id/links/:type/:targetId', `/v1/tickets/${ticket.id}/links/crm_opportunity/${opportunity.id}`);
+    await write('delete', '/v1/tickets/:id/tags', `/v1/tickets/${ticket.id}/tags`, { tag_ids: [tag.id] });
+    await write('post', '/v1/tickets/:id/handoff', `/v1/tickets/${ticket.id}/handoff`, { summary: 'Resumo', priority: 'high' });
+    await write('patch', '/v1/messages/:id', `/v1/messages/${sent.message_id}`, { text: 'Olá de novo' });
+    await write('post', '/v1/messages/:id/reaction', `/v1/messages/${sent.message_id}/reaction`, { emoji: '👍' });
+    await write('delete', '/v1/messages/:id', `/v1/messages/${sent.message_id}`);
+    await write('post', '/v1/tag-rules', '/v1/tag-rules', { tag_id: tag.id, match_type: 'contains', match_value: 'pedido' });
+    await write('post', '/v1/campaigns/:id/retry', `/v1/campaigns/${campaign.id}/retry`, { all_failures: true });
+    await write('post', '/v1/webhooks/:id/test', `/v1/webhooks/${webhook.id}/test`, {});
     await write('patch', '/v1/agents/:id/status', `/v1/agents/${agent.id}/status`, { status: 'away' });
     await write('patch', '/v1/crm/opportunities/:id', `/v1/crm/opportunities/${opportunity.id}`, { title: 'Loja virtual 2' });
     await write('post', '/v1/crm/opportunities/:id/move-stage', `/v1/crm/opportunities/${opportunity.id}/move-stage`, { stage_id: stages[1]?.id });
-    await write('post', '/v1/contracts/:id/send', `/v1/contracts/${contract.id}/send`, {});
+    route = 'POST /v1/contracts/:id/send';
+    statuses.push(`${(await request(app).post(`/v1/contracts/${contract.id}/send`).set(auth).set('x-actor-user-id', 'user-1').send({})).status} POST /v1/contracts/:id/send`);
+    route = null;
+    await write('delete', '/v1/crm/opportunities/:id', `/v1/crm/opportunities/${opportunity.id}`);
     await write('patch', '/v1/appointments/:id', `/v1/appointments/${appointment.id}`, { description: 'Retorno' });
     await write('delete', '/v1/appointments/:id', `/v1/appointments/${appointment.id}`);
     await write('delete', '/v1/scheduled-messages/:id', `/v1/scheduled-messages/${scheduled.id}`);
-    await write('post', '/v1/tickets', '/v1/tickets', { client_id: contact.id, setor_id: setor.id });
     await write('patch', '/v1/tickets/:id/status', `/v1/tickets/${ticket.id}/status`, { status: 'closed', send_closing_message: false, request_rating: false });
+    await write('post', '/v1/tickets', '/v1/tickets', { client_id: contactId, setor_id: setor.id });
     await write('post', '/v1/tickets/:id/rating', `/v1/tickets/${ticket.id}/rating`, { score: 5 });
 
     // Every read route, with the company's own ids in its path.
@@ -170,6 +186,7 @@ describe('query plans of every route on grown tables', () => {
       '/v1/webhooks': webhook.id,
       '/v1/agents': agent.id,
       '/v1/messages': ticket.conversationId,
+      '/v1/channel/instances': (await api.database.db.selectFrom('channel_instances').select('id').where('setor_id', '=', setor.id).executeTakeFirstOrThrow()).id,
       '/admin/v1/companies': company.id,
       '/admin/v1/setores': setor.id,
       '/admin/v1/units': unit.id,
