@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import request from 'supertest';
+import { countOf, sortedStatuses, unthrottledTenant } from '../testing/races.js';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
 /**
@@ -14,10 +15,7 @@ beforeAll(async () => {
   api = await createTestApi();
 });
 afterAll(() => api.close());
-
-const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort();
-const count = async (query: ReturnType<typeof sql<{ n: string }>>) => Number((await query.execute(api.database.db)).rows[0]!.n);
-const tenant = () => api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+const tenant = () => unthrottledTenant(api);
 
 async function agent(companyId: string, extra: Record<string, unknown> = {}) {
   const res = await request(api.app).post(`/admin/v1/companies/${companyId}/agents`).set(api.adminAuth).send({ name: 'Ana', email: `${randomUUID()}@example.com`, ...extra });
@@ -37,7 +35,7 @@ describe('agents and teams under concurrent writes', () => {
     const t = await tenant();
     const a = await agent(t.company.id, { status: 'available' });
     const answers = await Promise.all(Array.from({ length: 10 }, () => request(api.app).patch(`/v1/agents/${a.id}/status`).set(t.auth).send({ status: 'away' })));
-    expect(statuses(answers)).toEqual(Array<number>(10).fill(200));
+    expect(sortedStatuses(answers)).toEqual(Array<number>(10).fill(200));
     expect(answers.filter((x) => x.body.data.changed === true)).toHaveLength(1);
   });
 
@@ -51,7 +49,7 @@ describe('agents and teams under concurrent writes', () => {
         request(api.app).patch(`/admin/v1/teams/${sales.id}`).set(api.adminAuth).send({ agent_ids: [a.id] }),
         ...['available', 'away'].map((status) => request(api.app).patch(`/v1/agents/${a.id}/status`).set(t.auth).send({ status })),
       ]);
-      expect(statuses(answers)).toEqual(Array<number>(6).fill(200));
+      expect(sortedStatuses(answers)).toEqual(Array<number>(6).fill(200));
       expect(await members(sales.id)).toEqual([a.id]);
     }
   });
@@ -66,7 +64,7 @@ describe('agents and teams under concurrent writes', () => {
         request(api.app).patch(`/admin/v1/teams/${sales.id}`).set(api.adminAuth).send({ agent_ids: [a.id] }),
         ...[2, 3].map((i) => request(api.app).patch(`/admin/v1/agents/${a.id}`).set(api.adminAuth).send({ name: `Ana ${round}.${i}` })),
       ]);
-      expect(statuses(answers)).toEqual(Array<number>(5).fill(200));
+      expect(sortedStatuses(answers)).toEqual(Array<number>(5).fill(200));
       expect(await members(sales.id)).toEqual([a.id]);
     }
   });
@@ -79,15 +77,15 @@ describe('agents and teams under concurrent writes', () => {
       ...teams.map((x, i) => request(api.app).patch(`/admin/v1/teams/${x.id}`).set(api.adminAuth).send({ agent_ids: agents.slice(i, i + 3).map((g) => g.id) })),
       ...agents.map((g) => request(api.app).patch(`/admin/v1/agents/${g.id}`).set(api.adminAuth).send({ team_ids: teams.map((x) => x.id) })),
     ]);
-    expect(statuses(answers)).toEqual(Array<number>(6).fill(200));
-    expect(await count(sql`SELECT count(*) AS n FROM (SELECT team_id, agent_id FROM team_members GROUP BY 1, 2 HAVING count(*) > 1) d`)).toBe(0);
+    expect(sortedStatuses(answers)).toEqual(Array<number>(6).fill(200));
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM (SELECT team_id, agent_id FROM team_members GROUP BY 1, 2 HAVING count(*) > 1) d`)).toBe(0);
   });
 
   it('fifteen email changes to one address: one 200, fourteen 409 CONFLICT', async () => {
     const t = await tenant();
     const agents = await Promise.all(Array.from({ length: 15 }, () => agent(t.company.id)));
     const answers = await Promise.all(agents.map((g, i) => request(api.app).patch(`/admin/v1/agents/${g.id}`).set(api.adminAuth).send({ email: i % 2 ? 'Mesmo@Example.com' : 'mesmo@example.com' })));
-    expect(statuses(answers)).toEqual([200, ...Array<number>(14).fill(409)]);
+    expect(sortedStatuses(answers)).toEqual([200, ...Array<number>(14).fill(409)]);
     for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error.code).toBe('CONFLICT');
   });
 
@@ -96,13 +94,13 @@ describe('agents and teams under concurrent writes', () => {
     await sql`INSERT INTO agents (id, company_id, name, email, status, active, created_at, updated_at)
               SELECT gen_random_uuid(), ${t.company.id}, 'Seed', 'seed' || i || '@example.com', 'offline', true, now(), now() FROM generate_series(1, 495) AS i`.execute(api.database.db);
     const agents = await Promise.all(Array.from({ length: 15 }, (_, i) => request(api.app).post(`/admin/v1/companies/${t.company.id}/agents`).set(api.adminAuth).send({ name: 'Nova', email: `nova${i}@example.com` })));
-    expect(statuses(agents)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
-    expect(await count(sql`SELECT count(*) AS n FROM agents WHERE company_id = ${t.company.id}`)).toBe(500);
+    expect(sortedStatuses(agents)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM agents WHERE company_id = ${t.company.id}`)).toBe(500);
 
     for (let i = 0; i < 95; i += 1) await team(t.company.id, `T${i}`);
-    expect(await count(sql`SELECT count(*) AS n FROM teams WHERE company_id = ${t.company.id}`)).toBe(95);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM teams WHERE company_id = ${t.company.id}`)).toBe(95);
     const teams = await Promise.all(Array.from({ length: 15 }, (_, i) => request(api.app).post(`/admin/v1/companies/${t.company.id}/teams`).set(api.adminAuth).send({ nome: `Nova ${i}` })));
-    expect(statuses(teams)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
-    expect(await count(sql`SELECT count(*) AS n FROM teams WHERE company_id = ${t.company.id}`)).toBe(100);
+    expect(sortedStatuses(teams)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM teams WHERE company_id = ${t.company.id}`)).toBe(100);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
 import request from 'supertest';
+import { concurrently, expectOneIdempotentEffect, sortedStatuses, unthrottledTenant } from '../testing/races.js';
 import { createTestApi, type TestApi, type TestTenant } from '../testing/test-api.js';
 
 /**
@@ -14,9 +15,6 @@ describe('contacts area under concurrent writes', () => {
     api = await createTestApi();
   });
   afterAll(() => api.close());
-
-  const many = <T>(n: number, call: (i: number) => Promise<T>): Promise<T[]> => Promise.all(Array.from({ length: n }, (_, i) => call(i)));
-  const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort();
   const tagCount = async (companyId: string) =>
     Number((await sql<{ n: string }>`SELECT count(*) AS n FROM tags WHERE company_id = ${companyId}`.execute(api.database.db)).rows[0]!.n);
 
@@ -26,52 +24,52 @@ describe('contacts area under concurrent writes', () => {
         SELECT gen_random_uuid(), ${companyId}, 'seed-' || i, now(), now() FROM generate_series(1, ${n}) AS i`.execute(api.database.db);
 
   it('fifteen creations of one tag name (any case): one 201, fourteen 409 CONFLICT naming it, one row', async () => {
-    const t: TestTenant = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
-    const answers = await many(15, (i) => request(api.app).post('/v1/tags').set(t.auth).send({ name: i % 2 ? 'Cliente VIP' : 'cliente vip' }));
-    expect(statuses(answers)).toEqual([201, ...Array<number>(14).fill(409)]);
+    const t: TestTenant = await unthrottledTenant(api);
+    const answers = await concurrently(15, (i) => request(api.app).post('/v1/tags').set(t.auth).send({ name: i % 2 ? 'Cliente VIP' : 'cliente vip' }));
+    expect(sortedStatuses(answers)).toEqual([201, ...Array<number>(14).fill(409)]);
     const created = answers.find((a) => a.status === 201)!.body.data;
     for (const a of answers.filter((x) => x.status === 409)) expect([a.body.error.code, a.body.error.details.tag_id]).toEqual(['CONFLICT', created.id]);
     expect(await tagCount(t.company.id)).toBe(1);
   });
 
   it('fifteen creations of distinct tags at 995 of 1,000: five are created, ten answer 422, never more than 1,000', async () => {
-    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    const t = await unthrottledTenant(api);
     await seedTags(t.company.id, 995);
-    const answers = await many(15, (i) => request(api.app).post('/v1/tags').set(t.auth).send({ name: `novo-${i}` }));
-    expect(statuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
+    const answers = await concurrently(15, (i) => request(api.app).post('/v1/tags').set(t.auth).send({ name: `novo-${i}` }));
+    expect(sortedStatuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
     for (const a of answers.filter((x) => x.status === 422)) expect(a.body.error).toMatchObject({ code: 'UNPROCESSABLE', details: { limit: 1000 } });
     expect(await tagCount(t.company.id)).toBe(1000);
   });
 
   it('fifteen tag renames to one name: one wins, the others answer 409, the names stay unique', async () => {
-    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
-    const tags = await many(15, async (i) => (await request(api.app).post('/v1/tags').set(t.auth).send({ name: `t${i}` })).body.data as { id: string });
-    const answers = await many(15, (i) => request(api.app).patch(`/v1/tags/${tags[i]!.id}`).set(t.auth).send({ name: 'Único' }));
-    expect(statuses(answers)).toEqual([200, ...Array<number>(14).fill(409)]);
+    const t = await unthrottledTenant(api);
+    const tags = await concurrently(15, async (i) => (await request(api.app).post('/v1/tags').set(t.auth).send({ name: `t${i}` })).body.data as { id: string });
+    const answers = await concurrently(15, (i) => request(api.app).patch(`/v1/tags/${tags[i]!.id}`).set(t.auth).send({ name: 'Único' }));
+    expect(sortedStatuses(answers)).toEqual([200, ...Array<number>(14).fill(409)]);
     const named = await sql<{ n: string }>`SELECT count(*) AS n FROM tags WHERE company_id = ${t.company.id} AND lower(name) = 'único'`.execute(api.database.db);
     expect(Number(named.rows[0]!.n)).toBe(1);
   });
 
   it('fifteen rule creations at 95 of 100: five are created, ten answer 422, never more than 100', async () => {
-    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    const t = await unthrottledTenant(api);
     const tag = (await request(api.app).post('/v1/tags').set(t.auth).send({ name: 'Regras' })).body.data as { id: string };
     await sql`INSERT INTO tag_rules (id, company_id, tag_id, match_type, match_value, case_sensitive, scope, setor_ids, enabled, created_at, updated_at)
               SELECT gen_random_uuid(), ${t.company.id}, ${tag.id}, 'contains', 'v' || i, false, 'contact', '{}', true, now(), now()
               FROM generate_series(1, 95) AS i`.execute(api.database.db);
-    const answers = await many(15, (i) => request(api.app).post('/v1/tag-rules').set(t.auth).send({ tag_id: tag.id, match_type: 'contains', match_value: `novo ${i}` }));
-    expect(statuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
+    const answers = await concurrently(15, (i) => request(api.app).post('/v1/tag-rules').set(t.auth).send({ tag_id: tag.id, match_type: 'contains', match_value: `novo ${i}` }));
+    expect(sortedStatuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
     const rules = await sql<{ n: string }>`SELECT count(*) AS n FROM tag_rules WHERE company_id = ${t.company.id}`.execute(api.database.db);
     expect(Number(rules.rows[0]!.n)).toBe(100);
   });
 
   it('edits of different fields of one rule at once: every change lands', async () => {
-    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
-    const tags = await many(2, async (i) => (await request(api.app).post('/v1/tags').set(t.auth).send({ name: `Regra ${i}` })).body.data.id as string);
+    const t = await unthrottledTenant(api);
+    const tags = await concurrently(2, async (i) => (await request(api.app).post('/v1/tags').set(t.auth).send({ name: `Regra ${i}` })).body.data.id as string);
     for (let round = 0; round < 5; round += 1) {
       const rule = (await request(api.app).post('/v1/tag-rules').set(t.auth).send({ tag_id: tags[0], match_type: 'contains', match_value: `velho ${round}` })).body.data as { id: string };
       const patch = (body: Record<string, unknown>) => request(api.app).patch(`/v1/tag-rules/${rule.id}`).set(t.auth).send(body);
       const answers = await Promise.all([patch({ match_value: `novo ${round}` }), patch({ enabled: false }), patch({ tag_id: tags[1] }), patch({ scope: 'conversation' })]);
-      expect(statuses(answers)).toEqual([200, 200, 200, 200]);
+      expect(sortedStatuses(answers)).toEqual([200, 200, 200, 200]);
       const row = (await sql<{ match_value: string; enabled: boolean; tag_id: string; scope: string }>`
         SELECT match_value, enabled, tag_id, scope FROM tag_rules WHERE id = ${rule.id}`.execute(api.database.db)).rows[0]!;
       expect(row).toEqual({ match_value: `novo ${round}`, enabled: false, tag_id: tags[1], scope: 'conversation' });
@@ -79,7 +77,7 @@ describe('contacts area under concurrent writes', () => {
   });
 
   it('rules created while their tag is deleted: each is created before the delete (and goes with it) or answers 404; no rule outlives its tag', async () => {
-    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    const t = await unthrottledTenant(api);
     const tag = (await request(api.app).post('/v1/tags').set(t.auth).send({ name: 'Efêmera' })).body.data as { id: string };
     const answers = await Promise.all([
       ...Array.from({ length: 10 }, (_, i) => request(api.app).post('/v1/tag-rules').set(t.auth).send({ tag_id: tag.id, match_type: 'contains', match_value: `x${i}` })),
@@ -91,7 +89,7 @@ describe('contacts area under concurrent writes', () => {
   });
 
   it('contacts upserted with a tag while the tag is deleted: each answers 201/200 or 404, no link outlives the tag', async () => {
-    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    const t = await unthrottledTenant(api);
     // Several rounds: the window between an upsert's read of the tag and its insert is short.
     for (let round = 0; round < 8; round += 1) {
       const tag = (await request(api.app).post('/v1/tags').set(t.auth).send({ name: `Passageira ${round}` })).body.data.id as string;
@@ -104,24 +102,24 @@ describe('contacts area under concurrent writes', () => {
   });
 
   it('fifteen definitions of one custom-field key: one 201, fourteen 409; at 95 of 100 fields fifteen keys make five', async () => {
-    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    const t = await unthrottledTenant(api);
     const define = (key: string) =>
       request(api.app).post(`/admin/v1/companies/${t.company.id}/contact-fields`).set(api.adminAuth).send({ key, label: 'Plano', type: 'text' });
-    const same = await many(15, () => define('plano'));
-    expect(statuses(same)).toEqual([201, ...Array<number>(14).fill(409)]);
+    const same = await concurrently(15, () => define('plano'));
+    expect(sortedStatuses(same)).toEqual([201, ...Array<number>(14).fill(409)]);
     for (const a of same.filter((x) => x.status === 409)) expect(a.body.error.code).toBe('CONFLICT');
 
-    await many(94, (i) => define(`campo_${i}`));
+    await concurrently(94, (i) => define(`campo_${i}`));
     const fields = async () =>
       Number((await sql<{ n: string }>`SELECT count(*) AS n FROM contact_field_definitions WHERE company_id = ${t.company.id}`.execute(api.database.db)).rows[0]!.n);
     expect(await fields()).toBe(95);
-    const answers = await many(15, (i) => define(`extra_${i}`));
-    expect(statuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
+    const answers = await concurrently(15, (i) => define(`extra_${i}`));
+    expect(sortedStatuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(422)]);
     expect(await fields()).toBe(100);
   });
 
   it('two contacts merged into each other at once: one merge wins, the other answers 404, one contact remains', async () => {
-    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    const t = await unthrottledTenant(api);
     for (let round = 0; round < 5; round += 1) {
       const create = async (phone: string) => (await request(api.app).post('/v1/contacts').set(t.auth).send({ phone, name: 'Ana' })).body.data.id as string;
       const [a, b] = [await create(`+55119765${String(round).padStart(5, '0')}`), await create(`+55119764${String(round).padStart(5, '0')}`)];
@@ -135,7 +133,7 @@ describe('contacts area under concurrent writes', () => {
   });
 
   it('a custom field deleted while contacts are written with its value: no value of a deleted field is left', async () => {
-    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    const t = await unthrottledTenant(api);
     for (let round = 0; round < 4; round += 1) {
       const field = await request(api.app).post(`/admin/v1/companies/${t.company.id}/contact-fields`).set(api.adminAuth).send({ key: `temp_${round}`, label: 'Temp', type: 'text' });
       expect(field.status).toBe(201);
@@ -148,16 +146,10 @@ describe('contacts area under concurrent writes', () => {
   });
 
   it('fifteen imports with one Idempotency-Key: one job; the others replay it or answer 409 IDEMPOTENCY_KEY_IN_USE', async () => {
-    const t = await api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+    const t = await unthrottledTenant(api);
     const body = { type: 'contacts', rows: [{ phone: '+5511976200001' }, { phone: '+5511976200002' }] };
-    const answers = await many(15, () => request(api.app).post('/v1/imports').set(t.auth).set('Idempotency-Key', 'import-1').send(body));
-    const first = answers.filter((a) => a.status === 202 && !a.body.meta?.idempotent_replay);
-    expect(first).toHaveLength(1);
-    for (const a of answers) {
-      if (a === first[0]) continue;
-      if (a.status === 202) expect([a.body.meta.idempotent_replay, a.body.data.job_id]).toEqual([true, first[0]!.body.data.job_id]);
-      else expect([a.status, a.body.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
-    }
+    const answers = await concurrently(15, () => request(api.app).post('/v1/imports').set(t.auth).set('Idempotency-Key', 'import-1').send(body));
+    expectOneIdempotentEffect(answers, 202, { idOf: (d) => d.job_id });
     const jobs = await sql<{ n: string }>`SELECT count(*) AS n FROM contact_imports WHERE company_id = ${t.company.id}`.execute(api.database.db);
     expect(Number(jobs.rows[0]!.n)).toBe(1);
   });

@@ -4,6 +4,7 @@ import { ContainerModule } from 'inversify';
 import { sql } from 'kysely';
 import request from 'supertest';
 import { Random } from '@carteiro/core';
+import { expectOneIdempotentEffect, sortedStatuses, unthrottledTenant } from '../testing/races.js';
 import { createTestApi, type TestApi, type TestTenant } from '../testing/test-api.js';
 
 /** Never under the simulator's 5 % test-key failure rate; real bytes for keys and secrets. */
@@ -23,8 +24,7 @@ let phoneSeq = 0;
 // Ending in 5xx: none of the simulator's magic endings (0001, …), which fail on purpose.
 const nextPhone = () => `+55119740${String(500 + ++phoneSeq).padStart(5, '0')}`;
 const actor = { 'x-actor-user-id': 'user-7' };
-const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort();
-const tenant = () => api.createTenant({ settings: { company_rpm: 100_000, plan_code: 'pro' }, key: { rpm: 10_000 } });
+const tenant = () => unthrottledTenant(api, { plan_code: 'pro' });
 const contractEvents = async (name: string, contractId: string) =>
   Number(
     (await sql<{ n: string }>`SELECT count(*) AS n FROM domain_events WHERE event = ${name} AND data->>'contractId' = ${contractId}`.execute(api.database.db)).rows[0]!.n,
@@ -49,7 +49,7 @@ describe('contracts under concurrent writes', () => {
     const t = await tenant();
     const c = await draft(t);
     const answers = await Promise.all(Array.from({ length: 10 }, () => send(t, c.id)));
-    expect(statuses(answers)).toEqual([200, ...Array<number>(9).fill(409)]);
+    expect(sortedStatuses(answers)).toEqual([200, ...Array<number>(9).fill(409)]);
     for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error.code).toBe('CONFLICT');
     expect(await contractEvents('contract.sent', c.id)).toBe(1);
     const detail = (await request(api.app).get(`/v1/contracts/${c.id}`).set(t.auth)).body.data;
@@ -61,13 +61,7 @@ describe('contracts under concurrent writes', () => {
     const t = await tenant();
     const c = await draft(t);
     const answers = await Promise.all(Array.from({ length: 10 }, () => send(t, c.id, { 'Idempotency-Key': `send-${c.id}` })));
-    const first = answers.filter((a) => a.status === 200 && !a.body.meta?.idempotent_replay);
-    expect(first).toHaveLength(1);
-    for (const a of answers) {
-      if (a === first[0]) continue;
-      if (a.status === 200) expect([a.body.meta?.idempotent_replay, a.body.data.sent_at]).toEqual([true, first[0]!.body.data.sent_at]);
-      else expect([a.status, ['IDEMPOTENCY_KEY_IN_USE', 'CONFLICT'].includes(a.body.error.code)]).toEqual([409, true]);
-    }
+    expectOneIdempotentEffect(answers, 200, { idOf: (d) => d.sent_at, inFlightCodes: ['IDEMPOTENCY_KEY_IN_USE', 'CONFLICT'] });
     expect(await contractEvents('contract.sent', c.id)).toBe(1);
   });
 
@@ -98,7 +92,7 @@ describe('contracts under concurrent writes', () => {
     for (let round = 0; round < 5; round += 1) {
       const patch = (body: Record<string, unknown>) => request(api.app).patch(`/admin/v1/contract-templates/${id}`).set(api.adminAuth).send(body);
       const answers = await Promise.all([patch({ name: `Serviços ${round}` }), patch({ description: `Versão ${round}` }), patch({ body: `# Contrato ${round}\n\n{{cliente_nome}}` })]);
-      expect(statuses(answers)).toEqual([200, 200, 200]);
+      expect(sortedStatuses(answers)).toEqual([200, 200, 200]);
       const stored = (await request(api.app).get('/v1/contract-templates').set(t.auth)).body.data.find((x: { id: string }) => x.id === id);
       expect(stored).toMatchObject({ name: `Serviços ${round}`, description: `Versão ${round}`, body: `# Contrato ${round}\n\n{{cliente_nome}}` });
     }
@@ -112,7 +106,7 @@ describe('contracts under concurrent writes', () => {
     expect(signers).toHaveLength(4);
     const sign = (signerId: string) => request(api.app).post(`/admin/v1/simulator/contracts/${c.id}/sign`).set(api.adminAuth).send({ signer_id: signerId, outcome: 'signed' });
     const answers = await Promise.all([...signers, ...signers].map((s) => sign(s.id)));
-    expect(statuses(answers)).toEqual(Array<number>(8).fill(200));
+    expect(sortedStatuses(answers)).toEqual(Array<number>(8).fill(200));
     expect(answers.reduce((n, a) => n + (a.body.data.applied as number), 0)).toBe(4);
     expect((await request(api.app).get(`/v1/contracts/${c.id}`).set(t.auth)).body.data.status).toBe('signed');
     expect(await contractEvents('contract.signed', c.id)).toBe(1);

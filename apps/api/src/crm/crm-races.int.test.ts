@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
 import request from 'supertest';
+import { concurrently, countOf, expectOneIdempotentEffect, sortedStatuses, unthrottledTenant } from '../testing/races.js';
 import { createTestApi, type TestApi, type TestTenant } from '../testing/test-api.js';
 
 /**
@@ -15,10 +16,7 @@ afterAll(() => api.close());
 
 let phoneSeq = 0;
 const nextPhone = () => `+5511975${String(++phoneSeq).padStart(6, '0')}`;
-const many = <T>(n: number, call: (i: number) => Promise<T>): Promise<T[]> => Promise.all(Array.from({ length: n }, (_, i) => call(i)));
-const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort();
-const count = async (query: ReturnType<typeof sql<{ n: string }>>) => Number((await query.execute(api.database.db)).rows[0]!.n);
-const tenant = () => api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
+const tenant = () => unthrottledTenant(api);
 
 async function stages(t: TestTenant) {
   const list = (await request(api.app).get('/v1/crm/stages').set(t.auth)).body.data as { id: string; is_won: boolean; is_lost: boolean; position: number }[];
@@ -35,43 +33,37 @@ describe('CRM under concurrent writes', () => {
   it('fifteen creations with one Idempotency-Key: one opportunity, one event; the others replay it or answer 409 IDEMPOTENCY_KEY_IN_USE', async () => {
     const t = await tenant();
     const body = { title: 'Site', phone: nextPhone(), name: 'Ana', value: 4500 };
-    const answers = await many(15, () => request(api.app).post('/v1/crm/opportunities').set(t.auth).set('Idempotency-Key', 'op-1').send(body));
-    const created = answers.filter((a) => a.status === 201 && !a.body.meta?.idempotent_replay);
-    expect(created).toHaveLength(1);
-    for (const a of answers) {
-      if (a === created[0]) continue;
-      if (a.status === 201) expect([a.body.meta.idempotent_replay, a.body.data.id]).toEqual([true, created[0]!.body.data.id]);
-      else expect([a.status, a.body.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
-    }
-    expect(await count(sql`SELECT count(*) AS n FROM crm_opportunities WHERE company_id = ${t.company.id}`)).toBe(1);
-    expect(await count(sql`SELECT count(*) AS n FROM domain_events WHERE company_id = ${t.company.id} AND event = 'opportunity.created'`)).toBe(1);
+    const answers = await concurrently(15, () => request(api.app).post('/v1/crm/opportunities').set(t.auth).set('Idempotency-Key', 'op-1').send(body));
+    expectOneIdempotentEffect(answers, 201);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM crm_opportunities WHERE company_id = ${t.company.id}`)).toBe(1);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM domain_events WHERE company_id = ${t.company.id} AND event = 'opportunity.created'`)).toBe(1);
   });
 
   it('fifteen creations of one new phone without a key: fifteen opportunities of one contact', async () => {
     const t = await tenant();
     const phone = nextPhone();
-    const answers = await many(15, (i) => request(api.app).post('/v1/crm/opportunities').set(t.auth).send({ title: `Venda ${i}`, phone, name: 'Ana' }));
-    expect(statuses(answers)).toEqual(Array<number>(15).fill(201));
+    const answers = await concurrently(15, (i) => request(api.app).post('/v1/crm/opportunities').set(t.auth).send({ title: `Venda ${i}`, phone, name: 'Ana' }));
+    expect(sortedStatuses(answers)).toEqual(Array<number>(15).fill(201));
     expect(new Set(answers.map((a) => a.body.data.client.id)).size).toBe(1);
-    expect(await count(sql`SELECT count(*) AS n FROM contacts WHERE company_id = ${t.company.id}`)).toBe(1);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM contacts WHERE company_id = ${t.company.id}`)).toBe(1);
   });
 
   it('fifteen moves to the won stage: one won with one opportunity.won, fourteen 409 INVALID_TRANSITION', async () => {
     const t = await tenant();
     const { won } = await stages(t);
     const opportunity = await createOpportunity(t);
-    const answers = await many(15, () => request(api.app).post(`/v1/crm/opportunities/${opportunity.id}/move-stage`).set(t.auth).send({ stage_id: won.id }));
-    expect(statuses(answers)).toEqual([200, ...Array<number>(14).fill(409)]);
+    const answers = await concurrently(15, () => request(api.app).post(`/v1/crm/opportunities/${opportunity.id}/move-stage`).set(t.auth).send({ stage_id: won.id }));
+    expect(sortedStatuses(answers)).toEqual([200, ...Array<number>(14).fill(409)]);
     expect(answers.find((a) => a.status === 200)!.body.data.result).toBe('won');
     for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error.code).toBe('INVALID_TRANSITION');
-    expect(await count(sql`SELECT count(*) AS n FROM domain_events WHERE company_id = ${t.company.id} AND event = 'opportunity.won'`)).toBe(1);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM domain_events WHERE company_id = ${t.company.id} AND event = 'opportunity.won'`)).toBe(1);
   });
 
   it('won and lost moves at once: the final status matches the last move, one event per close', async () => {
     const t = await tenant();
     const { won, lost } = await stages(t);
     const opportunity = await createOpportunity(t);
-    const answers = await many(16, (i) =>
+    const answers = await concurrently(16, (i) =>
       request(api.app).post(`/v1/crm/opportunities/${opportunity.id}/move-stage`).set(t.auth).send(i % 2 ? { stage_id: won.id } : { stage_id: lost.id, lost_reason: 'Preço' }),
     );
     for (const a of answers) expect([200, 409]).toContain(a.status);
@@ -80,25 +72,25 @@ describe('CRM under concurrent writes', () => {
     const row = await sql<{ stage_id: string; status: string }>`SELECT stage_id, status FROM crm_opportunities WHERE id = ${opportunity.id}`.execute(api.database.db);
     expect(row.rows[0]!.status).toBe(row.rows[0]!.stage_id === won.id ? 'won' : 'lost');
     expect(detail.status).toBe(row.rows[0]!.status);
-    const events = await count(sql`SELECT count(*) AS n FROM domain_events WHERE company_id = ${t.company.id} AND event IN ('opportunity.won', 'opportunity.lost')`);
+    const events = await countOf(api, sql`SELECT count(*) AS n FROM domain_events WHERE company_id = ${t.company.id} AND event IN ('opportunity.won', 'opportunity.lost')`);
     expect(events).toBe(results.length);
   });
 
   it('fifteen product-line replacements at once: the total is the sum of the lines that stayed, never a mix', async () => {
     const t = await tenant();
-    const products = await many(3, async (i) => {
+    const products = await concurrently(3, async (i) => {
       const res = await request(api.app).post('/v1/crm/products').set(t.auth).send({ name: `Produto ${i}`, price: 10 * (i + 1) });
       expect(res.status).toBe(201);
       return res.body.data.id as string;
     });
     const opportunity = await createOpportunity(t);
-    const answers = await many(15, (i) =>
+    const answers = await concurrently(15, (i) =>
       request(api.app)
         .patch(`/v1/crm/opportunities/${opportunity.id}`)
         .set(t.auth)
         .send({ products: [{ product_id: products[i % 3]!, quantity: i + 1 }, { product_id: products[(i + 1) % 3]!, quantity: 1 }] }),
     );
-    expect(statuses(answers)).toEqual(Array<number>(15).fill(200));
+    expect(sortedStatuses(answers)).toEqual(Array<number>(15).fill(200));
     const detail = (await request(api.app).get(`/v1/crm/opportunities/${opportunity.id}`).set(t.auth)).body.data;
     expect(detail.products).toHaveLength(2);
     const sum = (detail.products as { quantity: number; unit_price: number; discount_percent: number }[]).reduce((s, p) => s + p.quantity * p.unit_price * (1 - p.discount_percent / 100), 0);
@@ -107,17 +99,17 @@ describe('CRM under concurrent writes', () => {
 
   it('fifteen products with one name (any case) or one sku: one 201 each, the others 409 CONFLICT', async () => {
     const t = await tenant();
-    const byName = await many(15, (i) => request(api.app).post('/v1/crm/products').set(t.auth).send({ name: i % 2 ? 'Plano Ouro' : 'plano ouro', price: 100 }));
-    expect(statuses(byName)).toEqual([201, ...Array<number>(14).fill(409)]);
-    const bySku = await many(15, (i) => request(api.app).post('/v1/crm/products').set(t.auth).send({ name: `Item ${i}`, sku: 'SKU-1', price: 1 }));
-    expect(statuses(bySku)).toEqual([201, ...Array<number>(14).fill(409)]);
+    const byName = await concurrently(15, (i) => request(api.app).post('/v1/crm/products').set(t.auth).send({ name: i % 2 ? 'Plano Ouro' : 'plano ouro', price: 100 }));
+    expect(sortedStatuses(byName)).toEqual([201, ...Array<number>(14).fill(409)]);
+    const bySku = await concurrently(15, (i) => request(api.app).post('/v1/crm/products').set(t.auth).send({ name: `Item ${i}`, sku: 'SKU-1', price: 1 }));
+    expect(sortedStatuses(bySku)).toEqual([201, ...Array<number>(14).fill(409)]);
     for (const a of [...byName, ...bySku].filter((x) => x.status === 409)) expect(a.body.error.code).toBe('CONFLICT');
-    expect(await count(sql`SELECT count(*) AS n FROM crm_products WHERE company_id = ${t.company.id}`)).toBe(2);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM crm_products WHERE company_id = ${t.company.id}`)).toBe(2);
   });
 
   it('ten stages created at once by the operator: every answer 201 or 409, positions stay unique and contiguous', async () => {
     const t = await tenant();
-    const answers = await many(10, (i) =>
+    const answers = await concurrently(10, (i) =>
       request(api.app).post(`/admin/v1/companies/${t.company.id}/crm/stages`).set(api.adminAuth).send({ name: `Etapa ${i}`, position: 2 }),
     );
     for (const a of answers) expect([201, 409]).toContain(a.status);
@@ -140,8 +132,8 @@ describe('CRM under concurrent writes', () => {
         request(api.app).post('/v1/crm/opportunities').set(t.auth).send({ title: 'Nova', phone: nextPhone(), name: 'Bia', stage_id: stageId }),
       ]);
       for (const a of answers) expect([200, 201, 404, 409, 422]).toContain(a.status);
-      const stageLeft = await count(sql`SELECT count(*) AS n FROM crm_stages WHERE id = ${stageId}`);
-      const inStage = await count(sql`SELECT count(*) AS n FROM crm_opportunities WHERE stage_id = ${stageId}`);
+      const stageLeft = await countOf(api, sql`SELECT count(*) AS n FROM crm_stages WHERE id = ${stageId}`);
+      const inStage = await countOf(api, sql`SELECT count(*) AS n FROM crm_opportunities WHERE stage_id = ${stageId}`);
       // Deleted (and nothing in it) or kept because something moved in first (the delete answered 409 stage_in_use).
       expect(stageLeft === 0 ? inStage : 1).toBe(stageLeft === 0 ? 0 : 1);
       expect(answers[3]!.status === 200).toBe(stageLeft === 0);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
 import request from 'supertest';
+import { countOf, unthrottledTenant } from '../testing/races.js';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
 /**
@@ -13,8 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const tenant = () => api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
-const count = async (query: ReturnType<typeof sql<{ n: string }>>) => Number((await query.execute(api.database.db)).rows[0]!.n);
+const tenant = () => unthrottledTenant(api);
 const items = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, i) => ({ cnpj: `112223330${String(from + i).padStart(5, '0')}`, name: `Empresa ${from + i}`, phone: `+5511973${String(500 + from + i).padStart(6, '0')}` }));
 
@@ -26,8 +26,8 @@ describe('save-to-crm under concurrent requests', () => {
     expect(answers.map((a) => a.status)).toEqual(Array<number>(10).fill(200));
     expect(answers.reduce((n, a) => n + (a.body.data.created as number), 0)).toBe(20);
     expect(answers.reduce((n, a) => n + (a.body.data.created as number) + (a.body.data.updated as number), 0)).toBe(200);
-    expect(await count(sql`SELECT count(*) AS n FROM contacts WHERE company_id = ${t.company.id}`)).toBe(20);
-    expect(await count(sql`SELECT count(*) AS n FROM contact_tags WHERE tag_id = ${tag}`)).toBe(20);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM contacts WHERE company_id = ${t.company.id}`)).toBe(20);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM contact_tags WHERE tag_id = ${tag}`)).toBe(20);
   });
 
   it('overlapping batches in opposite orders: no deadlock answer, one contact per phone', async () => {
@@ -36,7 +36,7 @@ describe('save-to-crm under concurrent requests', () => {
     const backward = [...items(130, 190)].reverse();
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => request(api.app).post('/v1/leads/save-to-crm').set(t.auth).send({ items: i % 2 ? forward : backward })));
     expect(answers.map((a) => a.status)).toEqual(Array<number>(8).fill(200));
-    expect(await count(sql`SELECT count(*) AS n FROM contacts WHERE company_id = ${t.company.id}`)).toBe(90);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM contacts WHERE company_id = ${t.company.id}`)).toBe(90);
     expect(answers.reduce((n, a) => n + (a.body.data.created as number), 0)).toBe(90);
   });
 });

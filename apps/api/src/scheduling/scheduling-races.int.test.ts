@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
 import request from 'supertest';
+import { countOf, expectOneIdempotentEffect, sortedStatuses } from '../testing/races.js';
+import { createClinic } from '../testing/clinic-fixtures.js';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
 /**
@@ -15,52 +17,23 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const everyDay = (unitId: string) => [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ unit_id: unitId, weekday, start: '08:00', end: '18:00' }));
-const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort();
-const count = async (query: ReturnType<typeof sql<{ n: string }>>) => Number((await query.execute(api.database.db)).rows[0]!.n);
 let phoneSeq = 0;
 const nextPhone = () => `+55929${String(70000500 + ++phoneSeq)}`;
 
-/** A company with a connected box, a Manaus unit (UTC−4), a 30-minute type and two professionals working every day. */
+/** The clinic fixture without buffer time (back-to-back slots), with a helper booking one professional's slot. */
 async function clinic(settings: Record<string, unknown> = {}) {
-  const company = await api.createCompany({ safe_hours: { start: 0, end: 24 }, company_rpm: 100_000, ...settings });
-  const setor = await api.createSetor(company.id);
-  await api.connectSetor(company.id, setor.id);
-  const admin = (path: string) => `/admin/v1/companies/${company.id}${path}`;
-  const unit = (
-    await request(api.app)
-      .post(admin('/units'))
-      .set(api.adminAuth)
-      .send({ name: 'Centro', timezone: 'America/Manaus', address: { street: 'Av. Sete', number: '1', district: 'Centro', city: 'Manaus', uf: 'AM', postal_code: '69010-001', ibge_code: '1302603' } })
-      .expect(201)
-  ).body.data;
-  const type = (
-    await request(api.app)
-      .post(admin('/appointment-types'))
-      .set(api.adminAuth)
-      .send({ name: 'Consulta', duration_minutes: 30, slot_interval_minutes: 30, min_notice_minutes: 60, max_advance_days: 30, price: 100, unit_ids: [unit.id] })
-      .expect(201)
-  ).body.data;
-  const pros: { id: string }[] = [];
-  for (const name of ['Dra. Ana', 'Dr. Bruno']) {
-    pros.push(
-      (await request(api.app).post(admin('/professionals')).set(api.adminAuth).send({ name, schedule: everyDay(unit.id), services: [{ appointment_type_id: type.id, unit_id: unit.id }] }).expect(201))
-        .body.data,
-    );
-  }
-  const key = await api.createKey(company.id, { scopes: ['appointments:read', 'appointments:write', 'scheduled_messages:read', 'scheduled_messages:write'], mode: 'live', rpm: 100_000 });
-  const auth = { Authorization: `Bearer ${key}` };
-  const book = async (startsAt: string, professionalId = pros[0]!.id) => {
-    const res = await request(api.app).post('/v1/appointments').set(auth).send({ appointment_type_id: type.id, starts_at: startsAt, professional_id: professionalId, phone: nextPhone() });
+  const c = await createClinic(api, { settings: { company_rpm: 100_000, ...settings }, type: { buffer_after_minutes: 0, price: 100 } });
+  const book = async (startsAt: string, professionalId = c.pros[0]!.id as string) => {
+    const res = await request(api.app).post('/v1/appointments').set(c.auth).send({ appointment_type_id: c.type.id, starts_at: startsAt, professional_id: professionalId, phone: nextPhone() });
     expect(res.status).toBe(201);
     return res.body.data as { id: string; professional_id: string };
   };
-  return { company, setor, unit, type, pros, auth, book };
+  return { ...c, book };
 }
 
 /** Busy rows of appointments that are not live (cancelled, or gone): none may exist. */
 const strayBusy = (companyId: string) =>
-  count(sql`SELECT count(*) AS n FROM scheduling_busy b JOIN appointments a ON a.id = b.appointment_id WHERE a.company_id = ${companyId} AND a.status = 'cancelled'`);
+  countOf(api, sql`SELECT count(*) AS n FROM scheduling_busy b JOIN appointments a ON a.id = b.appointment_id WHERE a.company_id = ${companyId} AND a.status = 'cancelled'`);
 
 describe('appointments under concurrent writes', () => {
   it('fifteen appointments moved to one professional slot: one 200, fourteen 409 APPOINTMENT_CONFLICT, the others keep their time', async () => {
@@ -69,10 +42,10 @@ describe('appointments under concurrent writes', () => {
     for (let i = 0; i < 15; i += 1) appointments.push(await c.book(`${day(3)}T${String(12 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}:00.000Z`));
     const target = `${day(4)}T14:00:00.000Z`;
     const answers = await Promise.all(appointments.map((a) => request(api.app).patch(`/v1/appointments/${a.id}`).set(c.auth).send({ starts_at: target, professional_id: c.pros[0]!.id })));
-    expect(statuses(answers)).toEqual([200, ...Array<number>(14).fill(409)]);
+    expect(sortedStatuses(answers)).toEqual([200, ...Array<number>(14).fill(409)]);
     for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error.code).toBe('APPOINTMENT_CONFLICT');
-    expect(await count(sql`SELECT count(*) AS n FROM appointments WHERE company_id = ${c.company.id} AND starts_at = ${new Date(target)}`)).toBe(1);
-    expect(await count(sql`SELECT count(*) AS n FROM scheduling_busy WHERE professional_id = ${c.pros[0]!.id}`)).toBe(15);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM appointments WHERE company_id = ${c.company.id} AND starts_at = ${new Date(target)}`)).toBe(1);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM scheduling_busy WHERE professional_id = ${c.pros[0]!.id}`)).toBe(15);
   });
 
   it('reschedules and cancels of one appointment at once: both cancels answer 200, it ends cancelled with no busy time and no pending reminder', async () => {
@@ -85,11 +58,11 @@ describe('appointments under concurrent writes', () => {
         request(api.app).delete(`/v1/appointments/${a.id}`).set(c.auth).send({ reason: 'corrida' }),
       ]);
       for (const x of answers) expect([200, 409]).toContain(x.status);
-      expect(statuses(answers.slice(3))).toEqual([200, 200]);
+      expect(sortedStatuses(answers.slice(3))).toEqual([200, 200]);
       const detail = (await request(api.app).get(`/v1/appointments/${a.id}`).set(c.auth)).body.data;
       expect(detail.status).toBe('cancelled');
-      expect(await count(sql`SELECT count(*) AS n FROM scheduling_busy WHERE appointment_id = ${a.id}`)).toBe(0);
-      expect(await count(sql`SELECT count(*) AS n FROM scheduled_messages WHERE appointment_id = ${a.id} AND status IN ('scheduled', 'waiting')`)).toBe(0);
+      expect(await countOf(api, sql`SELECT count(*) AS n FROM scheduling_busy WHERE appointment_id = ${a.id}`)).toBe(0);
+      expect(await countOf(api, sql`SELECT count(*) AS n FROM scheduled_messages WHERE appointment_id = ${a.id} AND status IN ('scheduled', 'waiting')`)).toBe(0);
     }
     expect(await strayBusy(c.company.id)).toBe(0);
   });
@@ -98,7 +71,7 @@ describe('appointments under concurrent writes', () => {
     const c = await clinic();
     const startsAt = `${day(7)}T13:00:00.000Z`;
     const answers = await Promise.all(Array.from({ length: 10 }, () => request(api.app).post('/v1/appointments').set(c.auth).send({ appointment_type_id: c.type.id, starts_at: startsAt, phone: nextPhone() })));
-    expect(statuses(answers)).toEqual([201, 201, ...Array<number>(8).fill(409)]);
+    expect(sortedStatuses(answers)).toEqual([201, 201, ...Array<number>(8).fill(409)]);
     expect(new Set(answers.filter((a) => a.status === 201).map((a) => a.body.data.professional_id)).size).toBe(2);
   });
 
@@ -113,7 +86,7 @@ describe('appointments under concurrent writes', () => {
       FROM generate_series(1, 45)`.execute(api.database.db);
     const slots = Array.from({ length: 15 }, (_, i) => `${day(2)}T${String(12 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}:00.000Z`);
     const answers = await Promise.all(slots.map((s) => request(api.app).post('/v1/appointments').set(c.auth).send({ appointment_type_id: c.type.id, starts_at: s, professional_id: c.pros[0]!.id, phone: nextPhone() })));
-    expect(statuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(402)]);
+    expect(sortedStatuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(10).fill(402)]);
     for (const a of answers.filter((x) => x.status === 402)) expect(a.body.error.code).toBe('PLAN_LIMIT_REACHED');
   });
 });
@@ -155,7 +128,7 @@ describe('scheduled messages under concurrent writes', () => {
     const c = await clinic();
     const message = (await schedule(c)).body.data as { id: string };
     const answers = await Promise.all(Array.from({ length: 10 }, () => request(api.app).delete(`/v1/scheduled-messages/${message.id}`).set(c.auth)));
-    expect(statuses(answers)).toEqual(Array<number>(10).fill(200));
+    expect(sortedStatuses(answers)).toEqual(Array<number>(10).fill(200));
     expect(new Set(answers.map((a) => a.body.data.cancelled_at as string)).size).toBe(1);
     expect((await request(api.app).get(`/v1/scheduled-messages/${message.id}`).set(c.auth)).body.data.status).toBe('cancelled');
   });
@@ -164,20 +137,14 @@ describe('scheduled messages under concurrent writes', () => {
     const c = await clinic();
     const body = { phone: nextPhone(), text: 'Uma vez', send_at: new Date(Date.now() + 3_600_000).toISOString(), setor_id: c.setor.id };
     const answers = await Promise.all(Array.from({ length: 15 }, () => request(api.app).post('/v1/scheduled-messages').set(c.auth).set('Idempotency-Key', 'agenda-1').send(body)));
-    const created = answers.filter((a) => a.status === 201 && !a.body.meta?.idempotent_replay);
-    expect(created).toHaveLength(1);
-    for (const a of answers) {
-      if (a === created[0]) continue;
-      if (a.status === 201) expect([a.body.meta.idempotent_replay, a.body.data.id]).toEqual([true, created[0]!.body.data.id]);
-      else expect([a.status, a.body.error.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
-    }
-    expect(await count(sql`SELECT count(*) AS n FROM scheduled_messages WHERE company_id = ${c.company.id}`)).toBe(1);
+    expectOneIdempotentEffect(answers, 201);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM scheduled_messages WHERE company_id = ${c.company.id}`)).toBe(1);
   });
 
   it('twenty-five schedules at once on a trial company (20 pending): twenty are scheduled, five 402 PLAN_LIMIT_REACHED', async () => {
     const c = await clinic({ plan_code: 'trial' });
     const answers = await Promise.all(Array.from({ length: 25 }, () => schedule(c)));
-    expect(statuses(answers)).toEqual([...Array<number>(20).fill(201), ...Array<number>(5).fill(402)]);
-    expect(await count(sql`SELECT count(*) AS n FROM scheduled_messages WHERE company_id = ${c.company.id} AND kind = 'message'`)).toBe(20);
+    expect(sortedStatuses(answers)).toEqual([...Array<number>(20).fill(201), ...Array<number>(5).fill(402)]);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM scheduled_messages WHERE company_id = ${c.company.id} AND kind = 'message'`)).toBe(20);
   });
 });

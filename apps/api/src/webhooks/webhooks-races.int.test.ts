@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
 import request from 'supertest';
+import { countOf, unthrottledTenant } from '../testing/races.js';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
 /**
@@ -13,8 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const tenant = () => api.createTenant({ settings: { company_rpm: 100_000 }, key: { rpm: 10_000 } });
-const count = async (query: ReturnType<typeof sql<{ n: string }>>) => Number((await query.execute(api.database.db)).rows[0]!.n);
+const tenant = () => unthrottledTenant(api);
 
 describe('webhooks under concurrent writes', () => {
   it('ten registrations at once: ten webhooks, each with its own secret', async () => {
@@ -24,7 +24,7 @@ describe('webhooks under concurrent writes', () => {
     );
     expect(answers.map((a) => a.status)).toEqual(Array<number>(10).fill(201));
     expect(new Set(answers.map((a) => a.body.data.secret as string)).size).toBe(10);
-    expect(await count(sql`SELECT count(*) AS n FROM webhooks WHERE company_id = ${t.company.id}`)).toBe(10);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM webhooks WHERE company_id = ${t.company.id}`)).toBe(10);
   });
 
   it('edits of the url, the events and active at once: every change lands', async () => {
@@ -49,6 +49,6 @@ describe('webhooks under concurrent writes', () => {
     ]);
     for (const a of answers) expect([200, 404]).toContain(a.status);
     expect(answers[4]!.status).toBe(200);
-    expect(await count(sql`SELECT count(*) AS n FROM webhooks WHERE id = ${hook.id}`)).toBe(0);
+    expect(await countOf(api, sql`SELECT count(*) AS n FROM webhooks WHERE id = ${hook.id}`)).toBe(0);
   });
 });
