@@ -89,6 +89,9 @@ export const DEFAULT_DISPATCH_SETTINGS: DispatchSettings = {
   recordGroupMax: 64,
 };
 
+/** How long the lane of an inactive company waits before it looks at the company again. */
+export const INACTIVE_COMPANY_RECHECK_MS = 60_000;
+
 export type LaneOutcome = 'busy' | 'idle' | 'yielded' | 'sender_unavailable';
 
 export interface LaneRunResult {
@@ -212,6 +215,11 @@ export class RunDispatchLane {
         if (ctx.instance.status !== 'connected') {
           await this.uow.transaction((repos) => this.senderUnavailable(repos, setorId, 'SENDER_DISCONNECTED', 'The box has no connected channel instance', now));
           return { ...result, outcome: 'sender_unavailable' };
+        }
+        if (ctx.company.modality === 'inativo') {
+          // A company the operator made inactive (read-only) sends nothing, as its single sends are refused: its
+          // messages wait, and the lane looks again (its context read anew) until the company is active again.
+          return { ...result, outcome: 'yielded', rescheduleAt: new Date(now.getTime() + INACTIVE_COMPANY_RECHECK_MS) };
         }
         if (!isWithinSafeHours(now, ctx.company.safeHours, ctx.company.timezone)) {
           // Campaigns only send inside the company's safe hours; the lane sleeps until the window opens.
