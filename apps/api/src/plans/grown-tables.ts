@@ -62,7 +62,7 @@ export async function fillGrownTables(url: string, scale: number): Promise<{ row
          ${id('cv', `1 + (g - 1) % ${contacts}`)}, now() - g * interval '1 minute', 'inbound',
          CASE g % 10 WHEN 1 THEN 'rated' WHEN 2 THEN 'requested' ELSE 'none' END, 1, now() - g * interval '1 minute', now() - g * interval '1 minute',
          CASE WHEN g % 10 = 0 THEN NULL ELSE now() END, now() - g * interval '1 minute',
-         CASE WHEN g % 10 IN (1, 2) THEN now() - g * interval '1 minute' END, CASE WHEN g % 10 = 1 THEN now() - g * interval '1 minute' END,
+         CASE WHEN g % 10 IN (1, 2) THEN now() - g * interval '10 minutes' END, CASE WHEN g % 10 = 1 THEN now() - g * interval '10 minutes' END,
          CASE WHEN g % 10 = 1 THEN 1 + g % 5 END
        FROM generate_series(1, ${n.tickets}) g`,
       `INSERT INTO messages (id, company_id, conversation_id, setor_id, contact_id, phone, key_mode, content, parts, status, direction, ticket_id,
@@ -109,7 +109,7 @@ export async function fillGrownTables(url: string, scale: number): Promise<{ row
          created_at, updated_at, closed_at)
        SELECT ${id('op', 'g')}, ${co('g')}, 'Oportunidade ' || g, 1000, 0, (ARRAY['open', 'won', 'lost'])[1 + g % 3], ${id('sg', `g % ${COMPANIES}`)},
          ${id('ct', `1 + (g - 1) % ${contacts}`)}, '[]', now() - g * interval '1 minute', now() - g * interval '1 minute',
-         CASE WHEN g % 3 = 0 THEN NULL ELSE now() - g * interval '1 minute' END
+         CASE WHEN g % 3 = 0 THEN NULL ELSE now() - g * interval '15 minutes' END
        FROM generate_series(1, ${n.opportunities}) g`,
       `INSERT INTO crm_opportunity_history (id, company_id, opportunity_id, at, actor, kind, changes)
        SELECT ${id('oh', 'g')}, ${co('g')}, ${id('op', `1 + (g - 1) % ${n.opportunities}`)}, now() - g * interval '1 minute', '{"source":"api"}', 'created', '{}'
