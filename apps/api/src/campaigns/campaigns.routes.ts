@@ -360,7 +360,7 @@ export const campaignsRoutes = [
     ],
     async handler({ body, headers, principal, res, use }) {
       const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/campaigns', body }) };
+      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/campaigns', body }), mode: principal.apiKey.mode };
       const { created, replay } = await use(CreateCampaign).execute(caller(principal), createCampaignCommand(body), idempotency);
       if (!replay) return campaignCreatedView(created);
       res.setHeader('Idempotent-Replayed', 'true');

@@ -196,7 +196,7 @@ export const contactsRoutes = [
       }
       const outcome = await use<IdempotentRequests<ContactRepositories & TagRepositories>>(ContactIdempotency).run(
         principal.company.id,
-        { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/contacts', body }) },
+        { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/contacts', body }), mode: principal.apiKey.mode },
         async (repos) => answer(await upsert.run(repos, principal.company, input)),
       );
       if (!outcome.replay) return reply(outcome.body, { status: outcome.status });

@@ -93,7 +93,7 @@ export const importsRoutes = [
       }
       const outcome = await use<IdempotentRequests<ContactRepositories & TagRepositories>>(ContactIdempotency).run(
         principal.company.id,
-        { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/imports', body }) },
+        { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/imports', body }), mode: principal.apiKey.mode },
         async (repos) => {
           const job = await create.run(repos, principal.company, input);
           return { status: 202, body: { job_id: job.id, status: 'queued', total: job.total } };

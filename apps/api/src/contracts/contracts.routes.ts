@@ -331,7 +331,7 @@ export const contractsRoutes = [
       const actorUserId = headers['x-actor-user-id'];
       if (!actorUserId) throw new ValidationError('The x-actor-user-id header is required', { field: 'x-actor-user-id' }, 'BAD_REQUEST');
       const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: `/v1/contracts/${params.id}/send`, body }) };
+      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: `/v1/contracts/${params.id}/send`, body }), mode: principal.apiKey.mode };
       const { sent, replay } = await use(SendContract).execute(
         {
           companyId: principal.company.id,

@@ -346,7 +346,7 @@ export const crmRoutes = [
     async handler({ body, headers, principal, res, use }) {
       if (!body.client_id && !body.phone) throw new ValidationError('client_id or phone is required', { field: 'client_id' });
       const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/crm/opportunities', body }) };
+      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/crm/opportunities', body }), mode: principal.apiKey.mode };
       const companyId = principal.company.id;
       const { id, replay } = await use(CreateOpportunity).execute(
         companyId,

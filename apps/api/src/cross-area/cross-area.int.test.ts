@@ -142,6 +142,20 @@ describe('an API key revoked between an Idempotency-Key request and its replay',
   });
 });
 
+describe('one Idempotency-Key sent by a test key and by a live key of the company', () => {
+  it('is two requests (test and live are apart, as in Stripe): the live one is not answered with the test object', async () => {
+    const { company, auth } = await tenant();
+    const live = { Authorization: `Bearer ${await api.createKey(company.id, { mode: 'live', rpm: 100_000 })}` };
+    const body = { phone: '+5511987651601', text: 'Oi', send_at: new Date(Date.now() + 86_400_000).toISOString() };
+    const inTest = (await as(auth).post('/v1/scheduled-messages', body, { 'Idempotency-Key': 'same' }).expect(201)).body;
+    const inLive = (await as(live).post('/v1/scheduled-messages', body, { 'Idempotency-Key': 'same' }).expect(201)).body;
+    expect(inLive.meta?.idempotent_replay).toBeUndefined();
+    expect(inLive.data.id).not.toBe(inTest.data.id);
+    const replay = (await as(live).post('/v1/scheduled-messages', body, { 'Idempotency-Key': 'same' }).expect(201)).body;
+    expect(replay).toMatchObject({ data: { id: inLive.data.id }, meta: { idempotent_replay: true } });
+  });
+});
+
 describe('a custom field deleted while contacts and imports use it', () => {
   it('drops the values; later writes naming it are row errors, not failures', async () => {
     const { company, auth } = await tenant();

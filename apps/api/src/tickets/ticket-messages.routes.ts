@@ -203,7 +203,7 @@ export const ticketMessagesRoutes = [
     async handler({ params, body, headers, principal, res, use }) {
       const m = body.message ?? {};
       const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: `/v1/tickets/${params.id}/messages`, body }) };
+      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: `/v1/tickets/${params.id}/messages`, body }), mode: principal.apiKey.mode };
       const { outcome, replay } = await use(ReplyToTicket).execute(
         {
           companyId: principal.company.id,

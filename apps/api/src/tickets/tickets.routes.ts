@@ -359,7 +359,7 @@ export const ticketsRoutes = [
     errors: ['NOT_FOUND', 'TICKET_ACTIVE', 'NO_CONVERSATION', 'INVALID_NUMBER', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
     async handler({ body, headers, principal, res, use }) {
       const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/tickets', body }) };
+      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/tickets', body }), mode: principal.apiKey.mode };
       const companyId = principal.company.id;
       const outcome = await use(OpenTicket).execute(
         companyId,

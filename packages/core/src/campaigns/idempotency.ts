@@ -3,11 +3,22 @@ import type { Clock } from '../shared/clock.js';
 import { DomainError, ValidationError } from '../shared/errors.js';
 import type { Repositories, UnitOfWork } from '../shared/unit-of-work.js';
 import type { CampaignRepositories } from './campaign-repositories.js';
+import type { KeyMode } from '../api-keys/index.js';
 
-/** The key a client sent and the fingerprint of its request. */
+/** The key a client sent, the fingerprint of its request and the mode of the API key that sent it. */
 export interface IdempotencyInput {
   key: string;
   requestHash: string;
+  /**
+   * Test and live keys have keys of their own (as Stripe's test and live modes): one Idempotency-Key sent in both
+   * modes is two requests, never a live request answered with a test one. Absent: live.
+   */
+  mode?: KeyMode;
+}
+
+/** Where a key is kept: live keys as sent (the records kept so far), test keys apart. */
+function storedKey(input: IdempotencyInput): string {
+  return input.mode === 'test' ? `test:${input.key}` : input.key;
 }
 
 /** Responses are replayed for 24 hours (the specification's idempotency cache). */
@@ -57,11 +68,11 @@ export class IdempotentRequests<Areas extends object = {}> {
     try {
       return await this.uow.transaction(async (repos) => {
         const result = await work(repos);
-        await repos.idempotency.complete(companyId, input.key, result.status, result.body);
+        await repos.idempotency.complete(companyId, storedKey(input), result.status, result.body);
         return { ...result, replay: false };
       });
     } catch (error) {
-      await this.release(companyId, input.key);
+      await this.release(companyId, storedKey(input));
       throw error;
     }
   }
@@ -89,10 +100,10 @@ export class IdempotentRequests<Areas extends object = {}> {
     if (replayed) return replayed;
     try {
       const result = await work();
-      await this.uow.transaction((repos) => repos.idempotency.complete(companyId, input.key, result.status, result.body));
+      await this.uow.transaction((repos) => repos.idempotency.complete(companyId, storedKey(input), result.status, result.body));
       return { ...result, replay: false };
     } catch (error) {
-      await this.release(companyId, input.key);
+      await this.release(companyId, storedKey(input));
       throw error;
     }
   }
@@ -107,7 +118,7 @@ export class IdempotentRequests<Areas extends object = {}> {
       repos.idempotency.begin(
         {
           companyId,
-          key: input.key,
+          key: storedKey(input),
           requestHash: input.requestHash,
           state: 'in_flight',
           responseStatus: null,
