@@ -193,7 +193,13 @@ export class UpdateContract {
         await checkOpportunity(repos, companyId, patch.opportunityId);
         changes.opportunityId = patch.opportunityId;
       }
-      if (patch.templateId !== undefined || patch.content !== undefined || patch.variables !== undefined) {
+      if (patch.templateId === undefined && patch.content === undefined && patch.variables !== undefined && current.templateId) {
+        // Only the variables of a draft made from a template: it keeps the text it was made with (a template edited or
+        // deactivated since changes no draft); they are checked against the template's list, active or not.
+        const template = await repos.contractTemplates.findById(companyId, current.templateId);
+        if (template) assertVariablesFilled(template, patch.variables);
+        changes.variables = patch.variables;
+      } else if (patch.templateId !== undefined || patch.content !== undefined || patch.variables !== undefined) {
         const variables = patch.variables ?? current.variables;
         const templateId = patch.content ? null : (patch.templateId ?? current.templateId);
         const body = await bodyOf(repos, companyId, templateId, templateId ? null : (patch.content ?? current.content), variables);
