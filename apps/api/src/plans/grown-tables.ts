@@ -28,8 +28,10 @@ const COMPANIES = 500;
 /**
  * Fills the tables that grow with traffic with rows of `COMPANIES` other companies (by `INSERT … SELECT
  * generate_series`; referential triggers are off for the load, so the companies, setores and catalogue rows those ids
- * name need not exist), then ANALYZEs them so that the planner sees their size. Every row is recent (the partitioned
- * tables' rows fall in the current partition) and contact `n` has conversation `n` and ticket `n`. One of the
+ * name need not exist), then ANALYZEs them so that the planner sees their size. Messages, events and deliveries are
+ * recent (the partitioned tables' rows fall in the current partition); what reports and limits select by period
+ * (ratings, closed opportunities, sent contracts, appointments) spreads over a year, so that a period holds a small
+ * share of it. Contact `n` has conversation `n` and ticket `n`. One of the
  * companies, `busyCompanyId`, holds half of every table: a statement planned with its id shows what a company with
  * a long history costs.
  */
@@ -96,8 +98,8 @@ export async function fillGrownTables(url: string, scale: number): Promise<{ row
       `INSERT INTO appointments (id, company_id, appointment_type_id, professional_id, unit_id, client_id, client_name, client_phone, starts_at, ends_at, timezone,
          status, key_mode, history, created_at, updated_at)
        SELECT ${id('ap', 'g')}, ${co('g')}, ${id('at', `g % ${COMPANIES}`)}, ${id('pr', `g % ${COMPANIES}`)}, ${id('un', `g % ${COMPANIES}`)}, ${id('ct', `1 + (g - 1) % ${contacts}`)},
-         'Cliente', '+55' || (11900000000 + 1 + (g - 1) % ${contacts}), date_trunc('minute', now()) + (g % 2000 - 1000) * interval '1 hour',
-         date_trunc('minute', now()) + (g % 2000 - 1000) * interval '1 hour' + interval '30 minutes', 'America/Sao_Paulo', 'scheduled', 'live', '[]', now(), now()
+         'Cliente', '+55' || (11900000000 + 1 + (g - 1) % ${contacts}), date_trunc('minute', now()) + (g % 8000 - 4000) * interval '1 hour',
+         date_trunc('minute', now()) + (g % 8000 - 4000) * interval '1 hour' + interval '30 minutes', 'America/Sao_Paulo', 'scheduled', 'live', '[]', now(), now()
        FROM generate_series(1, ${n.appointments}) g`,
       `INSERT INTO scheduled_messages (id, company_id, kind, client_id, client_name, phone, setor_id, key_mode, content, send_at, effective_send_at,
          respect_safe_hours, status, attempts, sent_at, created_at, updated_at)
@@ -117,7 +119,7 @@ export async function fillGrownTables(url: string, scale: number): Promise<{ row
       `INSERT INTO contracts (id, company_id, title, status, value_cents, client_id, variables, content, signers, expires_in_days, sent_at, signed_at,
          created_at, updated_at)
        SELECT ${id('ko', 'g')}, ${co('g')}, 'Contrato ' || g, 'signed', 1000, ${id('ct', `1 + (g - 1) % ${contacts}`)}, '{}', 'Texto', '[]', 7,
-         now() - g * interval '1 minute', now() - g * interval '1 minute', now() - g * interval '1 minute', now() - g * interval '1 minute'
+         now() - g * interval '15 minutes', now() - g * interval '15 minutes', now() - g * interval '15 minutes', now() - g * interval '15 minutes'
        FROM generate_series(1, ${n.contracts}) g`,
       `INSERT INTO webhook_deliveries (id, company_id, webhook_id, event_id, event, payload, status, attempts, round_attempts, created_at, updated_at, completed_at)
        SELECT ${id('wd', 'g')}, ${co('g')}, ${id('wh', `g % ${COMPANIES}`)}, ${id('ev', 'g')}, 'message.sent', '{}', 'succeeded', 1, 1,

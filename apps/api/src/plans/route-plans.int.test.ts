@@ -31,10 +31,6 @@ const ACCEPTED: { statement: RegExp; relation?: RegExp; why: string }[] = [
     why: "a page's `total` (the specification's paginated lists): it counts the company's rows matching the list's filters",
   },
   {
-    statement: /^select count\(\*\) as "n" from "contracts" where "company_id" = \$1 and "sent_at" >= \$2/,
-    why: "GET /v1/limits: the month's contracts (index on company and sent_at), as many as the month's usage",
-  },
-  {
     statement: /^UPDATE campaign_messages m SET contact_id = \$1 FROM campaigns c WHERE c\.company_id = \$2/,
     why: 'a contact merge reaches campaign recipients through the company\'s campaigns: an index on contact_id would cost every send a write (0029)',
   },

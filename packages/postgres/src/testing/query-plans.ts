@@ -11,11 +11,11 @@ export interface WholeTableRead {
   /** The relation read: the table (a partition's own name for a partitioned table), or the index walked. */
   relation: string;
   /**
-   * `Seq Scan`, or an index scan with no index condition (it walks the whole index), or (`many` rows) a scan whose
+   * `Seq Scan`, or an index (only, bitmap) scan with no index condition (it walks the whole index), or a scan whose
    * condition still matches more than the limit of rows that nothing stops early.
    */
   node: string;
-  /** Its estimated rows or entries (`pg_class.reltuples`), or for `many` the rows the condition matches. */
+  /** Its estimated rows or entries (`pg_class.reltuples`), or for a scan matching many rows the rows it matches. */
   rows: number;
 }
 
@@ -46,11 +46,11 @@ function* nodes(plan: PlanNode, limited = false): Generator<[PlanNode, boolean]>
   for (const child of plan.Plans ?? []) yield* nodes(child, below);
 }
 
-const INDEX_WALKS = new Set(['Index Scan', 'Index Only Scan']);
+const INDEX_WALKS = new Set(['Index Scan', 'Index Only Scan', 'Bitmap Index Scan']);
 
 /**
  * The reads of a large relation in the plan PostgreSQL chooses for this statement with these parameters: sequential
- * scans and index (only) scans without an index condition of a relation of more than `minRows` rows (statistics: ANALYZE
+ * scans and index (only, bitmap) scans without an index condition of a relation of more than `minRows` rows (statistics: ANALYZE
  * first), and with `{ manyRows: true }` also any scan of a large relation whose condition is estimated to match more than
  * `minRows` rows with no Limit to stop it (a count or a filter over all of a busy company's rows).
  * `client` must not be inside a failed transaction; the statement is only planned, never run.
