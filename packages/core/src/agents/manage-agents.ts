@@ -41,6 +41,7 @@ export class ManageAgents {
       assertBelowCompanyLimit(await repos.agents.count(companyId), MAX_AGENTS, 'agents');
       const created = createAgent(this.ids.newId(), companyId, this.clock.now(), input);
       await this.checkTeams(repos, companyId, created.teamIds);
+      await this.lockTeams(repos, created.teamIds);
       const existing = await repos.agents.insertUnique(created);
       if (existing) throw duplicate(existing);
       return created;
@@ -79,7 +80,10 @@ export class ManageAgents {
       const before = await repos.agents.findById(companyId, id);
       if (!before) throw new NotFoundError('Agent');
       const after = updateAgent(before, input, this.clock.now());
-      if (input.teamIds !== undefined) await this.checkTeams(repos, companyId, after.teamIds);
+      if (input.teamIds !== undefined) {
+        await this.checkTeams(repos, companyId, after.teamIds);
+        await this.lockTeams(repos, [...before.teamIds, ...after.teamIds]);
+      }
       // The memberships are written only when asked for: a team's members may have changed since they were read.
       const clash = await repos.agents.update(after, { teams: input.teamIds !== undefined });
       if (clash) throw duplicate(clash);
@@ -111,6 +115,15 @@ export class ManageAgents {
         throw new ValidationError(`Team ${teamId} does not belong to this company`, { field: 'team_ids', team_id: teamId });
       }
     }
+  }
+
+  /**
+   * Locks the rows of the teams whose memberships this write changes, in id order, as a team's own edit does first: a
+   * team replacing its members at the same time then finishes before (or starts after) this write, instead of the two
+   * waiting for each other's membership rows (a deadlock, a 500).
+   */
+  private async lockTeams(repos: Repositories<Areas>, teamIds: readonly string[]): Promise<void> {
+    for (const teamId of [...new Set(teamIds)].sort()) await repos.teams.lockForAssignment(teamId);
   }
 
   private async tell(agent: Agent): Promise<void> {
