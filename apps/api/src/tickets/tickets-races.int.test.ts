@@ -196,4 +196,19 @@ describe('tickets under concurrent writes', () => {
       expect(await countOf(api, sql`SELECT count(*) AS n FROM tickets WHERE agent_id = ${agentId} AND status <> 'closed'`)).toBe(0);
     }
   });
+
+  it('tickets auto-assigned by a team while the operator deactivates its agent: none is left with the inactive agent', async () => {
+    const t = await tenant();
+    for (let round = 0; round < 4; round += 1) {
+      const agent = await request(api.app).post(`/admin/v1/companies/${t.company.id}/agents`).set(api.adminAuth).send({ name: 'Bia', email: `${randomUUID()}@example.com`, status: 'available' });
+      const team = await request(api.app).post(`/admin/v1/companies/${t.company.id}/teams`).set(api.adminAuth).send({ nome: `Fila ${round}` });
+      const agentId = agent.body.data.id as string;
+      expect((await request(api.app).patch(`/admin/v1/teams/${team.body.data.id}`).set(api.adminAuth).send({ agent_ids: [agentId], auto_assign: true, max_open_per_agent: 100 })).status).toBe(200);
+      const contacts = await concurrently(6, () => t.contact());
+      const open = (c: { id: string }) => request(api.app).post('/v1/tickets').set(t.auth).send({ client_id: c.id, team_id: team.body.data.id });
+      const answers = await Promise.all([...contacts.slice(0, 3).map(open), request(api.app).patch(`/admin/v1/agents/${agentId}`).set(api.adminAuth).send({ active: false }), ...contacts.slice(3).map(open)]);
+      expect(sortedStatuses(answers)).toEqual([200, 201, 201, 201, 201, 201, 201]);
+      expect(await countOf(api, sql`SELECT count(*) AS n FROM tickets WHERE agent_id = ${agentId} AND status <> 'closed'`)).toBe(0);
+    }
+  });
 });

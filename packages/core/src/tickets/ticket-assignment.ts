@@ -43,6 +43,10 @@ export async function autoAssign(
     .filter((m) => load(m) < team.maxOpenPerAgent)
     .sort((a, b) => load(a) - load(b) || lastAssigned(a) - lastAssigned(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))[0];
   if (!pick) return unchanged;
+  // The pick read again with its row locked: a deactivation or status change committed since the list above is seen
+  // (no assignment), and one running now waits for this assignment and then takes the ticket back.
+  const current = await repos.agents.findByIdForUpdate(ticket.companyId, pick.id);
+  if (!current || !isAssignable(current)) return unchanged;
   const result = await commitTicket(repos, ticket, { type: 'assign', at, agentId: pick.id, by }, ids, actor);
   if (result.changed) await repos.agents.touchAssigned(pick.id, at);
   return result;
