@@ -227,6 +227,8 @@ describe('query plans of every route on grown tables', () => {
       `/v1/appointments?from=${day(0)}&to=${day(7)}`,
       `/v1/appointments?client_id=${contactId}&professional_id=${professional.id}`,
       '/v1/scheduled-messages?status=scheduled',
+      `/v1/contracts?status=draft&client_id=${contactId}`,
+      '/v1/contracts?search=Servi',
       `/v1/scheduled-messages?client_id=${contactId}`,
     ]) {
       const res = await call(`GET ${path}`, () => request(app).get(path).set(auth));
