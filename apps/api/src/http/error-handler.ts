@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { DomainError, type ErrorCode } from '@carteiro/core';
-import { RateLimitExceeded } from '@carteiro/core';
+import { RateLimitExceeded, TransactionConflict } from '@carteiro/core';
 
 /** The HTTP status of every error code: the one place where domain errors meet HTTP. */
 export const statusOf: Record<ErrorCode, number> = {
@@ -68,10 +68,18 @@ export interface ErrorLogger {
   error(obj: unknown, msg?: string): void;
 }
 
+/**
+ * PostgreSQL rolled the request's transaction back to break a deadlock or a serialization conflict with another: nothing
+ * was written (UnitOfWork's contract), so the client may send the same request again at once.
+ */
+function conflictVictim(): DomainError {
+  return new DomainError('SERVICE_UNAVAILABLE', 'The request conflicted with a concurrent one and was not applied; send it again', undefined, 1);
+}
+
 /** Maps any error to the specification's envelope; unknown errors become a logged 500. */
 export function errorHandler(logger: ErrorLogger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const domain = err instanceof DomainError ? err : fromParser(err as HttpParserError);
+    const domain = err instanceof DomainError ? err : err instanceof TransactionConflict ? conflictVictim() : fromParser(err as HttpParserError);
     if (!domain) {
       // req.log carries the request id; the process logger is the fallback.
       const log = (req as { log?: ErrorLogger }).log ?? logger;
