@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ContainerModule } from 'inversify';
 import { sql } from 'kysely';
 import request from 'supertest';
-import { Random } from '@carteiro/core';
+import { withoutTestFailures } from '../testing/no-test-failures.js';
 import { expectOneIdempotentEffect, sortedStatuses, unthrottledTenant } from '../testing/races.js';
 import { createTestApi, type TestApi, type TestTenant } from '../testing/test-api.js';
 
 /** Never under the simulator's 5 % test-key failure rate; real bytes for keys and secrets. */
-const noTestFailures: Random = { next: () => 0.99, bytes: (n) => new Uint8Array(randomBytes(n)) };
 
 /**
  * Concurrent contract writes (business.md §4: send is a compare-and-set draft → sending, provider webhooks are
@@ -16,7 +13,7 @@ const noTestFailures: Random = { next: () => 0.99, bytes: (n) => new Uint8Array(
  */
 let api: TestApi;
 beforeAll(async () => {
-  api = await createTestApi({ overrides: [new ContainerModule(({ rebind }) => void rebind(Random).toConstantValue(noTestFailures))] });
+  api = await createTestApi({ overrides: withoutTestFailures() });
 });
 afterAll(() => api.close());
 

@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ContainerModule } from 'inversify';
 import request from 'supertest';
 import { Clock, Random, SigningProviders } from '@carteiro/core';
+import { noTestFailures } from '../testing/no-test-failures.js';
 import { ConfiguredSigningProviders, SimulatorSigningProvider, ZapSignSigningProvider } from '@carteiro/signing';
 import { FakeZapSignServer } from '@carteiro/signing/testing';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 
 /** Never under the simulator's 5 % test-key failure rate; real bytes for keys and secrets. */
-const noTestFailures: Random = { next: () => 0.99, bytes: (n) => new Uint8Array(randomBytes(n)) };
 
 describe('contracts: /v1/contracts, templates, send, the signing simulator and provider webhooks', () => {
   let api: TestApi;

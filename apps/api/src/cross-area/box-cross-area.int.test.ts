@@ -1,21 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ContainerModule } from 'inversify';
 import request from 'supertest';
-import { Random } from '@carteiro/core';
+import { withoutTestFailures } from '../testing/no-test-failures.js';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 import { createTestWorker, eventually, type TestWorker } from '../../../worker/src/testing/test-worker.js';
 
 // A box disconnected while a ticket's closing message and rating request are queued, then connected again.
 
-const noTestFailures: Random = { next: () => 0.99, bytes: (n) => new Uint8Array(randomBytes(n)) };
-const pinned = () => [new ContainerModule(({ rebind }) => void rebind(Random).toConstantValue(noTestFailures))];
 
 let api: TestApi;
 let worker: TestWorker;
 beforeAll(async () => {
-  api = await createTestApi({ overrides: pinned() });
-  worker = await createTestWorker({ database: api.database, overrides: pinned() });
+  api = await createTestApi({ overrides: withoutTestFailures() });
+  worker = await createTestWorker({ database: api.database, overrides: withoutTestFailures() });
 });
 afterAll(async () => {
   await worker?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { ContainerModule } from 'inversify';
-import { Random, Repositories, createContact, newConversation } from '@carteiro/core';
+import { randomUUID } from 'node:crypto';
+import { Repositories, createContact, newConversation } from '@carteiro/core';
+import { withoutTestFailures } from '../testing/no-test-failures.js';
 import type { ServiceRepositories } from '@carteiro/postgres';
 import { sql } from 'kysely';
 import request from 'supertest';
@@ -15,9 +15,8 @@ import { createTestApi, type TestApi } from '../testing/test-api.js';
 let api: TestApi;
 let repos: ServiceRepositories;
 /** Never under the simulator's 5 % test-key failure rate (a reply failing at the channel is not the race under test). */
-const noTestFailures: Random = { next: () => 0.99, bytes: (n) => new Uint8Array(randomBytes(n)) };
 beforeAll(async () => {
-  api = await createTestApi({ overrides: [new ContainerModule(({ rebind }) => void rebind(Random).toConstantValue(noTestFailures))] });
+  api = await createTestApi({ overrides: withoutTestFailures() });
   repos = api.container.get<ServiceRepositories>(Repositories);
 });
 afterAll(() => api.close());

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { ContainerModule } from 'inversify';
 import request from 'supertest';
-import { Random } from '@carteiro/core';
+import { withoutTestFailures } from '../testing/no-test-failures.js';
 import { createTestApi, type TestApi } from '../testing/test-api.js';
 import { createTestWorker, eventually, type TestWorker } from '../../../worker/src/testing/test-worker.js';
 
@@ -11,15 +9,13 @@ import { createTestWorker, eventually, type TestWorker } from '../../../worker/s
 // request sent by the worker), the contact answers "5", and the rating shows in GET /v1/ratings. The box is set up as the
 // demo seed sets up the demo box (an available agent in the team "Atendimento", a quick reply, CSAT on).
 
-// Test keys fail 5 % of simulated sends at random: pinned to never, so the tour's sends go through.
-const noTestFailures: Random = { next: () => 0.99, bytes: (n) => new Uint8Array(randomBytes(n)) };
-const pinned = () => [new ContainerModule(({ rebind }) => void rebind(Random).toConstantValue(noTestFailures))];
+// Test keys fail 5 % of simulated sends at random: pinned to never (withoutTestFailures), so the tour's sends go through.
 
 let api: TestApi;
 let worker: TestWorker;
 beforeAll(async () => {
-  api = await createTestApi({ overrides: pinned() });
-  worker = await createTestWorker({ database: api.database, overrides: pinned() });
+  api = await createTestApi({ overrides: withoutTestFailures() });
+  worker = await createTestWorker({ database: api.database, overrides: withoutTestFailures() });
 });
 afterAll(async () => {
   await worker?.close();

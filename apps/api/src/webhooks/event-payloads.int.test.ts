@@ -1,10 +1,10 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { ContainerModule } from 'inversify';
 import request from 'supertest';
-import { EventNames, Random, type EventName } from '@carteiro/core';
+import { EventNames, type EventName } from '@carteiro/core';
+import { withoutTestFailures } from '../testing/no-test-failures.js';
 import { createTestWorker, eventually, type TestWorker } from '../../../worker/src/testing/test-worker.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { ResponseValidator } from '../openapi/testing/response-validator.js';
@@ -96,16 +96,14 @@ async function startReceiver() {
 }
 
 // Live keys never fail at random; pinned anyway so nothing in the tour depends on chance.
-const noTestFailures: Random = { next: () => 0.99, bytes: (n) => new Uint8Array(randomBytes(n)) };
-const pinned = () => [new ContainerModule(({ rebind }) => void rebind(Random).toConstantValue(noTestFailures))];
 
 let api: TestApi;
 let worker: TestWorker;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
-  api = await createTestApi({ env: { SIMULATOR_SCAN_DELAY_MS: '0' }, overrides: pinned() });
+  api = await createTestApi({ env: { SIMULATOR_SCAN_DELAY_MS: '0' }, overrides: withoutTestFailures() });
   // Anti-ban intervals of 1-3 s: a campaign of ten lasts long enough to be paused, one of two ends quickly.
-  worker = await createTestWorker({ database: api.database, env: { WEBHOOK_RETRY_BASE_MS: '20', PACING_SCALE: '0.2' }, overrides: pinned() });
+  worker = await createTestWorker({ database: api.database, env: { WEBHOOK_RETRY_BASE_MS: '20', PACING_SCALE: '0.2' }, overrides: withoutTestFailures() });
   receiver = await startReceiver();
 });
 afterAll(async () => {
