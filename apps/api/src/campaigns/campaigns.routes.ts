@@ -14,7 +14,6 @@ import {
   ResumeCampaign,
   RetryCampaignMessages,
   SendFailureGroups,
-  requestFingerprint,
   type CampaignCaller,
   type CampaignStatus,
   type Principal,
@@ -38,6 +37,7 @@ import {
   type CreateCampaignBody,
   type RetryCampaignBody,
 } from './campaign-views.js';
+import { idempotencyOf } from '../shared/idempotency-of.js';
 
 // ---- Request schemas -------------------------------------------------------------------------
 
@@ -359,8 +359,7 @@ export const campaignsRoutes = [
       'IDEMPOTENCY_KEY_MISMATCH',
     ],
     async handler({ body, headers, principal, res, use }) {
-      const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/campaigns', body }), mode: principal.apiKey.mode };
+      const idempotency = idempotencyOf(headers, principal, '/v1/campaigns', body);
       const { created, replay } = await use(CreateCampaign).execute(caller(principal), createCampaignCommand(body), idempotency);
       if (!replay) return campaignCreatedView(created);
       res.setHeader('Idempotent-Replayed', 'true');

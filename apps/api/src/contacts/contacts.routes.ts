@@ -8,7 +8,6 @@ import {
   normalizePhone,
   ReadContacts,
   ReadTickets,
-  requestFingerprint,
   UpsertContact,
   type ContactRepositories,
   type IdempotentRequests,
@@ -26,6 +25,7 @@ import { ticketView } from '../tickets/ticket-views.js';
 import { Ticket } from '../tickets/tickets.routes.js';
 import { contactDetailView, contactView, fieldView } from './contact-views.js';
 import { ContactIdempotency } from './contacts.module.js';
+import { idempotencyOf } from '../shared/idempotency-of.js';
 
 /** The Idempotency-Key header of the contact and import creations (as on campaigns). */
 export const idempotencyHeader = {
@@ -189,14 +189,14 @@ export const contactsRoutes = [
         status: result.created ? 201 : 200,
         body: { ...contactView({ ...result.contact, tagIds: result.tagIds }, now()), created: result.created, filled: result.filled, kept: result.kept },
       });
-      const key = headers['Idempotency-Key'];
-      if (key === undefined) {
+      const idempotency = idempotencyOf(headers, principal, '/v1/contacts', body);
+      if (idempotency === undefined) {
         const { status, body: view } = answer(await upsert.execute(principal.company, input));
         return reply(view, { status });
       }
       const outcome = await use<IdempotentRequests<ContactRepositories & TagRepositories>>(ContactIdempotency).run(
         principal.company.id,
-        { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/contacts', body }), mode: principal.apiKey.mode },
+        idempotency,
         async (repos) => answer(await upsert.run(repos, principal.company, input)),
       );
       if (!outcome.replay) return reply(outcome.body, { status: outcome.status });

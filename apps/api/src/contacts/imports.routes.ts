@@ -1,4 +1,4 @@
-import { CreateContactImport, MAX_IMPORT_ROWS, ReadContactImport, requestFingerprint, type ContactImportMode, type ContactRepositories, type IdempotentRequests, type ImportRowInput, type TagRepositories } from '@carteiro/core';
+import { CreateContactImport, MAX_IMPORT_ROWS, ReadContactImport, type ContactImportMode, type ContactRepositories, type IdempotentRequests, type ImportRowInput, type TagRepositories } from '@carteiro/core';
 import { defineRoute, idParam, reply } from '../http/route.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, s, typed } from '../http/schema.js';
@@ -6,6 +6,7 @@ import { importView } from './contact-views.js';
 import { rowsFromCsv } from './import-csv.js';
 import { idempotencyHeader, replayMeta } from './contacts.routes.js';
 import { ContactIdempotency } from './contacts.module.js';
+import { idempotencyOf } from '../shared/idempotency-of.js';
 
 const scope = { scope: 'imports:write' } as const;
 const rowError = s.object({ row: s.integer(), field: s.nullableString(), code: s.string(), message: s.string() });
@@ -86,14 +87,14 @@ export const importsRoutes = [
       const rows = body.csv !== undefined ? rowsFromCsv(body.csv) : body.rows!;
       const input = { rows, mode: body.mode, tagIds: body.tag_ids?.map((t) => t.toLowerCase()), fromText: body.csv !== undefined };
       const create = use(CreateContactImport);
-      const key = headers['Idempotency-Key'];
-      if (key === undefined) {
+      const idempotency = idempotencyOf(headers, principal, '/v1/imports', body);
+      if (idempotency === undefined) {
         const job = await create.execute(principal.company, input);
         return reply({ job_id: job.id, status: 'queued', total: job.total }, { status: 202 });
       }
       const outcome = await use<IdempotentRequests<ContactRepositories & TagRepositories>>(ContactIdempotency).run(
         principal.company.id,
-        { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/imports', body }), mode: principal.apiKey.mode },
+        idempotency,
         async (repos) => {
           const job = await create.run(repos, principal.company, input);
           return { status: 202, body: { job_id: job.id, status: 'queued', total: job.total } };

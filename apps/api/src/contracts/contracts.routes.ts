@@ -10,7 +10,6 @@ import {
   SimulateSignature,
   UpdateContract,
   ValidationError,
-  requestFingerprint,
   toCents,
   type ContractStatus,
 } from '@carteiro/core';
@@ -23,6 +22,7 @@ import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import { contractView, sentContractView, templateView } from './contract-views.js';
+import { idempotencyOf } from '../shared/idempotency-of.js';
 
 const read = { scope: 'contracts:read' } as const;
 const write = { scope: 'contracts:write' } as const;
@@ -330,8 +330,7 @@ export const contractsRoutes = [
     async handler({ params, body, headers, principal, res, use }) {
       const actorUserId = headers['x-actor-user-id'];
       if (!actorUserId) throw new ValidationError('The x-actor-user-id header is required', { field: 'x-actor-user-id' }, 'BAD_REQUEST');
-      const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: `/v1/contracts/${params.id}/send`, body }), mode: principal.apiKey.mode };
+      const idempotency = idempotencyOf(headers, principal, `/v1/contracts/${params.id}/send`, body);
       const { sent, replay } = await use(SendContract).execute(
         {
           companyId: principal.company.id,

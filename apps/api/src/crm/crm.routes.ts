@@ -10,7 +10,6 @@ import {
   ReadOpportunities,
   UpdateOpportunity,
   ValidationError,
-  requestFingerprint,
   toCents,
   type EventActor,
   type OpportunityFilter,
@@ -24,6 +23,7 @@ import { listOfCompany } from '../shared/list-of-company.js';
 import { getById } from '../shared/get-by-id.js';
 import { component, pageProperties, s, typed, type JsonSchema, type PageQuery } from '../http/schema.js';
 import { opportunityDetailView, opportunityView, productView, stageView } from './crm-views.js';
+import { idempotencyOf } from '../shared/idempotency-of.js';
 
 const read = { scope: 'crm:read' } as const;
 const write = { scope: 'crm:write' } as const;
@@ -345,8 +345,7 @@ export const crmRoutes = [
     errors: ['NOT_FOUND', 'UNPROCESSABLE', 'INVALID_NUMBER', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
     async handler({ body, headers, principal, res, use }) {
       if (!body.client_id && !body.phone) throw new ValidationError('client_id or phone is required', { field: 'client_id' });
-      const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/crm/opportunities', body }), mode: principal.apiKey.mode };
+      const idempotency = idempotencyOf(headers, principal, '/v1/crm/opportunities', body);
       const companyId = principal.company.id;
       const { id, replay } = await use(CreateOpportunity).execute(
         companyId,

@@ -1,16 +1,11 @@
 // The idempotent creates of the scheduling routes (POST /v1/appointments, POST /v1/scheduled-messages).
-import { requestFingerprint, type ErrorCode, type IdempotencyInput, type Principal } from '@carteiro/core';
+import type { ErrorCode, IdempotencyInput, Principal } from '@carteiro/core';
 import type { Response } from 'express';
 import { defineRoute, reply, type Reply, type RouteDefinition, type RouteSpec } from '../http/route.js';
 import { s, type JsonSchema } from '../http/schema.js';
 import type { Use } from '../shared/get-by-id.js';
+import { idempotencyOf } from '../shared/idempotency-of.js';
 import { idempotencyHeader } from './scheduling-schemas.js';
-
-/** The idempotency of `POST path` with `body`: its `Idempotency-Key` (none when not sent), the request's fingerprint and the key's mode. */
-export function idempotencyOf(headers: Record<string, string | undefined>, path: string, body: unknown, mode: Principal['apiKey']['mode']): IdempotencyInput | undefined {
-  const key = headers['Idempotency-Key'];
-  return key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path, body }), mode };
-}
 
 /** The fields of `clientInput` (and the box) as a create's command takes them, with the caller's company and key mode. */
 export function callerAndClient(principal: Principal, body: { client_id?: string; phone?: string; name?: string; setor_id?: string }) {
@@ -29,12 +24,12 @@ export function callerAndClient(principal: Principal, body: { client_id?: string
  * idempotency (see `idempotencyOf`) and its answer is sent as `createdOrReplayed` does.
  */
 async function createOnce<T>(
-  request: { headers: Record<string, string | undefined>; res: Response; mode: Principal['apiKey']['mode'] },
+  request: { headers: Record<string, string | undefined>; res: Response; principal: Principal },
   path: string,
   body: unknown,
   create: (idempotency: IdempotencyInput | undefined) => Promise<{ body: T; replay: boolean }>,
 ): Promise<T | Reply> {
-  const { body: data, replay } = await create(idempotencyOf(request.headers, path, body, request.mode));
+  const { body: data, replay } = await create(idempotencyOf(request.headers, request.principal, path, body));
   return createdOrReplayed(request.res, data, replay);
 }
 
@@ -67,7 +62,7 @@ export function idempotentCreate<Body>(
     response: { status: 201, ...response, meta: s.object({ idempotent_replay: s.boolean() }) },
     errors: [...errors, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
     async handler({ body, headers, principal, use, res }) {
-      return createOnce({ headers, res, mode: principal.apiKey.mode }, route.path, body, (idempotency) => create(use, principal, body, idempotency));
+      return createOnce({ headers, res, principal }, route.path, body, (idempotency) => create(use, principal, body, idempotency));
     },
   });
 }

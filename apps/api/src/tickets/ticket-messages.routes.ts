@@ -1,9 +1,10 @@
-import { GetTicketTimeline, MAX_RATING_COMMENT, MAX_TIMELINE_LIMIT, RateTicket, ReplyToTicket, requestFingerprint } from '@carteiro/core';
+import { GetTicketTimeline, MAX_RATING_COMMENT, MAX_TIMELINE_LIMIT, RateTicket, ReplyToTicket } from '@carteiro/core';
 import { defineRoute, idParam, reply, type ParameterSpec } from '../http/route.js';
 import { component, s, typed, type JsonSchema } from '../http/schema.js';
 import { sendMessageSchema } from '../messages/messages.routes.js';
 import { ifMatchVersion } from './if-match-version.js';
 import { ticketRatingView, timelineItemView } from './ticket-messages-views.js';
+import { idempotencyOf } from '../shared/idempotency-of.js';
 
 const ticketId = { id: idParam('ticket', 'Ticket') };
 
@@ -202,8 +203,7 @@ export const ticketMessagesRoutes = [
     errors: replyErrors,
     async handler({ params, body, headers, principal, res, use }) {
       const m = body.message ?? {};
-      const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: `/v1/tickets/${params.id}/messages`, body }), mode: principal.apiKey.mode };
+      const idempotency = idempotencyOf(headers, principal, `/v1/tickets/${params.id}/messages`, body);
       const { outcome, replay } = await use(ReplyToTicket).execute(
         {
           companyId: principal.company.id,

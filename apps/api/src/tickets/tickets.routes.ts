@@ -6,7 +6,6 @@ import {
   TicketPriorities,
   TicketStatuses,
   ValidationError,
-  requestFingerprint,
   type TicketFilter,
   type TicketPriority,
   type TicketSort,
@@ -18,6 +17,7 @@ import { component, s, typed, type JsonSchema } from '../http/schema.js';
 import { getById } from '../shared/get-by-id.js';
 import { ifMatchVersion } from './if-match-version.js';
 import { queueEntryView, ticketDetailView, ticketView } from './ticket-views.js';
+import { idempotencyOf } from '../shared/idempotency-of.js';
 
 const read = { scope: 'tickets:read' } as const;
 const write = { scope: 'tickets:write' } as const;
@@ -358,8 +358,7 @@ export const ticketsRoutes = [
     },
     errors: ['NOT_FOUND', 'TICKET_ACTIVE', 'NO_CONVERSATION', 'INVALID_NUMBER', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_MISMATCH'],
     async handler({ body, headers, principal, res, use }) {
-      const key = headers['Idempotency-Key'];
-      const idempotency = key === undefined ? undefined : { key, requestHash: requestFingerprint({ method: 'POST', path: '/v1/tickets', body }), mode: principal.apiKey.mode };
+      const idempotency = idempotencyOf(headers, principal, '/v1/tickets', body);
       const companyId = principal.company.id;
       const outcome = await use(OpenTicket).execute(
         companyId,
