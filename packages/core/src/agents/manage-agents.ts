@@ -80,10 +80,8 @@ export class ManageAgents {
       const before = await repos.agents.findById(companyId, id);
       if (!before) throw new NotFoundError('Agent');
       const after = updateAgent(before, input, this.clock.now());
-      if (input.teamIds !== undefined) {
-        await this.checkTeams(repos, companyId, after.teamIds);
-        await this.lockTeams(repos, [...before.teamIds, ...after.teamIds]);
-      }
+      if (input.teamIds !== undefined) await this.checkTeams(repos, companyId, after.teamIds);
+      if (input.teamIds !== undefined || availabilityChanged(before, after)) await this.lockTeams(repos, [...before.teamIds, ...after.teamIds]);
       // The memberships are written only when asked for: a team's members may have changed since they were read.
       const clash = await repos.agents.update(after, { teams: input.teamIds !== undefined });
       if (clash) throw duplicate(clash);
@@ -100,6 +98,7 @@ export class ManageAgents {
       if (!agent) throw new NotFoundError('Agent');
       if (agent.status === status) return { agent, changed: false };
       const next = updateAgent(agent, { status }, this.clock.now());
+      await this.lockTeams(repos, agent.teamIds);
       // Only the status, and only if it is still another one: of concurrent equal changes one reports changed, and
       // the name or memberships read above are never written back over a concurrent edit.
       if (!(await repos.agents.setStatus(companyId, id, status, next.updatedAt))) return { agent: { ...agent, status }, changed: false };
@@ -118,9 +117,10 @@ export class ManageAgents {
   }
 
   /**
-   * Locks the rows of the teams whose memberships this write changes, in id order, as a team's own edit does first: a
-   * team replacing its members at the same time then finishes before (or starts after) this write, instead of the two
-   * waiting for each other's membership rows (a deadlock, a 500).
+   * Locks the rows of the teams whose members this write changes or makes (un)assignable, in id order, as a team's own
+   * edit and auto-assignment do first. A team replacing its members at the same time then finishes before (or starts
+   * after) this write, instead of the two waiting for each other's membership rows (a deadlock, a 500); and an
+   * auto-assignment, which reads the members under its team's lock, sees the agent as this write leaves them.
    */
   private async lockTeams(repos: Repositories<Areas>, teamIds: readonly string[]): Promise<void> {
     for (const teamId of [...new Set(teamIds)].sort()) await repos.teams.lockForAssignment(teamId);

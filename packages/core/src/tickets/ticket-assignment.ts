@@ -20,7 +20,9 @@ const lastAssigned = (agent: Agent) => agent.lastAssignedAt?.getTime() ?? Number
  * Team auto-assignment (conversations.md §3): an open ticket with a team and no agent, whose team
  * has `auto_assign`, goes — under a lock on the team row, so that concurrent assignments take turns —
  * to the available active member with the fewest tickets that are not closed, below the team's
- * `max_open_per_agent` (ties: least recently assigned, then id). Nobody free: it stays queued.
+ * `max_open_per_agent` (ties: least recently assigned, then id). Nobody free: it stays queued. An agent's status,
+ * deactivation and memberships change under the locks of their teams too (`ManageAgents`), so the members read here
+ * are as those changes left them.
  * Call with the ticket's row already locked (ticket, then team: one lock order everywhere).
  */
 export async function autoAssign(
@@ -43,10 +45,6 @@ export async function autoAssign(
     .filter((m) => load(m) < team.maxOpenPerAgent)
     .sort((a, b) => load(a) - load(b) || lastAssigned(a) - lastAssigned(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))[0];
   if (!pick) return unchanged;
-  // The pick read again with its row locked: a deactivation or status change committed since the list above is seen
-  // (no assignment), and one running now waits for this assignment and then takes the ticket back.
-  const current = await repos.agents.findByIdForUpdate(ticket.companyId, pick.id);
-  if (!current || !isAssignable(current)) return unchanged;
   const result = await commitTicket(repos, ticket, { type: 'assign', at, agentId: pick.id, by }, ids, actor);
   if (result.changed) await repos.agents.touchAssigned(pick.id, at);
   return result;
